@@ -1,0 +1,69 @@
+"""`pnp check`: data against manifests, then a short seeded simulation per engine."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from pnp.data import resolve_data_dir, resolve_slugs
+from pnp.data.report import game_inventory, load_many
+
+#: Seed of the check's simulation: fixed so `pnp check` is reproducible.
+CHECK_SEED = 20261122
+
+
+def simulate_briefly(slug: str, data_dir: Path, players: tuple[int, int], games: int,
+                     progress: bool) -> list[dict[str, Any]]:
+    """Play ``games`` seeded games at every supported player count; return one result each."""
+    from pnp.games import engine_slugs
+    from pnp.sim.api import run_simulation
+
+    if slug not in engine_slugs():
+        return []
+    results = []
+    for n in range(players[0], players[1] + 1):
+        _text, report, code = run_simulation(
+            slug, players=n, games=games, bots=["random"], seed=CHECK_SEED, jobs=1,
+            params={}, check_invariants=True, step_cap=None, json_path=None,
+            progress=progress, data_dir=data_dir)
+        results.append({"players": n, "games": games, "ok": code == 0,
+                        "completion": report.get("completion_rate"),
+                        "failures": report.get("failures", [])})
+    return results
+
+
+def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
+              sim_games: int = 200, progress: bool = True) -> tuple[str, dict[str, Any], int]:
+    """Check the named games (all when empty); return (text, JSON report, exit code)."""
+    root = resolve_data_dir(data_dir)
+    wanted = resolve_slugs(root, slugs)
+    games, fatal = load_many(root, wanted)
+    lines: list[str] = list(fatal)
+    report: dict[str, Any] = {"data_dir": str(root), "games": {}, "problems": list(fatal)}
+    for game in games:
+        entry = game_inventory(game)
+        lines.extend(entry["problems"])
+        report["problems"].extend(entry["problems"])
+        if simulate and not game.problems:
+            sims = simulate_briefly(game.slug, root, game.manifest.players, sim_games,
+                                    progress)
+            entry["simulation"] = sims
+            for sim in sims:
+                if not sim["ok"]:
+                    line = (f"{game.slug}: simulation at {sim['players']} players failed "
+                            f"(completion {sim['completion']}); run `pnp simulate "
+                            f"{game.slug} --players {sim['players']}` for the trace")
+                    lines.append(line)
+                    report["problems"].append(line)
+        report["games"][game.slug] = entry
+    if lines:
+        lines.append(f"{len(lines)} problem(s) found")
+        return "\n".join(lines), report, 1
+    summary = []
+    for slug, entry in report["games"].items():
+        counts = ", ".join(f"{cid} {c['quantity']}" for cid, c in entry["components"].items())
+        sims = entry.get("simulation") or []
+        sim_text = (f"; {sum(s['games'] for s in sims)} simulated games ended cleanly"
+                    if sims else "")
+        summary.append(f"ok  {slug}: {counts}{sim_text}")
+    return "\n".join(summary), report, 0

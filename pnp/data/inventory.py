@@ -1,0 +1,148 @@
+"""A game's data folder loaded whole: manifest, typed tables, and every problem found."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from difflib import get_close_matches
+from pathlib import Path
+from typing import Any, Iterable, Mapping
+
+from pnp import PROJECT_ROOT
+from pnp.data.csvio import read_table
+from pnp.data.manifest import Component, Manifest, load_manifest
+from pnp.data.rules import check_rule
+from pnp.data.tables import Problem, Row, type_rows
+from pnp.errors import PnpError
+
+DEFAULT_DATA_DIR = PROJECT_ROOT / "card_data"
+
+
+@dataclass
+class GameData:
+    """Everything under ``card_data/<slug>/`` with the problems found while loading."""
+
+    manifest: Manifest
+    rows: dict[str, list[Row]] = field(default_factory=dict)
+    encodings: dict[str, str] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+    #: Components whose count rules were skipped because their rows have faults.
+    unchecked: set[str] = field(default_factory=set)
+
+    @property
+    def slug(self) -> str:
+        """The game's slug."""
+        return self.manifest.slug
+
+    def cards(self, component: str) -> list[Mapping[str, Any]]:
+        """One mapping per physical copy of ``component`` (rows expanded by qty)."""
+        if component not in self.manifest.components:
+            raise PnpError(f"{self.slug} has no component {component!r} (has: "
+                           f"{', '.join(self.manifest.components)})")
+        return [row.values for row in self.rows.get(component, []) for _ in range(row.qty)]
+
+
+def resolve_data_dir(data_dir: Path | str | None) -> Path:
+    """The data folder to use: ``data_dir``, else ``./card_data``, else the checkout's."""
+    if data_dir is not None:
+        path = Path(data_dir)
+    elif Path("card_data").is_dir():
+        path = Path("card_data")
+    else:
+        path = DEFAULT_DATA_DIR
+    if not path.is_dir():
+        raise PnpError(f"data folder {str(path)!r} not found: expected a folder with "
+                       "one sub-folder per game (see docs/data-format.md)")
+    return path
+
+
+def game_slugs(data_dir: Path) -> list[str]:
+    """Slugs of the games in ``data_dir`` (folders holding a manifest.toml)."""
+    return sorted(p.parent.name for p in data_dir.glob("*/manifest.toml"))
+
+
+def resolve_slugs(data_dir: Path, wanted: Iterable[str]) -> list[str]:
+    """Validate ``wanted`` slugs (all games when empty); suggest the closest on a typo."""
+    known = game_slugs(data_dir)
+    wanted = list(wanted)
+    if not wanted:
+        if not known:
+            raise PnpError(f"no games in {data_dir}: expected <slug>/manifest.toml folders")
+        return known
+    for slug in wanted:
+        if slug not in known:
+            hint = get_close_matches(slug, known, n=1, cutoff=0.5)
+            extra = f"; did you mean {hint[0]!r}?" if hint else ""
+            raise PnpError(f"unknown game {slug!r} (known: {', '.join(known)}){extra}")
+    return list(dict.fromkeys(wanted))
+
+
+def _load_component(game: GameData, component: Component) -> None:
+    if component.table is None:
+        return
+    path = game.manifest.game_dir / component.table
+    table = read_table(path)
+    game.encodings[component.id] = table.encoding
+    rows, problems = type_rows(component, table)
+    game.rows[component.id] = rows
+    game.problems.extend(problems)
+    if problems:
+        # Counts over a table with broken rows only repeat the same faults.
+        game.unchecked.add(component.id)
+
+
+def load_game_data(data_dir: Path, slug: str, *, strict: bool = False) -> GameData:
+    """Load and check one game. ``strict`` raises on the first problem (for engines)."""
+    manifest = load_manifest(data_dir / slug / "manifest.toml")
+    game = GameData(manifest=manifest)
+    for component in manifest.components.values():
+        try:
+            _load_component(game, component)
+        except PnpError as exc:
+            game.problems.append(Problem(exc.path or manifest.path, exc.line, exc.message))
+            game.unchecked.add(component.id)
+    _check_ids(game)
+    _check_counts(game)
+    if strict and game.problems:
+        raise PnpError(f"{game.problems[0]} (run `pnp check {slug}` for every problem)")
+    return game
+
+
+def _check_ids(game: GameData) -> None:
+    first: dict[str, tuple[Path, int]] = {}
+    for cid, rows in game.rows.items():
+        path = game.manifest.game_dir / (game.manifest.components[cid].table or "")
+        for row in rows:
+            if row.id in first:
+                other_path, other_line = first[row.id]
+                where = (f"line {other_line}" if other_path == path
+                         else f"{other_path.name}:{other_line}")
+                game.problems.append(Problem(path, row.line, f"duplicate id {row.id!r} "
+                                             f"(first used at {where}): ids must be unique"))
+            else:
+                first[row.id] = (path, row.line)
+
+
+def _check_counts(game: GameData) -> None:
+    manifest = game.manifest
+    for cid, component in manifest.components.items():
+        if component.table is None or cid in game.unchecked:
+            continue
+        rows = game.rows[cid]
+        total = sum(r.qty for r in rows)
+        if total != component.count:
+            game.problems.append(Problem(
+                manifest.game_dir / component.table, None,
+                f"expected {component.count} cards in total (manifest "
+                f"components.{cid}.count), found {total}"))
+        for rule in component.rules:
+            game.problems.extend(check_rule(component, rule, rows,
+                                            manifest.game_dir / component.table))
+
+
+def load_cards(slug: str, component: str, data_dir: Path | None = None) -> list[Mapping[str, Any]]:
+    """Typed cards of one component, one mapping per physical copy (for rules engines).
+
+    Raises :class:`PnpError` if the game's data has any problem.
+    """
+    game = load_game_data(resolve_data_dir(data_dir), slug, strict=True)
+    return game.cards(component)
