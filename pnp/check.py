@@ -16,10 +16,11 @@ def simulate_briefly(slug: str, data_dir: Path, players: tuple[int, int], games:
                      progress: bool) -> list[dict[str, Any]]:
     """Play ``games`` seeded games at every supported player count; return one result each."""
     from pnp.games import engine_slugs
-    from pnp.sim.api import run_simulation
 
     if slug not in engine_slugs():
         return []
+    from pnp.sim.api import run_simulation
+
     results = []
     for n in range(players[0], players[1] + 1):
         _text, report, code = run_simulation(

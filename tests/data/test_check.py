@@ -19,6 +19,8 @@ DATA = PROJECT_ROOT / "card_data"
 PROMISED = {
     "fortuna": {"reel": 78},
     "nine_peak": {"hats": 78, "numbers": 7, "peaks": 6},
+    "fortune_clover": {"fortune": 10, "chips": 30, "deck": 52},
+    "episode2": {"enemies": 12, "player": 35, "hp_tracker": 1, "dice": 3},
 }
 
 
@@ -48,7 +50,10 @@ def test_shipped_counts_match_the_rulebook(slug: str) -> None:
     game = load_game_data(DATA, slug)
     assert game.problems == []
     for component, count in PROMISED[slug].items():
-        assert len(game.cards(component)) == count
+        if game.manifest.components[component].table is None:  # dice: bought, no table
+            assert game.manifest.components[component].count == count
+        else:
+            assert len(game.cards(component)) == count
 
 
 def test_fortuna_reel_distribution() -> None:
@@ -69,6 +74,23 @@ def test_nine_peak_hats_distribution() -> None:
     red = [c for c in cards if c["color"] == "red"]
     assert len(black) == len(red) == 36
     assert {c["suit"] for c in black} == {"シルクハット", "フェドーラ"}
+
+
+def test_fortune_clover_chips_and_deck() -> None:
+    chips = load_cards("fortune_clover", "chips", DATA)
+    assert sorted(c["colour"] for c in chips).count("yellow") == 10
+    assert len(chips) - 10 == 20
+    deck = load_cards("fortune_clover", "deck", DATA)
+    assert len({(c["suit"], c["rank"]) for c in deck}) == 52
+
+
+def test_episode2_decks_follow_ruling_e1() -> None:
+    enemies = load_cards("episode2", "enemies", DATA)
+    assert sorted(c["hp"] for c in enemies) == [11] * 4 + [12] * 4 + [13] * 4
+    player = load_cards("episode2", "player", DATA)
+    diamonds = sorted(c["value"] for c in player if c["suit"] == "♦")
+    assert diamonds == [1, 2, 3, 4, 5]  # ruling E1: ♦6–♦10 removed
+    assert len(player) == 35
 
 
 def test_check_passes_on_shipped_data() -> None:
