@@ -20,6 +20,9 @@ PROMISED = {
     "fortuna": {"reel": 78},
     "nine_peak": {"hats": 78, "numbers": 7, "peaks": 6},
     "fortune_clover": {"fortune": 10, "chips": 30, "deck": 52},
+    "undecim": {"actions": 11, "red_moon": 1, "scenarios": 14, "resources": 100,
+                "score_cards": 4, "score_markers": 4, "time_counters": 10, "summary": 4,
+                "die": 1},
     "episode2": {"enemies": 12, "player": 35, "hp_tracker": 1, "dice": 3},
 }
 
@@ -93,6 +96,21 @@ def test_episode2_decks_follow_ruling_e1() -> None:
     assert len(player) == 35
 
 
+def test_undecim_resources_follow_ruling_u1() -> None:
+    cards = load_cards("undecim", "resources", DATA)
+    assert len(cards) == 100
+    land = [c for c in cards if c["kind"] == "land_resource"]
+    assert len(land) == 80
+    for name in ("草原", "森", "沼地", "山"):
+        assert sum(1 for c in land if c["top"] == name) == 20
+    for name in ("石", "木", "粘土", "鉄"):
+        assert sum(1 for c in land if c["bottom"] == name) == 20
+    actions = load_cards("undecim", "actions", DATA)
+    assert sorted(c["number"] for c in actions) == list(range(1, 12))
+    seasons = [c["season"] for c in load_cards("undecim", "scenarios", DATA)]
+    assert [seasons.count(s) for s in (1, 2, 3)] == [2, 4, 8]
+
+
 def test_check_passes_on_shipped_data() -> None:
     code, out = run("check", "--no-sim", "--data-dir", str(DATA))
     assert code == 0, out
@@ -108,7 +126,8 @@ def test_check_json_lists_every_component() -> None:
         for cid, count in components.items():
             entry = report["games"][slug]["components"][cid]
             assert entry["quantity"] == count
-            assert sum(card["qty"] for card in entry["cards"]) == count
+            if entry["table"]:
+                assert sum(card["qty"] for card in entry["cards"]) == count
 
 
 def test_missing_column(data: Path) -> None:
