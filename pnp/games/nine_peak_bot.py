@@ -1,0 +1,363 @@
+"""Greedy bot for 9 Peak: one-ply heuristics that read only the observation.
+
+Plan, by phase:
+
+* main: on the last turn (trigger pulled) take whatever scores most now;
+  otherwise grab a peak when a pass completes one, else play the best set
+  whose value per card clears a threshold that drops late in the game and
+  that does not burn a size the rest of the hand cannot follow (N4), else
+  pass the least useful card (or 2-for-1 when an area card is worth more
+  than the second-worst hand card), avoiding leaving a column one short of a
+  peak for the next player;
+* pick: complete the best-scoring set for the declared value;
+* take: the most useful area card, without spoiling our own peak;
+* keep: keep a Persona-less draw when it is at least as useful as the hand
+  average and the game is not ending.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import TYPE_CHECKING, Sequence
+
+from pnp.games.nine_peak_score import PERSONA, score_set_full, score_set_simple
+
+if TYPE_CHECKING:
+    from pnp.games.nine_peak import NinePeakGame, NinePeakObservation
+
+MAIN, SECOND, TAKE, PICK, KEEP = range(5)
+
+
+class _View:
+    """Derived facts about one observation (ranges, hand counts, usefulness)."""
+
+    __slots__ = ("g", "obs", "lo", "hi", "cols", "peaked", "hand_types", "u_hand",
+                 "weight", "num_count")
+
+    def __init__(self, g: "NinePeakGame", obs: "NinePeakObservation") -> None:
+        """Read ranges and hand counts from ``obs``; usefulness rows are lazy."""
+        self.g = g
+        self.obs = obs
+        peaked = self.peaked = obs.peaked
+        cols = self.cols = [len(c) for c in obs.area]
+        lo = self.lo = [1 if peaked[i] else i + 1 for i in range(6)]
+        hi = self.hi = [9 if peaked[i] else min(9, i + 1 + cols[i]) for i in range(6)]
+        counts: dict[int, int] = {}
+        ctype = g.card_type
+        for c in obs.hand:
+            t = ctype[c]
+            counts[t] = counts.get(t, 0) + 1
+        self.hand_types = counts
+        # per number: hand cards by suit (index 5 = all) for the usefulness sums
+        tn, ts = g.type_number, g.type_suit
+        by_num = [[0] * 6 for _ in range(6)]
+        for t, k in counts.items():
+            row = by_num[tn[t] - 1]
+            row[ts[t]] += k
+            row[5] += k
+        self.num_count = by_num
+        self.weight: list[list[float] | None] = [None] * 6
+        self.u_hand: dict[int, float] = {}
+
+    def _row(self, i: int) -> list[float]:
+        """Usefulness by suit of a card of number i+1 against the hand (cached).
+
+        A hand card whose value range overlaps it adds 0.5, plus 1 more when
+        the two can share a suit (same suit, or either is a Persona); a wider
+        own range and being a Persona add a little on top.
+        """
+        w = self.weight[i]
+        if w is not None:
+            return w
+        lo, hi, by_num = self.lo, self.hi, self.num_count
+        w = [0.0] * 5
+        li, hii = lo[i], hi[i]
+        for j in range(6):
+            row = by_num[j]
+            if row[5] and lo[j] <= hii and hi[j] >= li:
+                half = 0.5 * row[5] + row[PERSONA]
+                w[0] += half + row[0]
+                w[1] += half + row[1]
+                w[2] += half + row[2]
+                w[3] += half + row[3]
+                w[PERSONA] += 1.5 * row[5]
+        extra = 0.3 * (hii - li)
+        w = [x + extra for x in w]
+        w[PERSONA] += 4.0
+        self.weight[i] = w
+        return w
+
+    def _u(self, t: int, in_hand: bool) -> float:
+        """Usefulness of type t (minus its own copy when it is in hand)."""
+        g = self.g
+        i, s = g.type_number[t] - 1, g.type_suit[t]
+        v = (self.weight[i] or self._row(i))[s]
+        if in_hand:
+            v -= 1.5  # the card itself overlaps and shares its suit
+        return v
+
+    def usefulness(self, t: int, in_hand: bool = True) -> float:
+        """How much card type ``t`` helps build sets with the rest of the hand."""
+        if in_hand:
+            v = self.u_hand.get(t)
+            if v is None:
+                v = self.u_hand[t] = self._u(t, True)
+            return v
+        return self._u(t, False)
+
+    def single(self, n: int) -> tuple[int, float]:
+        """:meth:`gain_and_gift` for a pass placing one card of number n (O(1))."""
+        i = n - 1
+        if self.peaked[i]:
+            return 0, 0.0
+        c = self.cols[i] + 1
+        reach = n + c
+        if reach >= 9:
+            return c, 0.0
+        if reach == 8:
+            return 0, 0.6 * (c + 1)
+        return 0, 0.0
+
+    def gain_and_gift(self, placed: Sequence[int], taken: int = -1) -> tuple[int, float]:
+        """Peak VP captured by a pass placing numbers ``placed`` (and taking
+        type ``taken``), and a penalty for columns it leaves one short of 9."""
+        cols = self.cols[:]
+        for n in placed:
+            cols[n - 1] += 1
+        if taken >= 0:
+            cols[self.g.type_number[taken] - 1] -= 1
+        gain, gift = 0, 0.0
+        for i in range(6):
+            if self.peaked[i]:
+                continue
+            reach = i + 1 + cols[i]
+            if reach >= 9:
+                gain += cols[i]
+            elif reach == 8 and cols[i] != self.cols[i]:
+                gift += 0.6 * (cols[i] + 1)
+        return gain, gift
+
+
+def _best_set(g: "NinePeakGame", prefix: Sequence[int], pool: Sequence[tuple[int, int]],
+              k: int) -> tuple[float, list[int]]:
+    """Best k card types from ``pool`` ((type, count) pairs) to add to ``prefix`` types.
+
+    Tries a few fill orders (one per suit or colour, mixed-suit, Personas
+    last) and keeps the best value; ties prefer fewer Personas.
+    """
+    tsuit, tcolor = g.type_suit, g.type_color
+    full = g.params["scoring"] == "full"
+    slots = [t for t, c in pool for _ in range(c)]
+    orders: list[list[int]] = []
+    if full:
+        for s in range(4):
+            orders.append(sorted(slots, key=lambda t: 0 if tsuit[t] == s
+                                 else 1 if tsuit[t] == PERSONA else 2))
+        have = {tsuit[t] for t in prefix if tsuit[t] != PERSONA}
+        first, rest = [], []
+        for t in slots:
+            s = tsuit[t]
+            if s != PERSONA and s not in have:
+                have.add(s)
+                first.append(t)
+            else:
+                rest.append(t)
+        missing = 4 - len(have)
+        personas = [t for t in rest if tsuit[t] == PERSONA]
+        others = [t for t in rest if tsuit[t] != PERSONA]
+        orders.append(first + personas[:missing] + others + personas[missing:])
+    else:
+        for col in (0, 1):
+            orders.append(sorted(slots, key=lambda t: 0 if tcolor[t] == col
+                                 else 1 if tcolor[t] == 2 else 2))
+    orders.append(sorted(slots, key=lambda t: tsuit[t] == PERSONA))
+    best_v, best = -1.0, []
+    base = g.base_points
+    for order in orders:
+        chosen = order[:k]
+        if len(chosen) < k:
+            continue
+        allt = list(prefix) + chosen
+        if full:
+            v = score_set_full([tsuit[t] for t in allt], base)
+        else:
+            v = score_set_simple([tcolor[t] for t in allt], base)
+        v -= 0.01 * sum(tsuit[t] == PERSONA for t in chosen)
+        if v > best_v:
+            best_v, best = v, chosen
+    return best_v, sorted(best)
+
+
+def _set_value(g: "NinePeakGame", view: "_View", x: int) -> int:
+    """Best value of a set of x hand cards usable as x, from suit/colour counts only."""
+    tn, ts, tc = g.type_number, g.type_suit, g.type_color
+    lo, hi = view.lo, view.hi
+    suits = [0] * 5
+    colors = [0] * 3
+    total = 0
+    for t, k in view.hand_types.items():
+        i = tn[t] - 1
+        if lo[i] <= x <= hi[i]:
+            suits[ts[t]] += k
+            colors[tc[t]] += k
+            total += k
+    if total < x:
+        return -1
+    b = g.base_points[x - 1]
+    p = suits[PERSONA]
+    if g.params["scoring"] != "full":
+        top = colors[0] if colors[0] >= colors[1] else colors[1]
+        return b * min(x, top + colors[2])
+    best = 0
+    for s in range(4):
+        a = suits[s] if suits[s] < x else x
+        pp = p if p < x - a else x - a
+        v = b * (a + pp + 1) if a + pp == x else b * (a + pp)
+        if v > best:
+            best = v
+    d = (suits[0] > 0) + (suits[1] > 0) + (suits[2] > 0) + (suits[3] > 0)
+    if d > x:
+        d = x
+    v = x * min(4, d + min(p, x - d))
+    return v if v > best else best
+
+
+def _usable_pool(view: _View, x: int, start: int = 0,
+                 exclude: Sequence[int] = ()) -> list[tuple[int, int]]:
+    """Hand (type, count) pairs usable as value x, types ≥ start."""
+    g = view.g
+    pool = []
+    for t in sorted(view.hand_types):
+        if t < start:
+            continue
+        i = g.type_number[t] - 1
+        if view.lo[i] <= x <= view.hi[i]:
+            pool.append((t, view.hand_types[t]))
+    return pool
+
+
+def greedy_action(g: "NinePeakGame", obs: "NinePeakObservation",
+                  legal: Sequence[int], rng: random.Random) -> int:
+    """Pick a sensible action from ``legal`` using only ``obs`` (see module doc)."""
+    if len(legal) == 1:
+        return legal[0]
+    action = _choose(g, obs, legal)
+    # never return an illegal move, whatever the heuristics concluded
+    return action if action in legal else legal[0]
+
+
+def _choose(g: "NinePeakGame", obs: "NinePeakObservation", legal: Sequence[int]) -> int:
+    """Phase dispatch for :func:`greedy_action`."""
+    view = _View(g, obs)
+    phase = obs.phase
+    if phase == MAIN:
+        return _main(g, obs, view, legal)
+    if phase == PICK:
+        pool = _usable_pool(view, obs.declared, obs.last_pick)
+        prefix = [g.card_type[c] for c in obs.picked]
+        _, plan = _best_set(g, prefix, pool, obs.declared - len(prefix))
+        action = g.A_PICK + plan[0] if plan else -1
+        return action if action in legal else legal[0]
+    if phase == SECOND:
+        best, best_v = legal[0], None
+        for a in legal:
+            t = a - g.A_SECOND
+            gain, gift = view.single(g.type_number[t])
+            v = -view.usefulness(t) + gain - gift
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best
+    if phase == TAKE:
+        best, best_v = legal[0], None
+        for a in legal:
+            t = a - g.A_TAKE
+            gain, gift = view.gain_and_gift([], taken=t)
+            v = view.usefulness(t, in_hand=False) + gain - gift
+            if best_v is None or v > best_v:
+                best, best_v = a, v
+        return best
+    if phase == KEEP:
+        t = g.card_type[obs.pending]
+        if obs.triggered:
+            return g.A_PLACE_DRAWN
+        u = view.usefulness(t, in_hand=False)
+        mean = (sum(view.usefulness(h) * k for h, k in view.hand_types.items())
+                / max(1, len(obs.hand)))
+        _, gift = view.single(g.type_number[t])
+        keep = u >= mean or gift > 0
+        return g.A_KEEP if keep and g.A_KEEP in legal else g.A_PLACE_DRAWN
+    return legal[0]
+
+
+def _main(g: "NinePeakGame", obs: "NinePeakObservation", view: _View,
+          legal: Sequence[int]) -> int:
+    """Main-phase choice: capture, play, or pass (see module doc)."""
+    T = g.num_types
+    me = obs.player
+    h = len(obs.hand)
+    legal_set = set(legal)
+    uh = {t: view.usefulness(t) for t in view.hand_types}
+    # --- pass options
+    best_p1, best_p1_v, best_gain1 = -1, None, 0
+    for t in view.hand_types:
+        gain, gift = view.single(g.type_number[t])
+        v = -uh[t] + 1.5 * gain - gift
+        if best_p1_v is None or v > best_p1_v:
+            best_p1, best_p1_v, best_gain1 = t, v, gain
+    best_p2, best_p2_v, best_gain2 = -1, None, 0
+    if h >= 2:
+        # two of one number completing a peak a single card cannot
+        for t, k in view.hand_types.items():
+            i = g.type_number[t] - 1
+            if view.peaked[i]:
+                continue
+            partners = [u for u, m in view.hand_types.items()
+                        if g.type_number[u] == i + 1 and (u > t or (u == t and m >= 2))]
+            if not partners or i + 1 + view.cols[i] + 2 < 9:
+                continue
+            u = min(partners, key=uh.__getitem__)
+            gain, gift = view.gain_and_gift([i + 1, i + 1])
+            v = -uh[t] - uh[u] + 1.5 * gain - gift + 2.0
+            if best_p2_v is None or v > best_p2_v:
+                best_p2, best_p2_v, best_gain2 = t, v, gain
+        # swap the two least useful cards for the best area card
+        ranked = sorted(uh, key=uh.__getitem__)
+        worst = [ranked[0], ranked[0]] if view.hand_types[ranked[0]] >= 2 else ranked[:2]
+        if len(worst) == 2:
+            area_types = {g.card_type[c] for col in obs.area for c in col}
+            area_types.update(worst)
+            take = max(area_types, key=lambda t: view.usefulness(t, in_hand=False))
+            gain, gift = view.gain_and_gift([g.type_number[w] for w in worst], taken=take)
+            v = (view.usefulness(take, in_hand=False) - uh[worst[0]]
+                 - uh[worst[1]] + 1.5 * gain - gift - 0.5)
+            if best_p2_v is None or v > best_p2_v:
+                best_p2, best_p2_v, best_gain2 = min(worst), v, gain
+    # --- play options
+    plays: list[tuple[float, int]] = []
+    for a in legal:
+        if g.A_PLAY <= a < g.A_PLAY + 9:
+            x = a - g.A_PLAY + 1
+            plays.append((_set_value(g, view, x), x))
+    others = [n for p, n in enumerate(obs.hand_sizes) if p != me]
+    if obs.triggered:  # my last turn: score now
+        options = [(1 + best_gain1, g.A_PASS1 + best_p1)]
+        if best_p2 >= 0:
+            options.append((1 + best_gain2, g.A_PASS2 + best_p2))
+        options += [(s + x, g.A_PLAY + x - 1) for s, x in plays]
+        return max(options)[1]
+    late = h <= 7 or min(others) <= 3 or obs.deck_size <= 2 * obs.num_players
+    best_gain = max(best_gain1, best_gain2)
+    threshold = 2.0 if late else 3.0
+    good = [(s, x) for s, x in plays
+            if s >= threshold * x and (late or h - x >= x or h - x <= 1)]
+    play = max(good, key=lambda sx: (sx[0], -sx[1])) if good else None
+    if best_gain >= 3 and (play is None or play[0] < 4 * best_gain):
+        if best_gain2 > best_gain1 and best_p2 >= 0:
+            return g.A_PASS2 + best_p2
+        return g.A_PASS1 + best_p1
+    if play is not None:
+        return g.A_PLAY + play[1] - 1
+    if best_p2 >= 0 and best_p2_v is not None and best_p1_v is not None \
+            and best_p2_v > best_p1_v and g.A_PASS2 + best_p2 in legal_set:
+        return g.A_PASS2 + best_p2
+    return g.A_PASS1 + best_p1
