@@ -1,0 +1,297 @@
+"""Draw layouts with ReportLab, once per distinct layout as a PDF form XObject.
+
+Card content is drawn in the markup's coordinates (trim top-left origin,
+y down) under one flip ``[1 0 0 -1 0 H]``; text runs set their own text matrix
+with a second flip so glyphs stay upright.
+"""
+
+from __future__ import annotations
+
+import math
+
+from reportlab.lib.colors import Color
+from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, to_hex
+from pnp.render.layout import Layout
+from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Text
+from pnp.render.pathdata import Ops
+
+
+def _end_form(canvas: Canvas) -> None:
+    """End a form, giving it a full resource dictionary.
+
+    ReportLab's ``endForm`` leaves ExtGState (opacity) and Shading (gradients)
+    out of a form's resources, so those would silently vanish inside forms.
+    We build the dictionary the same way ReportLab builds a page's.
+    """
+    res = PDFResourceDictionary()
+    res.basicFonts()
+    res.allProcs()
+    if canvas._formsinuse:
+        res.XObject = canvas._doc.xobjDict(canvas._formsinuse)
+    ext = canvas._extgstate.getState()
+    if ext:
+        res.ExtGState = ext
+    res.setShading(canvas._shadingUsed)
+    res.setColorSpace(canvas._colorsUsed)
+    canvas.endForm(Resources=res)
+
+
+_NUMS: dict[float, str] = {}
+
+
+def num(v: float) -> str:
+    """Format a number for PDF content: 3 decimals, no trailing zeros.
+
+    ReportLab's own formatter runs in pure Python without its C accelerator
+    and dominated the drawing time, so paths are written as literals.
+    """
+    hit = _NUMS.get(v)
+    if hit is not None:
+        return hit
+    text = "%.3f" % v
+    text = text.rstrip("0").rstrip(".")
+    if text == "-0":
+        text = "0"
+    if len(_NUMS) > 200_000:
+        _NUMS.clear()
+    _NUMS[v] = text
+    return text
+
+
+def path_code(ops: Ops) -> str:
+    """Return PDF path-construction operators for ``ops``."""
+    parts = []
+    for op in ops:
+        kind = op[0]
+        if kind == "Z":
+            parts.append("h")
+        elif kind == "C":
+            parts.append(f"{num(op[1])} {num(op[2])} {num(op[3])} {num(op[4])} "
+                         f"{num(op[5])} {num(op[6])} c")
+        else:
+            parts.append(f"{num(op[1])} {num(op[2])} {'l' if kind == 'L' else 'm'}")
+    return " ".join(parts)
+
+
+def _rgb_code(rgb: RGB, op: str) -> str:
+    """Return a colour operator (``rg`` fill or ``RG`` stroke)."""
+    return f"{num(rgb[0])} {num(rgb[1])} {num(rgb[2])} {op}"
+
+
+class _Drawer:
+    """Emits nodes onto a canvas as PDF operators."""
+
+    def __init__(self, canvas: Canvas, icon_forms: dict[tuple[str, str], str] | None,
+                 current: RGB = (0.0, 0.0, 0.0)) -> None:
+        self.c = canvas
+        self.out = canvas.addLiteral
+        self.icon_forms = icon_forms
+        self.current = current
+
+    def nodes(self, nodes: tuple[Node, ...]) -> None:
+        """Draw nodes in order."""
+        for n in nodes:
+            if isinstance(n, Shape):
+                self.shape(n)
+            elif isinstance(n, Text):
+                self.text(n)
+            elif isinstance(n, Group):
+                self.group(n)
+            elif isinstance(n, IconUse):
+                self.icon(n)
+            elif isinstance(n, Image):
+                self.image(n)
+
+    def _rgb(self, value: object) -> RGB:
+        """Resolve currentColor to the icon's colour."""
+        return self.current if value == CURRENT_COLOR else value  # type: ignore[return-value]
+
+    def shape(self, s: Shape) -> None:
+        """Fill and/or stroke one path."""
+        c = self.c
+        out = self.out
+        st = s.style
+        saved = False
+        if st.opacity < 1.0:
+            c.saveState()
+            saved = True
+            c.setFillAlpha(st.opacity)
+            c.setStrokeAlpha(st.opacity)
+        fill = st.fill
+        stroke = st.stroke
+        star = "*" if st.evenodd else ""
+        code = path_code(s.ops)
+        if isinstance(fill, Gradient):
+            c.saveState()
+            out(f"{code} W{star} n")
+            x0, y0, x1, y1 = s.bbox
+            a = math.radians(fill.angle)
+            dx, dy = math.sin(a), -math.cos(a)          # CSS: 0deg points up
+            half = (abs((x1 - x0) * dx) + abs((y1 - y0) * dy)) / 2.0
+            cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
+            c.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
+                             [Color(*rgb) for _, rgb in fill.stops],
+                             [off for off, _ in fill.stops], extend=True)
+            c.restoreState()
+            fill = None
+        if fill is not None:
+            out(_rgb_code(self._rgb(fill), "rg"))
+        if stroke is not None:
+            dash = "[" + " ".join(num(d) for d in st.dash) + "] 0 d" if st.dash else "[] 0 d"
+            out(f"{_rgb_code(self._rgb(stroke), 'RG')} {num(st.stroke_width)} w "
+                f"{st.linejoin} j {st.linecap} J {dash}")
+            out(f"{code} {'B' + star if fill is not None else 'S'}")
+        elif fill is not None:
+            out(f"{code} f{star}")
+        if saved:
+            c.restoreState()
+
+    def group(self, g: Group) -> None:
+        """Draw a group under its transform and clip."""
+        c = self.c
+        c.saveState()
+        if g.transform is not None:
+            self.out(" ".join(num(v) for v in g.transform) + " cm")
+        if g.clip is not None:
+            self.out(path_code(g.clip) + " W n")
+        self.nodes(g.children)
+        c.restoreState()
+
+    def text(self, t: Text) -> None:
+        """Draw text runs (vector text) and inline icons."""
+        c = self.c
+        if not t.runs and not t.icons:
+            return
+        if t.opacity < 1.0:
+            c.saveState()
+            c.setFillAlpha(t.opacity)
+        if t.runs:
+            obj = c.beginText()
+            color: RGB | None = None
+            font = ""
+            size = 0.0
+            for r in t.runs:
+                # flip the text matrix back so glyphs are upright in y-down space
+                obj.setTextTransform(1, 0, 0, -1, r.x, r.y)
+                if r.font != font or r.size != size:
+                    obj.setFont(r.font, r.size)
+                    font, size = r.font, r.size
+                if r.color != color:
+                    obj.setFillColorRGB(*r.color)
+                    color = r.color
+                obj.textOut(r.text)
+            c.drawText(obj)
+        for use in t.icons:
+            self.icon(use)
+        if t.opacity < 1.0:
+            c.restoreState()
+
+    def icon(self, use: IconUse) -> None:
+        """Draw an icon: as its form if forms are in use, else its shapes."""
+        c = self.c
+        c.saveState()
+        self.out(" ".join(num(v) for v in use.matrix) + " cm")
+        if use.opacity < 1.0:
+            c.setFillAlpha(use.opacity)
+            c.setStrokeAlpha(use.opacity)
+        if self.icon_forms is not None:
+            c.doForm(self.icon_forms[icon_form_key(use.icon, use.color)])
+        else:
+            sub = _Drawer(c, None, use.color)
+            sub.nodes(use.icon.children)
+        c.restoreState()
+
+    def image(self, im: Image) -> None:
+        """Draw a raster image (flipped back upright)."""
+        c = self.c
+        c.saveState()
+        if im.clip is not None:
+            x, y, w, h = im.clip
+            self.out(f"{num(x)} {num(y)} {num(w)} {num(h)} re W n")
+        if im.opacity < 1.0:
+            c.setFillAlpha(im.opacity)
+        self.out(f"1 0 0 -1 {num(im.x)} {num(im.y + im.h)} cm")
+        c.drawImage(str(im.path), 0, 0, im.w, im.h, mask="auto")
+        c.restoreState()
+
+
+def icon_form_key(icon: Icon, color: RGB) -> tuple[str, str]:
+    """Return the cache key of an icon's form (colour matters only for currentColor)."""
+    return (icon.key, to_hex(color) if icon.uses_current_color else "")
+
+
+def draw_layout(canvas: Canvas, layout: Layout) -> None:
+    """Draw ``layout`` directly (no forms) with its trim box's bottom-left at (0, 0)."""
+    canvas.saveState()
+    canvas.addLiteral(f"1 0 0 -1 0 {num(layout.height)} cm")
+    _Drawer(canvas, None).nodes(layout.nodes)
+    canvas.restoreState()
+
+
+class FormCache:
+    """Places layouts on one canvas, drawing each distinct layout once as a form.
+
+    Icons are forms too (defined before the card form that uses them, because
+    ReportLab cannot nest form definitions). Forms already present in the
+    canvas's document (e.g. from another FormCache) are reused by name.
+    """
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self._forms: dict[str, str] = {}
+        self._icon_forms: dict[tuple[str, str], str] = {}
+
+    def _ensure_icon(self, use: IconUse) -> None:
+        """Define the form for an icon in a colour, once."""
+        key = icon_form_key(use.icon, use.color)
+        if key in self._icon_forms:
+            return
+        name = "pnpI_" + key[0] + ("_" + key[1][1:] if key[1] else "")
+        c = self.canvas
+        if not c.hasForm(name):
+            vx, vy, vw, vh = use.icon.viewbox
+            c.beginForm(name, vx, vy, vx + vw, vy + vh)
+            _Drawer(c, None, use.color).nodes(use.icon.children)
+            _end_form(c)
+        self._icon_forms[key] = name
+
+    def form_name(self, layout: Layout) -> str:
+        """Return the form name for ``layout``, defining the form on first use.
+
+        The form's origin is the trim box's bottom-left corner and its bounding
+        box covers the full bleed. Call this outside any other form definition.
+        """
+        name = self._forms.get(layout.key)
+        if name is not None:
+            return name
+        name = "pnpL_" + layout.key
+        c = self.canvas
+        if not c.hasForm(name):
+            for use in layout.icons:
+                self._ensure_icon(use)
+            b = layout.bleed
+            c.beginForm(name, -b, -b, layout.width + b, layout.height + b)
+            c.addLiteral(f"1 0 0 -1 0 {num(layout.height)} cm")
+            _Drawer(c, self._icon_forms).nodes(layout.nodes)
+            _end_form(c)
+        self._forms[layout.key] = name
+        return name
+
+    def place(self, layout: Layout, x: float, y: float) -> None:
+        """Draw ``layout`` with its trim box's bottom-left corner at (x, y) points.
+
+        Art out to the full bleed is drawn; clip around the call to limit it.
+        """
+        name = self.form_name(layout)
+        c = self.canvas
+        c.addLiteral(f"q 1 0 0 1 {num(x)} {num(y)} cm")
+        c.doForm(name)
+        c.addLiteral("Q")
+
+    @property
+    def forms_defined(self) -> int:
+        """Number of card forms this cache has defined or reused."""
+        return len(self._forms)

@@ -1,0 +1,69 @@
+"""Icon lookup: ``templates/<slug>/icons/NAME.svg`` then ``templates/common/icons``."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+
+from pnp.errors import PnpError
+from pnp.render.markup import parse_icon_svg
+from pnp.render.nodes import Icon
+
+_NAME = re.compile(r"^[A-Za-z0-9_-]+$")
+#: (path, mtime_ns, size) -> parsed icon; icons are parsed once per process.
+_parsed: dict[tuple[Path, int, int], Icon] = {}
+
+
+def load_icon(path: Path, name: str) -> Icon:
+    """Parse the icon file at ``path`` (cached while the file is unchanged)."""
+    st = path.stat()
+    key = (path, st.st_mtime_ns, st.st_size)
+    icon = _parsed.get(key)
+    if icon is None:
+        data = path.read_bytes()
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError:
+            raise PnpError(f"icon file {path}: not UTF-8 text") from None
+        digest = hashlib.blake2b(data, digest_size=8).hexdigest()
+        icon = parse_icon_svg(text, name, path, digest)
+        _parsed[key] = icon
+    return icon
+
+
+def icon_dirs(templates_dir: Path, template_name: str) -> tuple[Path, ...]:
+    """Return the folders searched for icons used by ``template_name``."""
+    parts = template_name.replace("\\", "/").split("/")
+    dirs = []
+    if len(parts) > 1 and parts[0] != "common":
+        dirs.append(templates_dir / parts[0] / "icons")
+    dirs.append(templates_dir / "common" / "icons")
+    return tuple(dirs)
+
+
+class IconResolver:
+    """Resolves icon names for one template (per-name results are memoised)."""
+
+    def __init__(self, dirs: tuple[Path, ...], what: str) -> None:
+        self.dirs = dirs
+        self.what = what
+        self._memo: dict[str, Icon] = {}
+
+    def __call__(self, name: str) -> Icon:
+        """Return the icon called ``name`` or raise PnpError naming the card."""
+        icon = self._memo.get(name)
+        if icon is not None:
+            return icon
+        if not _NAME.match(name):
+            raise PnpError(f"bad icon name {name!r}: use letters, digits, '-' and '_'")
+        for d in self.dirs:
+            path = d / f"{name}.svg"
+            if path.is_file():
+                icon = load_icon(path, name)
+                self._memo[name] = icon
+                return icon
+        known = sorted({p.stem for d in self.dirs if d.is_dir() for p in d.glob("*.svg")})
+        raise PnpError(f"unknown icon {name!r}; looked in "
+                       f"{', '.join(str(d) for d in self.dirs)}; known icons: "
+                       f"{', '.join(known) or '(none)'}")

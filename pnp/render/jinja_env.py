@@ -1,0 +1,149 @@
+"""The one Jinja environment card templates are rendered with (sandboxed, strict)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+from types import TracebackType
+from typing import Any
+
+import jinja2
+from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from markupsafe import Markup, escape
+
+from pnp.errors import PnpError
+from pnp.render.colors import darken, lighten, mix
+
+
+class PnpEnvironment(SandboxedEnvironment):
+    """A sandboxed environment that remembers its templates folder.
+
+    The layout code needs the folder to find icons and images; caches that
+    belong to one environment live here too.
+    """
+
+    templates_dir: Path
+
+    def __init__(self, templates_dir: Path, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.templates_dir = templates_dir
+        self.layout_cache: dict[str, Any] = {}
+        self.resolvers: dict[tuple[str, ...], Any] = {}
+
+
+def _br(value: object) -> Markup:
+    """Filter: escape a data string and turn its newlines into ``<br/>``."""
+    text = str(value)
+    return Markup("<br/>").join(escape(part) for part in text.split("\n"))
+
+
+def make_environment(templates_dir: Path) -> PnpEnvironment:
+    """Return the Jinja environment for card templates under ``templates_dir``.
+
+    Sandboxed (no ``__class__`` tricks), StrictUndefined (a misspelt field is
+    an error, not an empty string), a FileSystemLoader rooted at the folder
+    (includes cannot leave it), autoescaping on (data with ``&`` or ``<``
+    cannot break the markup) and trim_blocks/lstrip_blocks.
+    """
+    env = PnpEnvironment(
+        Path(templates_dir),
+        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        undefined=jinja2.StrictUndefined,
+        autoescape=True,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=False,
+        auto_reload=True,   # live preview picks up edited templates
+    )
+    env.filters["lighten"] = lighten
+    env.filters["darken"] = darken
+    env.filters["mix"] = mix
+    env.filters["br"] = _br
+    return env
+
+
+def display_path(env: PnpEnvironment, template_name: str) -> str:
+    """Return the template's path as shown in messages: ``templates/slug/x.xml.j2``."""
+    return f"{env.templates_dir.name}/{template_name}"
+
+
+def _template_frame(tb: TracebackType | None, env: PnpEnvironment) -> tuple[str, int] | None:
+    """Return (template name, line) of the innermost template frame in ``tb``."""
+    root = str(env.templates_dir.resolve())
+    found = None
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.endswith(".j2") or filename.startswith(root):
+            try:
+                rel = Path(filename).resolve().relative_to(root).as_posix()
+            except ValueError:
+                rel = filename
+            found = (rel, tb.tb_lineno)
+        tb = tb.tb_next
+    return found
+
+
+_NO_ATTR = re.compile(r"has no attribute '([^']+)'")
+_IS_UNDEF = re.compile(r"^'([^']+)' is undefined")
+
+
+def _undefined_name(message: str, source_line: str) -> str:
+    """Turn Jinja's undefined message into ``undefined variable 'card.nmber'``."""
+    m = _IS_UNDEF.match(message)
+    if m:
+        return f"undefined variable {m.group(1)!r}"
+    m = _NO_ATTR.search(message)
+    if m:
+        attr = m.group(1)
+        chain = re.search(r"([A-Za-z_][\w]*(?:\.[A-Za-z_]\w*|\[[^\]]*\])*?)\s*"
+                          r"(?:\.|\[\s*['\"])" + re.escape(attr) + r"\b", source_line)
+        if chain:
+            return f"undefined variable '{chain.group(1)}.{attr}'"
+        return f"undefined variable (no field {attr!r}): {message}"
+    return f"undefined variable: {message}"
+
+
+def render_template(env: PnpEnvironment, template_name: str, context: dict[str, Any],
+                    *, where: str) -> str:
+    """Render ``template_name``; every failure becomes a one-line PnpError.
+
+    Messages name the template file and line, e.g.
+    ``templates/fortuna/reel_face.xml.j2:12: undefined variable 'card.nmber'``.
+    """
+    suffix = f" (rendering {where})" if where else ""
+    try:
+        template = env.get_template(template_name)
+        return template.render(context)
+    except jinja2.TemplateSyntaxError as exc:
+        name = exc.name or template_name
+        raise PnpError(f"template syntax error: {exc.message}{suffix}",
+                       path=display_path(env, name), line=exc.lineno) from None
+    except PnpError as exc:
+        frame = _template_frame(sys.exc_info()[2], env)
+        if frame is None:
+            raise
+        raise PnpError(f"{exc.message}{suffix}", path=display_path(env, frame[0]),
+                       line=frame[1]) from None
+    except Exception as exc:  # any runtime error in a template is a user error
+        frame = _template_frame(sys.exc_info()[2], env)
+        if isinstance(exc, jinja2.TemplateNotFound):
+            msg = (f"template {exc.name!r} not found under {env.templates_dir} "
+                   f"(includes must stay inside the templates folder)")
+        elif isinstance(exc, SecurityError):
+            msg = f"unsafe access blocked by the template sandbox: {exc}"
+        elif isinstance(exc, jinja2.UndefinedError):
+            line = ""
+            if frame is not None:
+                try:
+                    src = (env.templates_dir / frame[0]).read_text(encoding="utf-8")
+                    line = src.splitlines()[frame[1] - 1]
+                except (OSError, IndexError, UnicodeDecodeError):
+                    line = ""
+            msg = _undefined_name(str(exc.message or exc), line)
+        else:
+            msg = f"{type(exc).__name__}: {exc}"
+        if frame is None:
+            raise PnpError(f"{display_path(env, template_name)}: {msg}{suffix}") from None
+        raise PnpError(f"{msg}{suffix}", path=display_path(env, frame[0]),
+                       line=frame[1]) from None

@@ -1,0 +1,773 @@
+"""Parse the card markup (and icon SVG files) into immutable drawing nodes.
+
+The markup is a small SVG-like XML language documented in docs/templates.md.
+It is read with expat directly (fast, gives line numbers, and refuses DOCTYPE
+declarations so no entity tricks get in). Card files are checked strictly:
+unknown elements or attributes are errors, because a typo such as ``widht``
+should not pass silently. Icon files come from drawing programs, so their
+unknown elements and attributes are ignored.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+from xml.parsers import expat
+
+from PIL import Image as PILImage
+
+from pnp.errors import PnpError
+from pnp.render import fonts
+from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_paint
+from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Style, Text, TextRun
+from pnp.render.pathdata import (IDENTITY, Matrix, Ops, bbox, ellipse_ops, multiply,
+                                 parse_path, poly_ops, rect_ops, rotation, scale_ops)
+from pnp.render.textlayout import TextTooLong, fit_text, icon_uses
+from pnp.units import POINTS_PER, parse_length
+
+MM = POINTS_PER["mm"]
+#: Default card bleed (how far art may run past the trim line).
+DEFAULT_BLEED = 3 * MM
+#: Default stroke width on cards: 0.25 mm (icons use SVG's 1 user unit).
+CARD_STROKE = 0.25 * MM
+
+_STYLE_ATTRS = frozenset({"fill", "stroke", "stroke-width", "stroke-dasharray",
+                          "stroke-linejoin", "stroke-linecap", "fill-rule",
+                          "opacity", "color", "font", "transform", "id"})
+_ALLOWED: dict[str, frozenset[str]] = {
+    "g": _STYLE_ATTRS,
+    "rect": _STYLE_ATTRS | {"x", "y", "width", "height", "rx", "ry"},
+    "circle": _STYLE_ATTRS | {"cx", "cy", "r"},
+    "ellipse": _STYLE_ATTRS | {"cx", "cy", "rx", "ry"},
+    "line": _STYLE_ATTRS | {"x1", "y1", "x2", "y2"},
+    "polyline": _STYLE_ATTRS | {"points"},
+    "polygon": _STYLE_ATTRS | {"points"},
+    "path": _STYLE_ATTRS | {"d"},
+    "text": frozenset({"x", "y", "width", "height", "font", "size", "min-size",
+                       "line-height", "align", "valign", "color", "max-lines",
+                       "opacity", "id", "transform"}),
+    "icon": frozenset({"name", "x", "y", "width", "height", "color", "opacity",
+                       "id", "transform"}),
+    "image": frozenset({"href", "x", "y", "width", "height", "fit", "opacity",
+                        "id", "transform"}),
+    "clip": frozenset({"id"}),
+    "background": _STYLE_ATTRS - {"transform"},
+    "span": frozenset({"font", "color"}),
+    "br": frozenset(),
+}
+_HINTS = {"w": "width", "h": "height", "src": "href", "font-size": "size",
+          "font-family": "font", "fill-opacity": "opacity", "dash": "stroke-dasharray"}
+_SHAPES = frozenset({"rect", "circle", "ellipse", "line", "polyline", "polygon", "path"})
+_JOINS = {"miter": 0, "round": 1, "bevel": 2}
+_CAPS = {"butt": 0, "round": 1, "square": 2}
+_ICON_TOKEN = re.compile(r"\{icon:([A-Za-z0-9_-]+)\}")
+_WS = re.compile(r"[ \t\r\n]+")
+_NUMS = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
+_TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^)]*)\)\s*,?")
+
+
+class _El:
+    """A parsed XML element: tag, attributes, mixed children, source line."""
+
+    __slots__ = ("tag", "attrs", "children", "line")
+
+    def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
+        self.tag = tag
+        self.attrs = attrs
+        self.children: list[_El | str] = []
+        self.line = line
+
+
+def parse_xml(text: str, what: str) -> _El:
+    """Parse XML text into an :class:`_El` tree; errors name ``what`` and the line."""
+    parser = expat.ParserCreate()
+    parser.buffer_text = True
+    stack: list[_El] = []
+    root: list[_El] = []
+
+    def start(tag: str, attrs: dict[str, str]) -> None:
+        """Open an element."""
+        el = _El(tag, attrs, parser.CurrentLineNumber)
+        if stack:
+            stack[-1].children.append(el)
+        else:
+            root.append(el)
+        stack.append(el)
+
+    def end(tag: str) -> None:
+        """Close an element."""
+        stack.pop()
+
+    def chars(data: str) -> None:
+        """Append character data, merging adjacent pieces."""
+        if stack:
+            kids = stack[-1].children
+            if kids and isinstance(kids[-1], str):
+                kids[-1] += data
+            else:
+                kids.append(data)
+
+    def no_doctype(*args: object) -> None:
+        """Refuse DOCTYPE/entity declarations (no entity expansion tricks)."""
+        raise PnpError(f"{what}: DOCTYPE and entity declarations are not allowed")
+
+    parser.StartElementHandler = start
+    parser.EndElementHandler = end
+    parser.CharacterDataHandler = chars
+    parser.StartDoctypeDeclHandler = no_doctype
+    parser.EntityDeclHandler = no_doctype
+    try:
+        parser.Parse(text, True)
+    except expat.ExpatError as exc:
+        raise PnpError(f"{what}: markup is not well-formed XML at line {exc.lineno}, "
+                       f"column {exc.offset + 1}: {expat.ErrorString(exc.code)} "
+                       f"(a data value with '&' or '<' must go through {{{{ }}}} "
+                       f"so it is escaped)") from None
+    return root[0]
+
+
+@dataclass
+class _Inh:
+    """Inherited presentation settings (SVG-style inheritance through <g>)."""
+
+    fill: object = (0.0, 0.0, 0.0)
+    stroke: object = None
+    stroke_width: float = CARD_STROKE
+    dash: tuple[float, ...] = ()
+    join: int = 0
+    cap: int = 0
+    evenodd: bool = False
+    opacity: float = 1.0
+    color: object = (0.0, 0.0, 0.0)
+    font: str = fonts.DEFAULT_FAMILY
+
+
+IconResolver = Callable[[str], Icon]
+
+
+@dataclass
+class Parser:
+    """Turns an :class:`_El` tree into nodes.
+
+    ``scale`` converts plain numbers to points (mm for cards, 1 for icons);
+    ``ref_w``/``ref_h`` are what percentages refer to (card or viewBox size).
+    """
+
+    what: str                       # "where (template)" for error messages
+    scale: float
+    ref_w: float
+    ref_h: float
+    strict: bool
+    resolve_icon: IconResolver | None = None
+    templates_dir: Path | None = None
+    bleed: float = 0.0
+    icons_used: dict[tuple[int, RGB], IconUse] = field(default_factory=dict)
+    _len_cache: dict[tuple[str, bool], float] = field(default_factory=dict)
+
+    # ----------------------------------------------------------- errors
+    def fail(self, el: _El | None, msg: str) -> PnpError:
+        """Return a PnpError naming the card/template, line and element."""
+        loc = f" line {el.line} <{el.tag}>" if el is not None else ""
+        err = PnpError(f"{self.what}{loc}: {msg}")
+        err.located = True  # type: ignore[attr-defined]
+        return err
+
+    # ----------------------------------------------------------- values
+    def length(self, value: str, vertical: bool = False) -> float:
+        """Parse a coordinate or length; % refers to the card (or viewBox)."""
+        key = (value, vertical)
+        hit = self._len_cache.get(key)
+        if hit is not None:
+            return hit
+        try:
+            out = float(value) * self.scale
+        except ValueError:
+            v = value.strip()
+            if self.scale == 1.0 and v.endswith("px"):   # icon files: px = user unit
+                v = v[:-2]
+                try:
+                    out = float(v)
+                except ValueError:
+                    raise PnpError(f"bad length {value!r}") from None
+            else:
+                out = parse_length(v, relative_to=self.ref_h if vertical else self.ref_w,
+                                   default_unit="mm" if self.scale != 1.0 else "pt",
+                                   what="length")
+                if self.scale == 1.0 and not v.endswith("%"):
+                    raise PnpError(f"bad length {value!r} in an icon: use plain "
+                                   f"viewBox numbers")
+        self._len_cache[key] = out
+        return out
+
+    def attr_len(self, el: _El, name: str, default: float | None = None,
+                 vertical: bool = False) -> float:
+        """Return length attribute ``name`` of ``el`` (required if no default)."""
+        v = el.attrs.get(name)
+        if v is None:
+            if default is None:
+                raise self.fail(el, f"missing attribute {name!r}")
+            return default
+        return self.length(v, vertical)
+
+    def numbers(self, text: str) -> list[float]:
+        """Return all numbers in ``text`` (points lists, transforms)."""
+        return [float(n) for n in _NUMS.findall(text)]
+
+    def transform(self, text: str) -> Matrix:
+        """Parse an SVG transform list; translations use the length rules."""
+        m = IDENTITY
+        pos = 0
+        text = text.strip()
+        while pos < len(text):
+            match = _TRANSFORM.match(text, pos)
+            if not match:
+                raise PnpError(f"bad transform {text!r}: expected translate(x, y), "
+                               f"scale(s), rotate(deg), skewX/skewY(deg) or matrix(...)")
+            pos = match.end()
+            name = match.group(1)
+            args = [a for a in re.split(r"[\s,]+", match.group(2).strip()) if a]
+            try:
+                if name == "translate" and len(args) in (1, 2):
+                    t = (1.0, 0.0, 0.0, 1.0, self.length(args[0]),
+                         self.length(args[1], True) if len(args) == 2 else 0.0)
+                elif name == "scale" and len(args) in (1, 2):
+                    sx = float(args[0])
+                    sy = float(args[1]) if len(args) == 2 else sx
+                    t = (sx, 0.0, 0.0, sy, 0.0, 0.0)
+                elif name == "rotate" and len(args) in (1, 3):
+                    cx = self.length(args[1]) if len(args) == 3 else 0.0
+                    cy = self.length(args[2], True) if len(args) == 3 else 0.0
+                    t = rotation(float(args[0]), cx, cy)
+                elif name in ("skewX", "skewY") and len(args) == 1:
+                    k = math.tan(math.radians(float(args[0])))
+                    t = (1.0, 0.0, k, 1.0, 0.0, 0.0) if name == "skewX" else (1.0, k, 0.0, 1.0, 0.0, 0.0)
+                elif name == "matrix" and len(args) == 6:
+                    a, b, c, d = (float(x) for x in args[:4])
+                    t = (a, b, c, d, self.length(args[4]), self.length(args[5], True))
+                else:
+                    raise ValueError
+            except ValueError:
+                raise PnpError(f"bad transform {match.group(0).strip()!r}: wrong "
+                               f"number or kind of arguments") from None
+            m = multiply(m, t)
+        return m
+
+    # ----------------------------------------------------------- style
+    def inherit(self, el: _El, inh: _Inh) -> _Inh:
+        """Return the settings for ``el`` and its children."""
+        a = el.attrs
+        if not (a.keys() & _STYLE_ATTRS):
+            return inh
+        new = _Inh(**inh.__dict__)
+        if "color" in a:
+            new.color = parse_color(a["color"])
+        if "fill" in a:
+            new.fill = parse_paint(a["fill"])
+        if "stroke" in a:
+            stroke = parse_paint(a["stroke"])
+            if isinstance(stroke, Gradient):
+                raise PnpError("gradients are only allowed for fill")
+            new.stroke = stroke
+        if "stroke-width" in a:
+            new.stroke_width = self.length(a["stroke-width"])
+        if "stroke-dasharray" in a:
+            v = a["stroke-dasharray"].strip()
+            new.dash = () if v == "none" else tuple(
+                self.length(p) for p in re.split(r"[\s,]+", v) if p)
+        if "stroke-linejoin" in a:
+            if a["stroke-linejoin"] not in _JOINS:
+                raise PnpError(f"bad stroke-linejoin {a['stroke-linejoin']!r}: "
+                               f"expected miter, round or bevel")
+            new.join = _JOINS[a["stroke-linejoin"]]
+        if "stroke-linecap" in a:
+            if a["stroke-linecap"] not in _CAPS:
+                raise PnpError(f"bad stroke-linecap {a['stroke-linecap']!r}: "
+                               f"expected butt, round or square")
+            new.cap = _CAPS[a["stroke-linecap"]]
+        if "fill-rule" in a:
+            if a["fill-rule"] not in ("nonzero", "evenodd"):
+                raise PnpError(f"bad fill-rule {a['fill-rule']!r}: expected nonzero or evenodd")
+            new.evenodd = a["fill-rule"] == "evenodd"
+        if "opacity" in a:
+            new.opacity = inh.opacity * self.fraction(a["opacity"], "opacity")
+        if "font" in a:
+            fonts.family_fonts(a["font"])     # validate early
+            new.font = a["font"]
+        return new
+
+    def fraction(self, text: str, what: str) -> float:
+        """Parse a number in 0..1 (or a percentage)."""
+        t = text.strip()
+        try:
+            v = float(t[:-1]) / 100.0 if t.endswith("%") else float(t)
+        except ValueError:
+            raise PnpError(f"bad {what} {text!r}: expected a number 0..1") from None
+        if not 0.0 <= v <= 1.0:
+            raise PnpError(f"bad {what} {text!r}: expected a number 0..1")
+        return v
+
+    def style(self, inh: _Inh) -> Style:
+        """Build the Style of a shape from the inherited settings."""
+        fill = inh.fill
+        if fill == CURRENT_COLOR:
+            fill = inh.color
+        stroke = inh.stroke
+        if stroke == CURRENT_COLOR:
+            stroke = inh.color
+        if inh.stroke_width <= 0:
+            stroke = None
+        return Style(fill, stroke, inh.stroke_width, inh.dash, inh.join, inh.cap,
+                     inh.opacity, inh.evenodd)
+
+    # ----------------------------------------------------------- elements
+    def children(self, el: _El, inh: _Inh) -> tuple[list[Node], Ops | None]:
+        """Parse the element children of a group-like element; returns (nodes, clip)."""
+        nodes: list[Node] = []
+        clip: list = []
+        has_clip = False
+        for child in el.children:
+            if isinstance(child, str):
+                if child.strip() and self.strict:
+                    raise self.fail(el, f"stray text {child.strip()[:30]!r}: text "
+                                        f"must be inside a <text> element")
+                continue
+            if child.tag == "clip" and self.strict:
+                self.check_attrs(child)
+                has_clip = True
+                for c in child.children:
+                    if isinstance(c, str):
+                        continue
+                    if c.tag not in _SHAPES:
+                        raise self.fail(c, "only shapes (rect, circle, ellipse, polygon, "
+                                           "polyline, path) may be inside <clip>")
+                    node = self.element(c, inh)
+                    if isinstance(node, Group):   # a transformed clip shape
+                        assert node.transform is not None
+                        shape = node.children[0]
+                        assert isinstance(shape, Shape)
+                        clip.extend(transform_ops(shape.ops, node.transform))
+                    elif isinstance(node, Shape):
+                        clip.extend(node.ops)
+                continue
+            node = self.element(child, inh)
+            if node is not None:
+                nodes.append(node)
+        return nodes, (tuple(clip) if has_clip else None)
+
+    def check_attrs(self, el: _El) -> None:
+        """Strict mode: refuse attributes the element does not know."""
+        allowed = _ALLOWED.get(el.tag)
+        if allowed is None:
+            return
+        for name in el.attrs:
+            if name not in allowed:
+                hint = f" (did you mean {_HINTS[name]!r}?)" if _HINTS.get(name) in allowed else ""
+                raise self.fail(el, f"unknown attribute {name!r}{hint}; allowed: "
+                                    f"{', '.join(sorted(allowed))}")
+
+    def element(self, el: _El, inh: _Inh) -> Node | None:
+        """Parse one element (any PnpError is re-raised with its location)."""
+        try:
+            return self._element(el, inh)
+        except PnpError as exc:
+            if getattr(exc, "located", False):
+                raise
+            raise self.fail(el, exc.message) from None
+
+    def _element(self, el: _El, inh: _Inh) -> Node | None:
+        """Dispatch on the element's tag (errors are located by the caller)."""
+        tag = el.tag
+        if self.strict:
+            if tag not in _ALLOWED or tag in ("span", "br", "clip"):
+                where = "only inside <text>" if tag in ("span", "br") else "only directly inside <g> or <card>"
+                if tag in ("span", "br", "clip"):
+                    raise self.fail(el, f"<{tag}> is allowed {where}")
+                raise self.fail(el, f"unknown element <{tag}>; expected one of g, rect, "
+                                    f"circle, ellipse, line, polyline, polygon, path, "
+                                    f"text, icon, image, background")
+            self.check_attrs(el)
+        else:
+            if "style" in el.attrs:   # icon files: style="fill:#000;stroke:none"
+                extra = {}
+                for decl in el.attrs["style"].split(";"):
+                    if ":" in decl:
+                        k, v = decl.split(":", 1)
+                        extra[k.strip()] = v.strip()
+                el.attrs = {**el.attrs, **extra}
+            if tag not in _SHAPES and tag != "g":
+                return None   # titles, metadata, editor data: ignored in icons
+        node: Node | None
+        if tag == "background":
+            b = self.bleed
+            node = Shape(rect_ops(-b, -b, self.ref_w + 2 * b, self.ref_h + 2 * b),
+                         self.style(self.inherit(el, inh)),
+                         (-b, -b, self.ref_w + b, self.ref_h + b))
+        elif tag == "text":
+            node = self.text(el, inh)
+        elif tag == "icon":
+            node = self.icon(el, inh)
+        elif tag == "image":
+            node = self.image(el, inh)
+        else:
+            sub = self.inherit(el, inh)
+            if tag == "g":
+                kids, clip = self.children(el, sub)
+                m = self.transform(el.attrs["transform"]) if "transform" in el.attrs else None
+                if not kids:
+                    return None
+                return Group(tuple(kids), m, clip)
+            node = self.shape(el, sub)
+            if node is None:
+                return None
+        if "transform" in el.attrs:
+            return Group((node,), self.transform(el.attrs["transform"]), None)
+        return node
+
+    def shape(self, el: _El, inh: _Inh) -> Shape | None:
+        """Parse a basic shape into a path."""
+        tag, a = el.tag, el.attrs
+        L = self.attr_len
+        if tag == "rect":
+            w, h = L(el, "width"), L(el, "height", vertical=True)
+            if "rx" in a or "ry" in a:
+                rx = L(el, "rx", -1.0)
+                ry = L(el, "ry", -1.0, vertical=True)
+                rx = ry if rx < 0 else rx
+                ry = rx if ry < 0 else ry
+            else:
+                rx = ry = 0.0
+            ops = rect_ops(L(el, "x", 0.0), L(el, "y", 0.0, True), w, h, rx, ry)
+        elif tag == "circle":
+            r = L(el, "r")
+            ops = ellipse_ops(L(el, "cx", 0.0), L(el, "cy", 0.0, True), r, r)
+        elif tag == "ellipse":
+            ops = ellipse_ops(L(el, "cx", 0.0), L(el, "cy", 0.0, True), L(el, "rx"),
+                              L(el, "ry", vertical=True))
+        elif tag == "line":
+            ops = (("M", L(el, "x1", 0.0), L(el, "y1", 0.0, True)),
+                   ("L", L(el, "x2", 0.0), L(el, "y2", 0.0, True)))
+        elif tag in ("polyline", "polygon"):
+            pts = [v * self.scale for v in self.numbers(a.get("points", ""))]
+            if len(pts) < 4 or len(pts) % 2:
+                raise PnpError(f"bad points {a.get('points', '')!r}: expected at "
+                               f"least two x,y pairs")
+            ops = poly_ops(pts, tag == "polygon")
+        else:
+            if "d" not in a:
+                raise PnpError("missing attribute 'd'")
+            ops = scale_ops(parse_path(a["d"]), self.scale)
+            if not ops:
+                return None
+        style = self.style(inh)
+        if tag in ("line", "polyline"):
+            style = Style(None, style.stroke, style.stroke_width, style.dash,
+                          style.linejoin, style.linecap,
+                          style.opacity, style.evenodd)
+        if style.fill is None and style.stroke is None:
+            return None
+        return Shape(ops, style, bbox(ops))
+
+    def box(self, el: _El) -> tuple[float, float, float, float]:
+        """Return the x, y, width, height attributes of a box element."""
+        return (self.attr_len(el, "x", 0.0), self.attr_len(el, "y", 0.0, True),
+                self.attr_len(el, "width"), self.attr_len(el, "height", vertical=True))
+
+    def get_icon(self, name: str) -> Icon:
+        """Resolve an icon name (PnpError if unknown)."""
+        if self.resolve_icon is None:
+            raise PnpError("icons cannot be used here")
+        return self.resolve_icon(name)
+
+    def icon(self, el: _El, inh: _Inh) -> IconUse:
+        """Parse an <icon> element: an icon file fitted into a box."""
+        name = el.attrs.get("name")
+        if not name:
+            raise PnpError("missing attribute 'name'")
+        icon = self.get_icon(name)
+        x, y, w, h = self.box(el)
+        color = parse_color(el.attrs["color"]) if "color" in el.attrs else inh.color
+        if not isinstance(color, tuple):
+            color = (0.0, 0.0, 0.0)
+        opacity = inh.opacity * (self.fraction(el.attrs["opacity"], "opacity")
+                                 if "opacity" in el.attrs else 1.0)
+        vx, vy, vw, vh = icon.viewbox
+        k = min(w / vw, h / vh)
+        m = (k, 0.0, 0.0, k, x + (w - vw * k) / 2.0 - vx * k, y + (h - vh * k) / 2.0 - vy * k)
+        use = IconUse(icon, m, color, opacity)
+        self.icons_used.setdefault((id(icon), use.color), use)
+        return use
+
+    def image(self, el: _El, inh: _Inh) -> Image:
+        """Parse an <image>: a PNG/JPEG under the templates folder."""
+        href = el.attrs.get("href")
+        if not href:
+            raise PnpError("missing attribute 'href'")
+        path = safe_template_path(self.templates_dir, href)
+        x, y, w, h = self.box(el)
+        fit = el.attrs.get("fit", "contain")
+        if fit not in ("contain", "cover", "stretch"):
+            raise PnpError(f"bad fit {fit!r}: expected contain, cover or stretch")
+        pw, ph = image_size(path)
+        clip = None
+        if fit == "stretch":
+            dx, dy, dw, dh = x, y, w, h
+        else:
+            k = (min if fit == "contain" else max)(w / pw, h / ph)
+            dw, dh = pw * k, ph * k
+            dx, dy = x + (w - dw) / 2.0, y + (h - dh) / 2.0
+            if fit == "cover":
+                clip = (x, y, w, h)
+        opacity = inh.opacity * (self.fraction(el.attrs["opacity"], "opacity")
+                                 if "opacity" in el.attrs else 1.0)
+        return Image(path, dx, dy, dw, dh, clip, opacity)
+
+    # ----------------------------------------------------------- text
+    def text(self, el: _El, inh: _Inh) -> Text:
+        """Parse and lay out a <text> box."""
+        a = el.attrs
+        x, y, w, h = self.box(el)
+        family = a.get("font", inh.font)
+        chain = fonts.family_fonts(family)
+        color = parse_color(a["color"]) if "color" in a else inh.color
+        if not isinstance(color, tuple):
+            color = (0.0, 0.0, 0.0)
+        size = parse_length(a.get("size", "9"), default_unit="pt", what="size")
+        min_size = parse_length(a["min-size"], default_unit="pt", what="min-size") \
+            if "min-size" in a else size
+        if size <= 0 or min_size <= 0 or min_size > size:
+            raise PnpError(f"bad size/min-size {a.get('size')!r}/{a.get('min-size')!r}: "
+                           f"expected 0 < min-size <= size")
+        try:
+            lh = float(a.get("line-height", "1.2"))
+        except ValueError:
+            raise PnpError(f"bad line-height {a['line-height']!r}: expected a "
+                           f"multiple of the font size, e.g. 1.2") from None
+        align = a.get("align", "left")
+        if align not in ("left", "center", "right"):
+            raise PnpError(f"bad align {align!r}: expected left, center or right")
+        valign = a.get("valign", "top")
+        if valign not in ("top", "middle", "bottom"):
+            raise PnpError(f"bad valign {valign!r}: expected top, middle or bottom")
+        max_lines = None
+        if "max-lines" in a:
+            try:
+                max_lines = int(a["max-lines"])
+            except ValueError:
+                raise PnpError(f"bad max-lines {a['max-lines']!r}: expected a whole number") from None
+        opacity = inh.opacity * (self.fraction(a["opacity"], "opacity") if "opacity" in a else 1.0)
+        pieces: list[tuple] = []
+        self.collect(el, chain, color, pieces)
+        pieces = collapse_spaces(pieces)
+        if not pieces:
+            return Text((), (), size, 0, opacity, a.get("id"))
+        try:
+            fit = fit_text(tuple(pieces), w, h, size, min_size, lh, align, valign, max_lines)
+        except TextTooLong as exc:
+            name = f"{a['id']!r}" if "id" in a else (
+                f"at x={a.get('x', '0')} y={a.get('y', '0')}")
+            raise self.fail(el, f"text box {name} does not fit: {exc.reason} "
+                                f"(size {size:g}pt, min-size {min_size:g}pt); shorten the "
+                                f"text, enlarge the box or lower min-size") from None
+        runs = tuple(TextRun(x + r.x, y + r.y, r.font, r.size, r.color, r.text) for r in fit.runs)
+        icons = icon_uses(fit, x, y)
+        for use in icons:
+            self.icons_used.setdefault((id(use.icon), use.color), use)
+        return Text(runs, icons, fit.size, fit.lines, opacity, a.get("id"))
+
+    def collect(self, el: _El, chain: tuple[str, ...], color: RGB, out: list[tuple]) -> None:
+        """Flatten mixed text content into pieces (text, icon, break)."""
+        for child in el.children:
+            if isinstance(child, str):
+                pos = 0
+                for m in _ICON_TOKEN.finditer(child):
+                    if m.start() > pos:
+                        out.append(("t", chain, color, child[pos:m.start()]))
+                    out.append(("i", self.get_icon(m.group(1)), color))
+                    pos = m.end()
+                if pos < len(child):
+                    out.append(("t", chain, color, child[pos:]))
+                continue
+            try:
+                self.check_attrs(child)
+                if child.tag == "br":
+                    out.append(("b",))
+                elif child.tag == "icon":
+                    unknown = set(child.attrs) - {"name", "color"}
+                    if unknown:
+                        raise PnpError(f"inline <icon> takes only name and color, "
+                                       f"not {', '.join(sorted(unknown))}")
+                    c = parse_color(child.attrs["color"]) if "color" in child.attrs else color
+                    out.append(("i", self.get_icon(child.attrs.get("name", "")),
+                                c if isinstance(c, tuple) else color))
+                elif child.tag == "span":
+                    sub_chain = fonts.family_fonts(child.attrs["font"]) \
+                        if "font" in child.attrs else chain
+                    c = parse_color(child.attrs["color"]) if "color" in child.attrs else color
+                    self.collect(child, sub_chain, c if isinstance(c, tuple) else color, out)
+                else:
+                    raise PnpError(f"<{child.tag}> is not allowed inside <text>; "
+                                   f"expected span, icon or br")
+            except PnpError as exc:
+                if getattr(exc, "located", False):
+                    raise
+                raise self.fail(child, exc.message) from None
+
+
+def collapse_spaces(pieces: list[tuple]) -> list[tuple]:
+    """Collapse whitespace as HTML does: runs become one space, none at line ends."""
+    out: list[tuple] = []
+    last_space = True     # at the start of a line a space is dropped
+
+    def strip_trailing() -> None:
+        """Drop spaces at the end of a line."""
+        while out and out[-1][0] == "t" and out[-1][3].endswith(" "):
+            t = out[-1][3].rstrip(" ")
+            if t:
+                out[-1] = out[-1][:3] + (t,)
+                break
+            out.pop()
+
+    for p in pieces:
+        if p[0] == "t":
+            text = _WS.sub(" ", p[3])
+            if last_space and text.startswith(" "):
+                text = text[1:]
+            if not text:
+                continue
+            last_space = text.endswith(" ")
+            out.append(p[:3] + (text,))
+        elif p[0] == "i":
+            out.append(p)
+            last_space = False
+        else:
+            strip_trailing()
+            out.append(p)
+            last_space = True
+    strip_trailing()
+    return out
+
+
+def transform_ops(ops: Ops, m: Matrix) -> Ops:
+    """Return ``ops`` with every point mapped through matrix ``m``."""
+    a, b, c, d, e, f = m
+    out = []
+    for op in ops:
+        vals = op[1:]
+        pts = []
+        for i in range(0, len(vals), 2):
+            x, y = vals[i], vals[i + 1]
+            pts.extend((a * x + c * y + e, b * x + d * y + f))
+        out.append((op[0], *pts))
+    return tuple(out)
+
+
+def safe_template_path(templates_dir: Path | None, href: str) -> Path:
+    """Resolve ``href`` inside ``templates_dir``; refuse absolute paths and escapes."""
+    if templates_dir is None:
+        raise PnpError("images cannot be used here")
+    p = Path(href)
+    if p.is_absolute() or href.startswith(("/", "\\")) or ":" in href or \
+            ".." in re.split(r"[\\/]", href):
+        raise PnpError(f"image path {href!r} must be relative to the templates folder "
+                       f"(no absolute paths, no '..')")
+    root = templates_dir.resolve()
+    full = (root / p).resolve()
+    if not full.is_relative_to(root):
+        raise PnpError(f"image path {href!r} leaves the templates folder")
+    if not full.is_file():
+        raise PnpError(f"image {href!r} not found in {templates_dir}")
+    if full.suffix.lower() not in (".png", ".jpg", ".jpeg"):
+        raise PnpError(f"image {href!r}: expected a .png or .jpg file")
+    return full
+
+
+_image_sizes: dict[Path, tuple[int, int]] = {}
+
+
+def image_size(path: Path) -> tuple[int, int]:
+    """Return an image's pixel size (cached; only the header is read)."""
+    size = _image_sizes.get(path)
+    if size is None:
+        try:
+            with PILImage.open(path) as im:
+                size = im.size
+        except OSError as exc:
+            raise PnpError(f"image {path.name!r} cannot be read: {exc}") from None
+        _image_sizes[path] = size
+    return size
+
+
+def parse_card(markup: str, what: str, resolve_icon: IconResolver,
+               templates_dir: Path) -> tuple[float, float, float, tuple[Node, ...], tuple[IconUse, ...]]:
+    """Parse card markup; return (width, height, bleed, nodes, one IconUse per icon)."""
+    root = parse_xml(markup, what)
+    if root.tag != "card":
+        raise PnpError(f"{what}: the markup must have one <card> root element, "
+                       f"found <{root.tag}>")
+    base = Parser(what, MM, 0.0, 0.0, True, resolve_icon, templates_dir)
+    try:
+        for name in root.attrs:
+            if name not in ("width", "height", "bleed"):
+                raise PnpError(f"unknown attribute {name!r}; allowed: bleed, height, width")
+        if "width" not in root.attrs or "height" not in root.attrs:
+            raise PnpError("width and height are required, e.g. "
+                           "<card width=\"63mm\" height=\"88mm\">")
+        width = parse_length(root.attrs["width"], default_unit="mm", what="card width")
+        height = parse_length(root.attrs["height"], default_unit="mm", what="card height")
+        bleed = parse_length(root.attrs["bleed"], default_unit="mm", what="bleed") \
+            if "bleed" in root.attrs else DEFAULT_BLEED
+        if width <= 0 or height <= 0 or bleed < 0:
+            raise PnpError("card width and height must be positive and bleed not negative")
+    except PnpError as exc:
+        if getattr(exc, "located", False):
+            raise
+        raise base.fail(root, exc.message) from None
+    base.ref_w, base.ref_h, base.bleed = width, height, bleed
+    nodes, clip = base.children(root, _Inh())
+    if clip is not None:
+        nodes = [Group(tuple(nodes), None, clip)]
+    return width, height, bleed, tuple(nodes), tuple(base.icons_used.values())
+
+
+def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:
+    """Parse an icon SVG file (viewBox + path/rect/circle/ellipse/poly*/line/g)."""
+    what = f"icon file {path}"
+    root = parse_xml(text, what)
+    if root.tag.split(":")[-1] != "svg":
+        raise PnpError(f"{what}: the root element must be <svg>")
+    vb = root.attrs.get("viewBox")
+    if vb:
+        nums = [float(n) for n in _NUMS.findall(vb)]
+        if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0:
+            raise PnpError(f"{what}: bad viewBox {vb!r}: expected 'minx miny width height'")
+        viewbox = (nums[0], nums[1], nums[2], nums[3])
+    else:
+        try:
+            viewbox = (0.0, 0.0, float(root.attrs["width"].removesuffix("px")),
+                       float(root.attrs["height"].removesuffix("px")))
+        except (KeyError, ValueError):
+            raise PnpError(f"{what}: needs a viewBox (or plain width and height)") from None
+    parser = Parser(what, 1.0, viewbox[2], viewbox[3], False)
+    inh = _Inh(stroke_width=1.0, color=CURRENT_COLOR)
+    root.attrs = {k: v for k, v in root.attrs.items() if k in _STYLE_ATTRS and k != "transform"}
+    try:
+        inh = parser.inherit(root, inh)
+    except PnpError as exc:
+        raise PnpError(f"{what}: {exc.message}") from None
+    nodes, _ = parser.children(root, inh)
+    uses_current = _uses_current(nodes)
+    return Icon(key, name, path, viewbox, tuple(nodes), uses_current)
+
+
+def _uses_current(nodes: list[Node] | tuple[Node, ...]) -> bool:
+    """Return True if any shape paints with currentColor."""
+    for n in nodes:
+        if isinstance(n, Shape):
+            if n.style.fill == CURRENT_COLOR or n.style.stroke == CURRENT_COLOR:
+                return True
+        elif isinstance(n, Group) and _uses_current(n.children):
+            return True
+    return False

@@ -1,0 +1,112 @@
+"""Immutable drawing nodes produced by the markup parser and consumed by draw.py.
+
+All coordinates are PDF points in the card's coordinate system: origin at the
+top-left corner of the trim box, y pointing down (as in the markup).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Union
+
+from pnp.render.colors import RGB, Gradient
+from pnp.render.pathdata import Matrix, Ops
+
+#: A fill: colour, gradient, ``"currentColor"`` (icons only) or None.
+Paint = Union[RGB, Gradient, str, None]
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """Fill and stroke settings of one shape (already inherited and resolved)."""
+
+    fill: Paint = (0.0, 0.0, 0.0)
+    stroke: RGB | str | None = None
+    stroke_width: float = 1.0
+    dash: tuple[float, ...] = ()
+    linejoin: int = 0      # 0 miter, 1 round, 2 bevel (PDF codes)
+    linecap: int = 0       # 0 butt, 1 round, 2 square (PDF codes)
+    opacity: float = 1.0
+    evenodd: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """A filled and/or stroked path."""
+
+    ops: Ops
+    style: Style
+    bbox: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True, slots=True)
+class Group:
+    """Children drawn under an optional transform and clip path."""
+
+    children: tuple["Node", ...]
+    transform: Matrix | None = None
+    clip: Ops | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class TextRun:
+    """One run of text in a single font and colour, drawn from its baseline."""
+
+    x: float
+    y: float
+    font: str
+    size: float
+    color: RGB
+    text: str
+
+
+@dataclass(frozen=True, eq=False)
+class Icon:
+    """A parsed icon file: shapes in viewBox units (compared by identity)."""
+
+    key: str
+    name: str
+    path: Path
+    viewbox: tuple[float, float, float, float]
+    children: tuple["Node", ...]
+    uses_current_color: bool
+
+
+@dataclass(frozen=True, slots=True)
+class IconUse:
+    """An icon drawn with ``matrix`` (viewBox -> card), ``currentColor`` = color."""
+
+    icon: Icon
+    matrix: Matrix
+    color: RGB
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class Text:
+    """A laid-out text box: its runs, inline icons and the size chosen."""
+
+    runs: tuple[TextRun, ...]
+    icons: tuple[IconUse, ...]
+    size: float
+    lines: int
+    opacity: float = 1.0
+    id: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Image:
+    """A PNG/JPEG drawn into ``(x, y, w, h)``, optionally clipped to ``clip``."""
+
+    path: Path
+    x: float
+    y: float
+    w: float
+    h: float
+    clip: tuple[float, float, float, float] | None = None
+    opacity: float = 1.0
+
+
+#: Anything that can appear in a layout tree.
+Node = Union[Shape, Group, Text, IconUse, Image]

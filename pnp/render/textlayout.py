@@ -1,0 +1,377 @@
+"""Text measurement, Japanese/Latin line breaking (kinsoku) and shrink-to-fit.
+
+Text arrives as *pieces*: ``("t", fonts, color, text)`` (text in a font
+fallback chain), ``("i", icon, color)`` (an inline icon) and ``("b",)`` (a hard
+line break). Pieces are measured once at 1 em and cut into unbreakable
+*chunks*; every font size tried by shrink-to-fit is then only a greedy pass over
+the chunks with the width budget scaled by 1/size. Results are cached, so
+identical strings in identical boxes cost a dictionary look-up.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.errors import PnpError
+from pnp.render import fonts
+from pnp.render.colors import RGB
+from pnp.render.nodes import Icon, IconUse, TextRun
+
+#: A text piece: ("t", fonts, color, text), ("i", icon, color) or ("b",).
+Piece = tuple
+
+#: Characters that may not start a line (行頭禁則): closing brackets, Japanese
+#: and Latin closing punctuation, small kana, the prolonged sound mark and
+#: iteration marks (JIS X 4051 classes 2, 3, 4, 5, 6 and 10, simplified).
+NO_START = frozenset(
+    "。、，．・：；？！」』）］｝〉》】〕〗〙〛”’〟"
+    "ーぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
+    "々〻ゝゞヽヾ゛゜‐゠–〜～"
+    ")]},.:;!?%\u2019\u201d"
+    "ｧｨｩｪｫｯｬｭｮｰ｡､･｣）］｝，．：；？！"
+)
+#: Characters that may not end a line (行末禁則): opening brackets and quotes.
+NO_END = frozenset("「『（［｛〈《【〔〖〘〚“‘〝([{\u2018\u201c＄￥＃｢（［｛")
+#: Characters that may not be separated from each other (分離禁止).
+INSEPARABLE = frozenset("…‥—―")
+
+_SPACE, _CJK, _LATIN, _ICON, _BREAK = range(5)
+#: Inline icons are 1 em tall with this much space on each side (in em).
+ICON_PAD = 0.06
+
+_CJK_RANGES = (
+    (0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF),
+    (0x3100, 0x31FF), (0x3200, 0x32FF), (0x3300, 0x33FF), (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF),
+    (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF),
+)
+
+
+def is_cjk(cp: int) -> bool:
+    """Return True for ideographs, kana, hangul and full-width forms.
+
+    Lines may break between two such characters (subject to kinsoku);
+    Latin text breaks only at spaces.
+    """
+    if cp < 0x1100:
+        return False
+    for lo, hi in _CJK_RANGES:
+        if lo <= cp <= hi:
+            return True
+    return cp in (0x2026, 0x2025, 0x2014, 0x2015)  # … ‥ — ― behave as CJK
+
+
+@dataclass(slots=True)
+class _Atom:
+    """One character or icon with its font and width at 1 em."""
+
+    kind: int
+    ch: str              # the character ("" for icons and breaks)
+    font: str
+    color: RGB
+    width: float
+    icon: Icon | None = None
+
+
+@dataclass(slots=True)
+class _Chunk:
+    """Atoms that must stay on one line, with the glue (spaces) before them."""
+
+    lead: list[_Atom]
+    atoms: list[_Atom]
+    glue: float
+    width: float
+    hard: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TextFit:
+    """Text laid out in a box: runs and icons relative to the box's top-left."""
+
+    size: float
+    lines: int
+    runs: tuple[TextRun, ...]
+    icons: tuple[tuple[Icon, float, float, float, float, RGB], ...]
+
+
+class TextTooLong(Exception):
+    """Raised by :func:`fit_text` when the text fits at no allowed size."""
+
+    def __init__(self, reason: str) -> None:
+        self.reason = reason
+        super().__init__(reason)
+
+
+_atom_cache: dict[tuple, list[_Chunk]] = {}
+_fit_cache: dict[tuple, TextFit] = {}
+_char_font: dict[tuple[tuple[str, ...], str], str] = {}
+_CACHE_LIMIT = 20000
+
+
+def _font_for(chain: tuple[str, ...], ch: str) -> str:
+    """Return the first font in ``chain`` (then IPAexGothic) that has ``ch``."""
+    key = (chain, ch)
+    font = _char_font.get(key)
+    if font is not None:
+        return font
+    cp = ord(ch)
+    for f in chain + (fonts.FONT_JA,):
+        if fonts.has_glyph(f, cp):
+            font = f
+            break
+    else:
+        raise PnpError(f"character {ch!r} (U+{cp:04X}) is in none of the fonts "
+                       f"({', '.join(chain)}); remove it or use an icon")
+    _char_font[key] = font
+    return font
+
+
+def _atoms(pieces: tuple[Piece, ...]) -> list[_Atom]:
+    """Measure pieces into atoms at 1 em."""
+    out: list[_Atom] = []
+    for piece in pieces:
+        tag = piece[0]
+        if tag == "t":
+            _, chain, color, text = piece
+            for ch in text:
+                font = _font_for(chain, ch)
+                cp = ord(ch)
+                if ch == " ":
+                    kind = _SPACE
+                elif is_cjk(cp):
+                    kind = _CJK
+                else:
+                    kind = _LATIN
+                out.append(_Atom(kind, ch, font, color, fonts.char_width(font, cp)))
+        elif tag == "i":
+            _, icon, color = piece
+            vx, vy, vw, vh = icon.viewbox
+            width = vw / vh + 2 * ICON_PAD
+            out.append(_Atom(_ICON, "", "", color, width, icon))
+        else:
+            out.append(_Atom(_BREAK, "", "", (0.0, 0.0, 0.0), 0.0))
+    return out
+
+
+def _can_break(a: _Atom, b: _Atom) -> bool:
+    """Return True if a line may break between adjacent atoms ``a`` and ``b``."""
+    if b.ch in NO_START or a.ch in NO_END:
+        return False
+    if a.ch in INSEPARABLE and b.ch in INSEPARABLE:
+        return False
+    return a.kind in (_CJK, _ICON) or b.kind in (_CJK, _ICON)
+
+
+def chunks(pieces: tuple[Piece, ...]) -> list[_Chunk]:
+    """Cut pieces into unbreakable chunks (cached by content)."""
+    cached = _atom_cache.get(pieces)
+    if cached is not None:
+        return cached
+    result: list[_Chunk] = []
+    cur: _Chunk | None = None
+    spaces: list[_Atom] = []
+    prev: _Atom | None = None
+    for a in _atoms(pieces):
+        if a.kind == _BREAK:
+            if cur is None:
+                result.append(_Chunk([], [], 0.0, 0.0, True))
+            else:
+                cur.hard = True
+            cur, prev, spaces = None, None, []
+            continue
+        if a.kind == _SPACE:
+            spaces.append(a)
+            continue
+        if cur is None:
+            cur = _Chunk(spaces, [a], sum(s.width for s in spaces), a.width)
+            result.append(cur)
+        elif spaces:
+            assert prev is not None
+            # a break at a space must still respect kinsoku on both sides
+            if a.ch in NO_START or prev.ch in NO_END:
+                cur.atoms.extend(spaces)
+                cur.atoms.append(a)
+                cur.width += sum(s.width for s in spaces) + a.width
+            else:
+                cur = _Chunk(spaces, [a], sum(s.width for s in spaces), a.width)
+                result.append(cur)
+        elif prev is not None and _can_break(prev, a):
+            cur = _Chunk([], [a], 0.0, a.width)
+            result.append(cur)
+        else:
+            cur.atoms.append(a)
+            cur.width += a.width
+        spaces = []
+        prev = a
+    if len(_atom_cache) > _CACHE_LIMIT:
+        _atom_cache.clear()
+    _atom_cache[pieces] = result
+    return result
+
+
+def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chunk, bool]], float]] | None:
+    """Greedy line filling in em units; None if some chunk is wider than ``budget``.
+
+    Returns lines as (list of (chunk, keep_glue), line width in em).
+    """
+    eps = 1e-9
+    lines: list[tuple[list[tuple[_Chunk, bool]], float]] = []
+    line: list[tuple[_Chunk, bool]] = []
+    lw = 0.0
+    for ch in chs:
+        if ch.width > budget + eps:
+            return None
+        if line and lw + ch.glue + ch.width > budget + eps:
+            lines.append((line, lw))
+            line, lw = [], 0.0
+        if line:
+            lw += ch.glue + ch.width
+            line.append((ch, True))
+        else:
+            lw = ch.width
+            line.append((ch, False))
+        if ch.hard:
+            lines.append((line, lw))
+            line, lw = [], 0.0
+    if line:
+        lines.append((line, lw))
+    return lines
+
+
+def plain_lines(pieces: tuple[Piece, ...], width_em: float) -> list[str]:
+    """Return the text of each line when broken at ``width_em`` (for tests/debug)."""
+    lines = break_lines(chunks(pieces), width_em)
+    if lines is None:
+        raise TextTooLong("a word is wider than the box")
+    out = []
+    for line, _ in lines:
+        text = ""
+        for ch, keep in line:
+            if keep:
+                text += "".join(a.ch for a in ch.lead)
+            text += "".join(a.ch if a.kind != _ICON else "\ufffc" for a in ch.atoms)
+        out.append(text)
+    return out
+
+
+def _place(lines: list[tuple[list[tuple[_Chunk, bool]], float]], size: float,
+           width: float, height: float, line_height: float, align: str,
+           valign: str) -> TextFit:
+    """Turn broken lines into positioned runs and icons at ``size``."""
+    step = line_height * size
+    total = step * len(lines)
+    if valign == "middle":
+        top = (height - total) / 2.0
+    elif valign == "bottom":
+        top = height - total
+    else:
+        top = 0.0
+    runs: list[TextRun] = []
+    icons: list[tuple[Icon, float, float, float, float, RGB]] = []
+    for i, (line, lw) in enumerate(lines):
+        baseline = top + i * step + (step - size) / 2.0 + fonts.EM_ASCENT * size
+        if align == "center":
+            x = (width - lw * size) / 2.0
+        elif align == "right":
+            x = width - lw * size
+        else:
+            x = 0.0
+        run_x = x
+        run_font = ""
+        run_color: RGB | None = None
+        buf: list[str] = []
+
+        def flush() -> None:
+            """Emit the characters collected for the current run."""
+            if buf:
+                runs.append(TextRun(run_x, baseline, run_font, size, run_color, "".join(buf)))  # type: ignore[arg-type]
+                buf.clear()
+
+        for ch, keep in line:
+            atoms = (ch.lead + ch.atoms) if keep else ch.atoms
+            for a in atoms:
+                if a.kind == _ICON:
+                    flush()
+                    assert a.icon is not None
+                    vx, vy, vw, vh = a.icon.viewbox
+                    icons.append((a.icon, x + ICON_PAD * size, baseline - fonts.EM_ASCENT * size,
+                                  vw / vh * size, size, a.color))
+                    x += a.width * size
+                    run_font = ""
+                    continue
+                if a.font != run_font or a.color != run_color:
+                    flush()
+                    run_x, run_font, run_color = x, a.font, a.color
+                buf.append(a.ch)
+                x += a.width * size
+        flush()
+    return TextFit(size, len(lines), tuple(runs), tuple(icons))
+
+
+def fit_text(pieces: tuple[Piece, ...], width: float, height: float, size: float,
+             min_size: float, line_height: float, align: str, valign: str,
+             max_lines: int | None) -> TextFit:
+    """Lay out ``pieces`` in a width × height box (points), shrinking if needed.
+
+    Tries ``size`` first, then steps down by 0.25 pt to ``min_size``.
+    Raises :class:`TextTooLong` with a reason if nothing fits.
+    """
+    key = (pieces, width, height, size, min_size, line_height, align, valign, max_lines)
+    hit = _fit_cache.get(key)
+    if hit is not None:
+        return hit
+    chs = chunks(pieces)
+
+    def attempt(s: float) -> TextFit | str:
+        """Lay out at size ``s``; return the fit or why it failed."""
+        lines = break_lines(chs, width / s)
+        if lines is None:
+            return "a word or unbreakable group is wider than the box"
+        if max_lines is not None and len(lines) > max_lines:
+            return f"needs {len(lines)} lines, max-lines is {max_lines}"
+        if len(lines) * line_height * s > height + 1e-6:
+            room = int((height + 1e-6) // (line_height * s))
+            return f"needs {len(lines)} lines, room for {room}"
+        return _place(lines, s, width, height, line_height, align, valign)
+
+    result = attempt(size)
+    if isinstance(result, str) and min_size < size:
+        # Sizes tried: size, size - 0.25, ... down to min_size. Greedy line
+        # counts never grow as the font shrinks, so "fits" is monotonic and a
+        # binary search over the steps finds the largest size that fits.
+        steps = int((size - min_size) / 0.25 + 1e-9)
+        grid = [round(size - 0.25 * k, 4) for k in range(1, steps + 1)]
+        if not grid or grid[-1] > min_size + 1e-9:
+            grid.append(min_size)
+        lo, hi = 0, len(grid) - 1
+        last = attempt(grid[hi])
+        if isinstance(last, str):
+            raise TextTooLong(f"{last} at {min_size:g}pt")
+        best: TextFit = last
+        hi -= 1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            r = attempt(grid[mid])
+            if isinstance(r, str):
+                lo = mid + 1
+            else:
+                best, hi = r, mid - 1
+        result = best
+    if isinstance(result, str):
+        raise TextTooLong(f"{result} at {size:g}pt")
+    if len(_fit_cache) > _CACHE_LIMIT:
+        _fit_cache.clear()
+    _fit_cache[key] = result
+    return result
+
+
+def icon_uses(fit: TextFit, dx: float, dy: float) -> tuple[IconUse, ...]:
+    """Return the inline icons of ``fit`` as IconUse nodes offset by (dx, dy)."""
+    out = []
+    for icon, x, y, w, h, color in fit.icons:
+        vx, vy, vw, vh = icon.viewbox
+        k = min(w / vw, h / vh)
+        ox = dx + x + (w - vw * k) / 2.0 - vx * k
+        oy = dy + y + (h - vh * k) / 2.0 - vy * k
+        out.append(IconUse(icon, (k, 0.0, 0.0, k, ox, oy), color))
+    return tuple(out)
