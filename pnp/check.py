@@ -19,13 +19,14 @@ def simulate_briefly(slug: str, data_dir: Path, players: tuple[int, int], games:
 
     if slug not in engine_slugs():
         return []
-    from pnp.sim.api import run_simulation
+    from pnp.sim import run_simulation
+    from pnp.sim.runner import DEFAULT_STEP_CAP
 
     results = []
     for n in range(players[0], players[1] + 1):
         _text, report, code = run_simulation(
             slug, players=n, games=games, bots=["random"], seed=CHECK_SEED, jobs=1,
-            params={}, check_invariants=True, step_cap=None, json_path=None,
+            params={}, check_invariants=True, step_cap=DEFAULT_STEP_CAP, json_path=None,
             progress=progress, data_dir=data_dir)
         results.append({"players": n, "games": games, "ok": code == 0,
                         "completion": report.get("completion_rate"),

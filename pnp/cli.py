@@ -92,5 +92,60 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
     sys.exit(code)
 
 
+def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
+    """``key=value`` pairs from repeated ``--param`` options."""
+    params: dict[str, str] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key.strip():
+            raise PnpError(f"--param {pair!r}: expected key=value, e.g. end_deck_size=10")
+        params[key.strip()] = value.strip()
+    return params
+
+
+@main.command("simulate")
+@click.argument("game")
+@click.option("--players", "-p", type=int, default=None,
+              help="Number of players [default: the game's maximum].")
+@click.option("--games", "-n", type=int, default=1000, show_default=True,
+              help="How many games to play.")
+@click.option("--bots", default="random", show_default=True,
+              help="Comma-separated bots assigned to seats in turn (random, greedy).")
+@click.option("--seed", type=int, default=1, show_default=True,
+              help="Seed; the same seed gives the same results for any --jobs.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+              help="Worker processes.")
+@click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
+              help="Override a rule parameter (repeatable).")
+@click.option("--invariants/--no-invariants", default=True, show_default=True,
+              help="Check card conservation and legal actions at every step.")
+@click.option("--step-cap", type=int, default=10_000, show_default=True,
+              help="A game taking more decisions than this counts as not ending.")
+@click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write the report as JSON to this file.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@data_dir_option
+@user_errors
+def simulate_command(game: str, players: int | None, games: int, bots: str, seed: int,
+                     jobs: int, params: tuple[str, ...], invariants: bool, step_cap: int,
+                     json_path: Path | None, quiet: bool, data_dir: Path | None) -> None:
+    """Play GAME many times with automated players and report how it plays.
+
+    Exits 1 if any game broke an invariant or hit the step cap (the report
+    shows the seed and action trace that reproduce it).
+    """
+    from pnp.games import load_game
+    from pnp.sim import run_simulation
+
+    if players is None:
+        players = load_game(game, _parse_params(params), data_dir=data_dir).max_players
+    text, _report, code = run_simulation(
+        game, players=players, games=games, bots=bots, seed=seed, jobs=jobs,
+        params=_parse_params(params), check_invariants=invariants, step_cap=step_cap,
+        json_path=json_path, progress=not quiet, data_dir=data_dir)
+    click.echo(text, nl=False)
+    sys.exit(code)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()
