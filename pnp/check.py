@@ -29,7 +29,7 @@ def simulate_briefly(slug: str, data_dir: Path, players: tuple[int, int], games:
             params={}, check_invariants=True, step_cap=DEFAULT_STEP_CAP, json_path=None,
             progress=progress, data_dir=data_dir)
         results.append({"players": n, "games": games, "ok": code == 0,
-                        "completion": report.get("completion_rate"),
+                        "completion": report["completion"]["rate"],
                         "failures": report.get("failures", [])})
     return results
 

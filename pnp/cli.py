@@ -92,6 +92,83 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
     sys.exit(code)
 
 
+def templates_dir_option(func: F) -> F:
+    """The ``--templates-dir`` option of commands that render layouts."""
+    return click.option(
+        "--templates-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+        help="Folder of layout templates [default: templates/].")(func)
+
+
+@main.command("build")
+@click.argument("games", nargs=-1)
+@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
+              default="a4", show_default=True, help="Paper size of the sheets.")
+@click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex",
+              show_default=True,
+              help="duplex: a page of fronts then a page of mirrored backs (print "
+                   "double-sided, flip on the long edge); gutterfold: fronts and backs "
+                   "on one page around a fold line.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("output"), show_default=True, help="Output folder.")
+@click.option("--marks/--no-marks", default=True, show_default=True, help="Crop marks.")
+@click.option("--print-service", is_flag=True,
+              help="Also write one-card-per-page PDFs (card + 1/8 in bleed, TrimBox set, "
+                   "back1, front1, back2 … order) for print-on-demand services.")
+@click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0),
+              metavar="DX DY", show_default=True,
+              help="Shift back pages by DX DY mm to correct your printer's duplex "
+                   "misregistration (read it off output/calibration-*.pdf).")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@data_dir_option
+@templates_dir_option
+@user_errors
+def build_command(games: tuple[str, ...], paper: str, layout: str, out_dir: Path,
+                  marks: bool, print_service: bool, back_offset: tuple[float, float],
+                  quiet: bool, data_dir: Path | None, templates_dir: Path | None) -> None:
+    """Render print-ready PDF sheets of GAMES (all games if none named) into --out."""
+    from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
+
+    options = BuildOptions(paper=paper.lower(), layout=layout, out_dir=out_dir,
+                           data_dir=data_dir, templates_dir=templates_dir, marks=marks,
+                           print_service=print_service, back_offset_mm=back_offset)
+    loaded = load_for_build(list(games), options)
+    total = count_faces(loaded)
+    if quiet or total == 0:
+        result = build(loaded, options)
+    else:
+        with click.progressbar(length=total, label="Rendering cards", file=sys.stderr,
+                               show_eta=False) as bar:
+            result = build(loaded, options, progress=bar.update)
+    for line in result.skipped:
+        click.echo(f"skipped {line}")
+    for path in result.files:
+        click.echo(f"wrote {path}")
+    click.echo(f"{result.faces} cards on {len(result.files)} file(s)")
+
+
+@main.command("preview")
+@click.argument("game")
+@click.argument("deck")
+@click.argument("card_ids", nargs=-1)
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=None, help="Folder for the PNGs [default: output/<game>/preview].")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True)
+@click.option("--no-bleed", is_flag=True, help="Crop the images at the trim line.")
+@data_dir_option
+@templates_dir_option
+@user_errors
+def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Path | None,
+                    dpi: int, no_bleed: bool, data_dir: Path | None,
+                    templates_dir: Path | None) -> None:
+    """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given)."""
+    from pnp.build.preview import write_previews
+
+    for path in write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
+                               show_bleed=not no_bleed, data_dir=data_dir,
+                               templates_dir=templates_dir):
+        click.echo(f"wrote {path}")
+
+
 def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
     """``key=value`` pairs from repeated ``--param`` options."""
     params: dict[str, str] = {}

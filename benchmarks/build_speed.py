@@ -1,0 +1,77 @@
+"""Benchmark `pnp build`: wall time, time per card face, peak memory, PDF size.
+
+Run:  .venv/bin/python benchmarks/build_speed.py [--paper a4] [--repeat 3]
+
+Each run builds every game that has templates into a temporary folder in a
+fresh subprocess (so peak memory is that of one build, fonts and templates
+loaded from cold). Targets (issue 3, 2-core machine): ≤ 2 ms per card face,
+≤ 150 MB peak, ≤ 40 KB of PDF per card face on average. A card face here is
+one printed side: every physical card has a front and a back.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = r"""
+import json, resource, sys, time
+from pathlib import Path
+t0 = time.perf_counter()
+from pnp.build.decks import BuildOptions, build, load_for_build
+t_import = time.perf_counter() - t0
+out = Path(sys.argv[1]); paper = sys.argv[2]
+options = BuildOptions(paper=paper, out_dir=out)
+t1 = time.perf_counter()
+games = load_for_build([], options)
+result = build(games, options)
+t_build = time.perf_counter() - t1
+pdfs = [p for p in result.files if "calibration" not in p.name]
+print(json.dumps({
+    "import_s": t_import, "build_s": t_build, "cards": result.faces,
+    "pdf_bytes": sum(p.stat().st_size for p in pdfs),
+    "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+}))
+"""
+
+
+def run_once(paper: str) -> dict[str, float]:
+    """Build everything once in a child process; return its figures."""
+    with tempfile.TemporaryDirectory() as tmp:
+        done = subprocess.run([sys.executable, "-c", CHILD, tmp, paper], cwd=ROOT,
+                              check=True, capture_output=True, text=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    """Print the figures of the best of ``--repeat`` builds."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--paper", default="a4", choices=["a4", "letter"])
+    parser.add_argument("--repeat", type=int, default=3)
+    args = parser.parse_args()
+    runs = [run_once(args.paper) for _ in range(args.repeat)]
+    best = min(runs, key=lambda r: r["build_s"])
+    faces = 2 * best["cards"]  # front and back of every physical card
+    per_face_ms = best["build_s"] / faces * 1000
+    kb_per_face = best["pdf_bytes"] / faces / 1024
+    peak = max(r["peak_rss_mb"] for r in runs)
+    print(f"pnp build, every game with templates, paper {args.paper}, best of {args.repeat}")
+    print(f"  cards            {best['cards']} physical cards = {faces} printed faces")
+    print(f"  wall time        {best['build_s']:.3f} s build + {best['import_s']:.3f} s import")
+    print(f"  per card face    {per_face_ms:.3f} ms   (target ≤ 2 ms)   "
+          f"{'OK' if per_face_ms <= 2 else 'MISSED'}")
+    print(f"  peak memory      {peak:.1f} MB        (target ≤ 150 MB) "
+          f"{'OK' if peak <= 150 else 'MISSED'}")
+    print(f"  PDF size         {best['pdf_bytes'] / 1024:.0f} KB total, {kb_per_face:.1f} KB "
+          f"per face (target ≤ 40 KB) {'OK' if kb_per_face <= 40 else 'MISSED'}")
+    print("  for scale: a popular Ruby card tool needs ~40 ms and ~4 MB per card")
+
+
+if __name__ == "__main__":
+    main()

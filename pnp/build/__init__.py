@@ -1,0 +1,1 @@
+"""Building print files: card contexts, sheets per deck, previews."""

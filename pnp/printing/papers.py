@@ -1,0 +1,65 @@
+"""Paper sizes and the printer margin, in PDF points (pure geometry, no ReportLab)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pnp.errors import PnpError
+from pnp.units import mm, to_mm
+
+#: Home printers rarely print closer than ~5 mm to the paper edge (REFERENCE
+#: "Card and paper sizes"): nothing of ours (art, bleed, marks, text) goes there.
+PRINTER_MARGIN: float = mm(5)
+
+#: Portrait sizes (width, height) in points.
+PAPER_SIZES: dict[str, tuple[float, float]] = {
+    "a4": (mm(210), mm(297)),
+    "letter": (mm(215.9), mm(279.4)),
+}
+
+ORIENTATIONS = ("portrait", "landscape")
+
+
+@dataclass(frozen=True)
+class Paper:
+    """A sheet of paper in one orientation; lengths in points."""
+
+    name: str
+    width: float
+    height: float
+
+    @property
+    def orientation(self) -> str:
+        """Return "portrait" or "landscape" (a square counts as portrait)."""
+        return "landscape" if self.width > self.height else "portrait"
+
+    @property
+    def size_mm(self) -> tuple[float, float]:
+        """Return (width, height) in millimetres, for reports."""
+        return (to_mm(self.width), to_mm(self.height))
+
+    def rotated(self) -> "Paper":
+        """Return the same paper turned by 90 degrees."""
+        return Paper(self.name, self.height, self.width)
+
+
+def get_paper(name: str | Paper, orientation: str = "portrait") -> Paper:
+    """Return the paper called ``name`` ("A4", "Letter") in ``orientation``.
+
+    A :class:`Paper` passes through (re-oriented if needed).
+    """
+    if orientation not in ORIENTATIONS:
+        raise PnpError(f"bad paper orientation {orientation!r}: expected "
+                       f"'portrait' or 'landscape'")
+    if isinstance(name, Paper):
+        paper = name
+    else:
+        key = str(name).strip().lower()
+        if key not in PAPER_SIZES:
+            raise PnpError(f"unknown paper {name!r}: expected one of "
+                           f"{', '.join(sorted(p.capitalize() if p != 'a4' else 'A4' for p in PAPER_SIZES))}")
+        w, h = PAPER_SIZES[key]
+        paper = Paper("A4" if key == "a4" else key.capitalize(), w, h)
+    if paper.orientation != orientation:
+        paper = paper.rotated()
+    return paper
