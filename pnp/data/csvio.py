@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from pnp.errors import PnpError
+from pnp.fileio import read_user_file
 
 
 @dataclass(frozen=True)
@@ -49,12 +50,7 @@ def decode_table_bytes(data: bytes, path: Path) -> tuple[str, str]:
 
 def read_table(path: Path) -> RawTable:
     """Read ``path`` into a :class:`RawTable`; raise :class:`PnpError` if unreadable."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise PnpError("table file not found", path=path) from None
-    except OSError as exc:
-        raise PnpError(f"cannot read table: {exc.strerror}", path=path) from None
+    data = read_user_file(path, "table file")
     text, encoding = decode_table_bytes(data, path)
     if not text.strip():
         raise PnpError("table is empty: expected a header row and at least one card row",

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pnp.errors import PnpError
+from pnp.fileio import read_user_file
 from pnp.sizes import parse_size
 from pnp.units import parse_length
 
@@ -254,12 +255,7 @@ def _parse_component(reader: _Reader, cid: str, raw: Mapping[str, Any]) -> Compo
 
 def load_manifest(path: Path) -> Manifest:
     """Parse and validate the manifest at ``path``; raise :class:`PnpError` on any fault."""
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise PnpError("manifest.toml not found", path=path) from None
-    except OSError as exc:
-        raise PnpError(f"cannot read manifest: {exc.strerror}", path=path) from None
+    data = read_user_file(path, "manifest")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError:
