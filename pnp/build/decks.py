@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import MappingProxyType
 from typing import Any, Callable, Iterable
 
 from reportlab.pdfgen.canvas import Canvas
@@ -13,6 +14,7 @@ from pnp.build.context import card_context
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
+from pnp.data.tables import Row
 from pnp.errors import PnpError
 from pnp.printing.calibration import write_calibration
 from pnp.printing.sheets import SheetItem, write_card_pages, write_sheets
@@ -71,8 +73,15 @@ def resolve_templates_dir(templates_dir: Path | None) -> Path:
 
 def printable_components(game: GameData) -> list[Component]:
     """Components we print that have a face template."""
-    return [c for c in game.manifest.components.values()
-            if c.supply == "print" and c.face and c.table]
+    return [c for c in game.manifest.components.values() if c.supply == "print" and c.face]
+
+
+def component_rows(game: GameData, component: Component) -> list[Row]:
+    """The component's rows; a table-less component (identical counters) is one row."""
+    if component.table is not None:
+        return game.rows[component.id]
+    return [Row(line=0, values=MappingProxyType({"id": component.id,
+                                                 "qty": component.count}))]
 
 
 def _check_size(layout: Layout, component: Component, where: str) -> None:
@@ -92,8 +101,7 @@ def render_items(env: PnpEnvironment, game: GameData, component: Component,
     """Render each distinct card once; return (card id, item) per physical copy."""
     wanted = set(only) if only is not None else None
     items: list[tuple[str, SheetItem]] = []
-    back_shared: Layout | None = None
-    for row in game.rows[component.id]:
+    for row in component_rows(game, component):
         if wanted is not None and row.id not in wanted:
             continue
         where = f"{game.slug}/{component.id} {row.id}"
@@ -108,7 +116,6 @@ def render_items(env: PnpEnvironment, game: GameData, component: Component,
             back = render_layout(env, component.back,
                                  card_context(game, component, row, "back"), where=where)
             _check_size(back, component, where)
-            back_shared = back_shared or back
         items.extend((row.id, SheetItem(front, back)) for _ in range(row.qty))
         if progress is not None:
             progress(row.qty)
@@ -171,7 +178,8 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
 
 def count_faces(games: list[GameData]) -> int:
     """Physical cards to render across ``games`` (progress bar length)."""
-    return sum(sum(r.qty for r in g.rows[c.id]) for g in games for c in printable_components(g))
+    return sum(sum(r.qty for r in component_rows(g, c)) for g in games
+               for c in printable_components(g))
 
 
 def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp.build.context import card_context
-from pnp.build.decks import printable_components, resolve_templates_dir
+from pnp.build.decks import component_rows, printable_components, resolve_templates_dir
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
 from pnp.render.jinja_env import make_environment
@@ -25,7 +25,7 @@ def write_previews(slug: str, deck: str, card_ids: list[str], *, out_dir: Path |
         raise PnpError(f"{slug} has no printable deck {deck!r} with a layout "
                        f"(have: {', '.join(decks) or 'none'})")
     component = decks[deck]
-    rows = {row.id: row for row in game.rows[deck]}
+    rows = {row.id: row for row in component_rows(game, component)}
     for card_id in card_ids:
         if card_id not in rows:
             raise PnpError(f"{slug}/{deck} has no card {card_id!r} (ids look like "
