@@ -13,6 +13,9 @@ Pure geometry (points, no ReportLab). The rules, in priority order:
 4. In an outer band (grid to margin), crop marks come before bleed: the outer
    bleed shrinks so that a mark of at least ``MIN_MARK`` fits; if even that
    cannot fit, the band gets all the bleed it can and no marks.
+5. Every cut line must be findable: if the bands leave no room for the marks
+   of the horizontal (vertical) cut lines, the cards get no bleed top and
+   bottom (left and right), so those cut lines show as the edges of the art.
 
 Worked figures for poker 63 x 88 mm, 3 mm bleed (tests check them):
 A4 portrait 3 x 3, gapless columns, 6 mm row gutters -> every card has 3 mm
@@ -259,6 +262,19 @@ def _marks(printable: Rect, xs: _Axis, ys: _Axis, card_w: float, card_h: float,
     return tuple(segs)
 
 
+def _without_bleed(axis: _Axis) -> _Axis:
+    """Return ``axis`` with no bleed on either side of any card (rule 5)."""
+    zeros = tuple(0.0 for _ in axis.starts)
+    return _Axis(axis.starts, zeros, zeros, axis.gutter)
+
+
+def _unmarked(segs: Sequence[Segment]) -> tuple[bool, bool]:
+    """Return (no vertical marks, no horizontal marks) for a page's crop marks."""
+    vertical = any(abs(s.x0 - s.x1) < EPS for s in segs)
+    horizontal = any(abs(s.y0 - s.y1) < EPS for s in segs)
+    return (not vertical, not horizontal)
+
+
 # --------------------------------------------------------------------------
 # duplex mirroring
 
@@ -319,12 +335,19 @@ def _duplex(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | floa
     area = Rect(margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
     xs = _plan_centred(area.x, area.x1, cw, bleed, gutter, marks)
     ys = _plan_centred(area.y, area.y1, ch, bleed, gutter, marks)
+    front_marks: tuple[Segment, ...] = ()
+    if marks and xs.starts and ys.starts:
+        front_marks = _marks(area, xs, ys, cw, ch, mark_length)
+        no_vertical, no_horizontal = _unmarked(front_marks)
+        if no_vertical or no_horizontal:  # rule 5
+            xs = _without_bleed(xs) if no_vertical else xs
+            ys = _without_bleed(ys) if no_horizontal else ys
+            front_marks = _marks(area, xs, ys, cw, ch, mark_length)
     cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
              for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
              for y, yl, yh in zip(ys.starts, ys.lo, ys.hi)]
     fronts = tuple(Slot(i, "front", 0, r, b) for i, (r, b) in enumerate(_reading_order(cells)))
     backs = tuple(back_slot(s, paper, flip) for s in fronts)
-    front_marks = _marks(area, xs, ys, cw, ch, mark_length) if marks and fronts else ()
     back_marks = tuple(mirror_segment(s, paper, flip) for s in front_marks)
     return SheetLayout("duplex", paper, cw, ch, bleed, margin, len(xs.starts),
                        len(ys.starts), xs.gutter, ys.gutter, flip, fronts, backs,
@@ -345,6 +368,23 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | 
     gap = max(bleed, MIN_FOLD_GAP)
     xs = _plan_centred(area.x, area.x1, cw, bleed, gutter, marks)
     top = _plan_from_fold(fold + gap, area.y1, ch, bleed, min(bleed, gap), gutter, marks)
+
+    def both_halves(half: _Axis) -> _Axis:
+        """Return the fronts' axis and its mirror (the backs) as one y axis."""
+        return _Axis(tuple(2 * fold - s - ch for s in reversed(half.starts)) + half.starts,
+                     tuple(reversed(half.hi)) + half.lo,
+                     tuple(reversed(half.lo)) + half.hi, half.gutter)
+
+    ys = both_halves(top)
+    page_marks: tuple[Segment, ...] = ()
+    if marks and xs.starts and top.starts:
+        page_marks = _marks(area, xs, ys, cw, ch, mark_length)
+        no_vertical, no_horizontal = _unmarked(page_marks)
+        if no_vertical or no_horizontal:  # rule 5
+            xs = _without_bleed(xs) if no_vertical else xs
+            top = _without_bleed(top) if no_horizontal else top
+            ys = both_halves(top)
+            page_marks = _marks(area, xs, ys, cw, ch, mark_length)
     cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
              for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
              for y, yl, yh in zip(top.starts, top.lo, top.hi)]
@@ -353,14 +393,13 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | 
         Slot(s.index, "back", 0, Rect(s.trim.x, 2 * fold - s.trim.y - ch, cw, ch),
              s.bleed.mirrored_y(), 180)
         for s in fronts)
-    # Both halves as one y axis, for the crop marks.
-    ys = _Axis(tuple(2 * fold - s - ch for s in reversed(top.starts)) + top.starts,
-               tuple(reversed(top.hi)) + top.lo, tuple(reversed(top.lo)) + top.hi,
-               top.gutter)
-    page_marks = _marks(area, xs, ys, cw, ch, mark_length) if marks and fronts else ()
     folds: list[Segment] = []
     if fronts:
-        cols = [(s - lo, s + cw + hi) for s, lo, hi in zip(xs.starts, xs.lo, xs.hi)]
+        # The fold line may cross a column only where that column's art stays
+        # MARK_GAP clear of the fold (no bleed into the fold gap).
+        near = min(s.bleed_rect.y for s in fronts) - fold
+        cols = [] if near >= MARK_GAP - EPS else \
+            [(s - lo, s + cw + hi) for s, lo, hi in zip(xs.starts, xs.lo, xs.hi)]
         for x0, x1 in _free_ranges(area.x, area.x1, cols):
             folds.append(Segment(x0, fold, x1, fold))
     return SheetLayout("gutterfold", paper, cw, ch, bleed, margin, len(xs.starts),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+import threading
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
@@ -11,6 +12,28 @@ from typing import Any, Iterator
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.errors import PnpError
+
+
+_UMASK_LOCK = threading.Lock()
+
+
+def current_umask() -> int:
+    """Return the process umask without changing it for other threads.
+
+    Linux reports it in /proc/self/status; elsewhere it is read by setting and
+    restoring it under a lock (the only portable way).
+    """
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("Umask:"):
+                    return int(line.split()[1], 8)
+    except (OSError, ValueError, IndexError):
+        pass
+    with _UMASK_LOCK:
+        mask = os.umask(0o022)
+        os.umask(mask)
+    return mask
 
 
 @contextmanager
@@ -21,6 +44,8 @@ def atomic_canvas(path: Path, pagesize: tuple[float, float], *, title: str = "",
     The PDF goes to a temp file in the same folder and replaces ``path`` only
     after ``save()`` succeeds; on any exception the temp file is removed and
     ``path`` is untouched. An unwritable or missing folder raises PnpError.
+    The finished file gets the mode a normally created file would have
+    (0666 less the umask), not mkstemp's private 0600.
     """
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
@@ -41,7 +66,11 @@ def atomic_canvas(path: Path, pagesize: tuple[float, float], *, title: str = "",
         canvas.setCreator("pnp")
         yield canvas
         canvas.save()
-        os.replace(tmp, path)
+        os.chmod(tmp, 0o666 & ~current_umask())
+        try:
+            os.replace(tmp, path)
+        except OSError as exc:  # e.g. ``path`` is an existing folder
+            raise PnpError(f"cannot write {path}: {exc.strerror or exc}") from None
     except BaseException:
         tmp.unlink(missing_ok=True)
         raise

@@ -1,0 +1,182 @@
+"""PDF-level tests of the sheet writers: pages, boxes, determinism, atomic output, modes."""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any
+
+import pypdfium2
+import pytest
+import reportlab
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from pnp.errors import PnpError
+from pnp.printing.sheets import SheetItem, write_card_pages, write_sheets
+from pnp.units import mm
+
+POKER = (mm(63), mm(88))
+FONT = "PnpTestVera"
+A4_PT = (mm(210), mm(297))
+
+
+@pytest.fixture(scope="module")
+def kwargs() -> dict[str, Any]:
+    """Canvas options naming ReportLab's bundled Vera (embedded), registered once."""
+    if FONT not in pdfmetrics.getRegisteredFontNames():
+        path = Path(reportlab.__file__).parent / "fonts" / "Vera.ttf"
+        pdfmetrics.registerFont(TTFont(FONT, str(path)))
+    return {"initialFontName": FONT}
+
+
+def fill_place(bleed: float = mm(3)):  # type: ignore[no-untyped-def]
+    """Return a place callback that fills trim + full bleed with the face's RGB colour."""
+    def place(c: Canvas, face: Any, x: float, y: float) -> None:
+        c.setFillColorRGB(*face)
+        c.rect(x - bleed, y - bleed, POKER[0] + 2 * bleed, POKER[1] + 2 * bleed,
+               stroke=0, fill=1)
+    return place
+
+
+def items(n: int) -> list[SheetItem]:
+    """Return ``n`` items with red fronts and blue backs."""
+    return [SheetItem((1, 0, 0), (0, 0, 1)) for _ in range(n)]
+
+
+def test_78_cards_make_18_duplex_pages(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """78 poker cards on A4 duplex: 9 sheets, 18 pages, all of A4 size."""
+    out = tmp_path / "deck.pdf"
+    res = write_sheets(out, items(78), paper="A4", card_size=POKER, place=fill_place(),
+                       canvas_kwargs=kwargs, label="Test deck")
+    assert (res.sheets, res.pages) == (9, 18)
+    pdf = pypdfium2.PdfDocument(out)
+    assert len(pdf) == 18
+    for i in (0, 17):
+        assert pdf[i].get_mediabox() == pytest.approx((0, 0, *A4_PT), abs=0.01)
+        assert pdf[i].get_trimbox() == pytest.approx((0, 0, *A4_PT), abs=0.01)
+
+
+def test_seven_cards_one_sheet_and_gutterfold(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """7 cards make one duplex sheet (2 pages); 10 gutter-fold cards at 4 a page, 3 pages."""
+    res = write_sheets(tmp_path / "a.pdf", items(7), card_size=POKER, place=fill_place(),
+                       canvas_kwargs=kwargs)
+    assert (res.sheets, res.pages) == (1, 2)
+    assert len(pypdfium2.PdfDocument(tmp_path / "a.pdf")) == 2
+    res = write_sheets(tmp_path / "g.pdf", items(10), layout="gutterfold", card_size=POKER,
+                       place=fill_place(), canvas_kwargs=kwargs)
+    assert (res.layout.per_sheet, res.pages) == (4, 3)
+    page = pypdfium2.PdfDocument(tmp_path / "g.pdf")[0]
+    w, h = page.get_mediabox()[2:]
+    assert w > h  # gutter-fold poker goes landscape
+
+
+def test_output_is_byte_identical(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """Two runs with the same input give the same bytes."""
+    a, b = tmp_path / "a.pdf", tmp_path / "b.pdf"
+    for path in (a, b):
+        write_sheets(path, items(12), card_size=POKER, place=fill_place(),
+                     canvas_kwargs=kwargs, label="Same", title="same")
+    assert a.read_bytes() == b.read_bytes()
+
+
+def test_card_pages_size_and_trimbox(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """Print-service pages: page = card + 2 x bleed, TrimBox = card, back before front."""
+    bleed = mm(3.175)
+    out = tmp_path / "service.pdf"
+    pages = write_card_pages(out, items(3), card_size=POKER, bleed=bleed,
+                             place=fill_place(bleed), canvas_kwargs=kwargs)
+    assert pages == 6
+    pdf = pypdfium2.PdfDocument(out)
+    assert len(pdf) == 6
+    for i in range(6):
+        page = pdf[i]
+        assert page.get_mediabox() == pytest.approx(
+            (0, 0, POKER[0] + 2 * bleed, POKER[1] + 2 * bleed), abs=0.01)
+        assert page.get_trimbox() == pytest.approx(
+            (bleed, bleed, bleed + POKER[0], bleed + POKER[1]), abs=0.01)
+    # back1 first: the first page is blue, the second red (centre pixel).
+    for i, colour in ((0, (0, 0, 255)), (1, (255, 0, 0))):
+        image = pdf[i].render(scale=0.2).to_pil().convert("RGB")
+        assert image.getpixel((image.width // 2, image.height // 2)) == colour
+
+
+def test_back_offset_moves_back_pages_only(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """back_offset (dx, dy) moves everything on the back page by (+dx, +dy) points."""
+    def fill_bounds(path: Path, page: int) -> tuple[float, float, float, float]:
+        objs = list(pypdfium2.PdfDocument(path)[page].get_objects())
+        fills = [o.get_bounds() for o in objs
+                 if o.type == pypdfium2.raw.FPDF_PAGEOBJ_PATH]
+        return max(fills, key=lambda b: (b[2] - b[0]) * (b[3] - b[1]))
+
+    plain, moved = tmp_path / "plain.pdf", tmp_path / "moved.pdf"
+    dx, dy = mm(1.5), mm(-0.8)
+    for path, offset in ((plain, (0.0, 0.0)), (moved, (dx, dy))):
+        write_sheets(path, items(1), card_size=POKER, place=fill_place(),
+                     canvas_kwargs=kwargs, back_offset=offset)
+    front0, front1 = fill_bounds(plain, 0), fill_bounds(moved, 0)
+    assert front0 == pytest.approx(front1, abs=1e-3)
+    back0, back1 = fill_bounds(plain, 1), fill_bounds(moved, 1)
+    assert back1[0] - back0[0] == pytest.approx(dx, abs=1e-3)
+    assert back1[2] - back0[2] == pytest.approx(dx, abs=1e-3)
+    assert back1[1] - back0[1] == pytest.approx(dy, abs=1e-3)
+    assert back1[3] - back0[3] == pytest.approx(dy, abs=1e-3)
+
+
+def test_failed_place_leaves_nothing(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """If drawing fails, neither the PDF nor a temp file is left; an old PDF survives."""
+    def boom(c: Canvas, face: Any, x: float, y: float) -> None:
+        raise RuntimeError("art failed")
+
+    with pytest.raises(RuntimeError):
+        write_sheets(tmp_path / "deck.pdf", items(3), card_size=POKER, place=boom,
+                     canvas_kwargs=kwargs)
+    assert list(tmp_path.iterdir()) == []
+    old = tmp_path / "deck.pdf"
+    old.write_bytes(b"old")
+    with pytest.raises(RuntimeError):
+        write_card_pages(old, items(1), card_size=POKER, place=boom, canvas_kwargs=kwargs)
+    assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]
+    assert old.read_bytes() == b"old"
+
+
+@pytest.mark.parametrize("where", ["missing/deck.pdf", "file.txt/deck.pdf", "folder"])
+def test_unwritable_target_is_a_pnp_error(tmp_path: Path, kwargs: dict[str, Any],
+                                          where: str) -> None:
+    """A missing folder, a file used as a folder, or a folder as the target: PnpError."""
+    (tmp_path / "file.txt").write_text("x")
+    (tmp_path / "folder").mkdir()
+    before = sorted(p.name for p in tmp_path.iterdir())
+    with pytest.raises(PnpError) as info:
+        write_sheets(tmp_path / where, items(1), card_size=POKER, place=fill_place(),
+                     canvas_kwargs=kwargs)
+    assert "\n" not in str(info.value)
+    assert sorted(p.name for p in tmp_path.iterdir()) == before
+
+
+def test_empty_deck_is_a_pnp_error(tmp_path: Path) -> None:
+    """No items: PnpError, no file."""
+    with pytest.raises(PnpError):
+        write_sheets(tmp_path / "x.pdf", [], card_size=POKER, place=fill_place())
+    with pytest.raises(PnpError):
+        write_card_pages(tmp_path / "y.pdf", [], card_size=POKER, place=fill_place())
+    assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("mask,mode", [(0o022, 0o644), (0o027, 0o640), (0o002, 0o664)])
+def test_file_mode_follows_umask(tmp_path: Path, kwargs: dict[str, Any], mask: int,
+                                 mode: int) -> None:
+    """Written PDFs get 0666 less the umask, like any normally created file."""
+    old = os.umask(mask)
+    try:
+        write_sheets(tmp_path / "s.pdf", items(1), card_size=POKER, place=fill_place(),
+                     canvas_kwargs=kwargs)
+        write_card_pages(tmp_path / "c.pdf", items(1), card_size=POKER,
+                         place=fill_place(mm(3.175)), canvas_kwargs=kwargs)
+        (tmp_path / "plain.txt").write_text("x")  # what the OS itself does
+    finally:
+        os.umask(old)
+    for name in ("s.pdf", "c.pdf", "plain.txt"):
+        assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
