@@ -49,16 +49,27 @@ def main() -> None:
 
 @main.command("list")
 @data_dir_option
+@click.option("--json", "as_json", is_flag=True,
+              help="Print games and components as JSON (without the card rows).")
 @user_errors
-def list_command(data_dir: Path | None) -> None:
+def list_command(data_dir: Path | None, as_json: bool) -> None:
     """Show the games and their components."""
     from pnp.data import resolve_data_dir, resolve_slugs
-    from pnp.data.report import list_lines, load_many
+    from pnp.data.report import game_inventory, list_lines, load_many
 
     root = resolve_data_dir(data_dir)
     games, fatal = load_many(root, resolve_slugs(root, []))
-    for game in games:
-        click.echo("\n".join(list_lines(game)))
+    if as_json:
+        listing = {}
+        for game in games:
+            entry = game_inventory(game)
+            for component in entry["components"].values():
+                component.pop("cards", None)
+            listing[game.slug] = entry
+        click.echo(json.dumps(listing, ensure_ascii=False, indent=2))
+    else:
+        for game in games:
+            click.echo("\n".join(list_lines(game)))
     for line in fatal:
         click.echo(f"error: {line}", err=True)
     if fatal:

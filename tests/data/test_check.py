@@ -249,3 +249,12 @@ def test_list_shows_components() -> None:
     code, out = run("list", "--data-dir", str(DATA))
     assert code == 0
     assert "nine_peak" in out and "peaks" in out and "two-sided" in out
+
+
+def test_list_json() -> None:
+    code, out = run("list", "--json", "--data-dir", str(DATA))
+    assert code == 0
+    listing = json.loads(out)
+    assert set(PROMISED) <= set(listing)
+    assert listing["nine_peak"]["players"] == {"min": 3, "max": 5}
+    assert "cards" not in listing["fortuna"]["components"]["reel"]
