@@ -27,7 +27,7 @@ t0 = time.perf_counter()
 from pnp.build.decks import BuildOptions, build, load_for_build
 t_import = time.perf_counter() - t0
 out = Path(sys.argv[1]); paper = sys.argv[2]
-options = BuildOptions(paper=paper, out_dir=out)
+options = BuildOptions(paper=paper, out_dir=out, rulebooks=False)
 t1 = time.perf_counter()
 games = load_for_build([], options)
 result = build(games, options)

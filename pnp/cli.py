@@ -129,19 +129,23 @@ def templates_dir_option(func: F) -> F:
               metavar="DX DY", show_default=True,
               help="Shift back pages by DX DY mm to correct your printer's duplex "
                    "misregistration (read it off output/calibration-*.pdf).")
+@click.option("--rulebook/--no-rulebook", default=True, show_default=True,
+              help="Also export each game's rulebook (A5 PDF; see `pnp rulebook`).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @templates_dir_option
 @user_errors
 def build_command(games: tuple[str, ...], paper: str, layout: str, out_dir: Path,
                   marks: bool, print_service: bool, back_offset: tuple[float, float],
-                  quiet: bool, data_dir: Path | None, templates_dir: Path | None) -> None:
+                  rulebook: bool, quiet: bool, data_dir: Path | None,
+                  templates_dir: Path | None) -> None:
     """Render print-ready PDF sheets of GAMES (all games if none named) into --out."""
     from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
 
     options = BuildOptions(paper=paper.lower(), layout=layout, out_dir=out_dir,
                            data_dir=data_dir, templates_dir=templates_dir, marks=marks,
-                           print_service=print_service, back_offset_mm=back_offset)
+                           print_service=print_service, back_offset_mm=back_offset,
+                           rulebooks=rulebook)
     loaded = load_for_build(list(games), options)
     total = count_faces(loaded)
     if quiet or total == 0:
@@ -152,9 +156,10 @@ def build_command(games: tuple[str, ...], paper: str, layout: str, out_dir: Path
             result = build(loaded, options, progress=bar.update)
     for line in result.skipped:
         click.echo(f"skipped {line}")
-    for path in result.files:
+    for path in result.files + result.rulebooks:
         click.echo(f"wrote {path}")
-    click.echo(f"{result.faces} cards on {len(result.files)} file(s)")
+    click.echo(f"{result.faces} cards on {len(result.files)} file(s)"
+               + (f", {len(result.rulebooks)} rulebook(s)" if result.rulebooks else ""))
 
 
 @main.command("preview")
@@ -177,6 +182,27 @@ def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Pa
     for path in write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
                                show_bleed=not no_bleed, data_dir=data_dir,
                                templates_dir=templates_dir):
+        click.echo(f"wrote {path}")
+
+
+@main.command("rulebook")
+@click.argument("games", nargs=-1)
+@click.option("--format", "fmt", type=click.Choice(["pdf", "md"]), default="pdf",
+              show_default=True, help="pdf: print-ready booklet; md: the filled-in text.")
+@click.option("--paper", type=click.Choice(["a5", "a4"], case_sensitive=False), default="a5",
+              show_default=True, help="Page size of the PDF.")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("output"), show_default=True,
+              help="Output folder (files go to <out>/<game>/).")
+@data_dir_option
+@user_errors
+def rulebook_command(games: tuple[str, ...], fmt: str, paper: str, out_dir: Path,
+                     data_dir: Path | None) -> None:
+    """Export the rulebooks of GAMES (all if none named), component lists from the data."""
+    from pnp.rulebook.cli import export_rulebooks
+
+    for path in export_rulebooks(list(games), fmt=fmt, paper=paper.lower(),
+                                 out_dir=out_dir, data_dir=data_dir):
         click.echo(f"wrote {path}")
 
 

@@ -47,6 +47,8 @@ class BuildOptions:
     print_service: bool = False
     #: Shift of duplex back pages in mm (dx, dy), read off the calibration sheet.
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
+    #: Also export each game's rulebook (A5 PDF) next to its sheets.
+    rulebooks: bool = True
 
 
 @dataclass
@@ -54,6 +56,7 @@ class BuildResult:
     """What a build wrote."""
 
     files: list[Path] = field(default_factory=list)
+    rulebooks: list[Path] = field(default_factory=list)
     faces: int = 0
     skipped: list[str] = field(default_factory=list)
 
@@ -202,6 +205,11 @@ def build(games: list[GameData], options: BuildOptions,
         total.files.extend(part.files)
         total.faces += part.faces
         total.skipped.extend(part.skipped)
+        if options.rulebooks:
+            from pnp.rulebook.cli import export_rulebooks
+
+            total.rulebooks.extend(export_rulebooks([game.slug], out_dir=options.out_dir,
+                                                    data_dir=options.data_dir))
     if total.files and options.layout == "duplex":
         calibration = _ensure_dir(options.out_dir) / f"calibration-{options.paper}.pdf"
         write_calibration(calibration, options.paper)

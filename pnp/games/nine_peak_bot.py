@@ -40,8 +40,8 @@ class _View:
         self.obs = obs
         peaked = self.peaked = obs.peaked
         cols = self.cols = [len(c) for c in obs.area]
-        lo = self.lo = [1 if peaked[i] else i + 1 for i in range(6)]
-        hi = self.hi = [9 if peaked[i] else min(9, i + 1 + cols[i]) for i in range(6)]
+        self.lo = [1 if peaked[i] else i + 1 for i in range(6)]
+        self.hi = [9 if peaked[i] else min(9, i + 1 + cols[i]) for i in range(6)]
         counts: dict[int, int] = {}
         ctype = g.card_type
         for c in obs.hand:
@@ -292,7 +292,6 @@ def _choose(g: "NinePeakGame", obs: "NinePeakObservation", legal: Sequence[int])
 def _main(g: "NinePeakGame", obs: "NinePeakObservation", view: _View,
           legal: Sequence[int]) -> int:
     """Main-phase choice: capture, play, or pass (see module doc)."""
-    T = g.num_types
     me = obs.player
     h = len(obs.hand)
     legal_set = set(legal)

@@ -7,14 +7,13 @@
 from __future__ import annotations
 
 import json
-import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any, Mapping
 
 from pnp.errors import PnpError
+from pnp.fileio import write_text_atomic
 from pnp.sim.bots import BOTS, Bot, bot_names, check_bots_supported, parse_bots, register_bot
 from pnp.sim.report import build_report, format_report, wilson_interval
 from pnp.sim.runner import (DEFAULT_STEP_CAP, Failure, GameRecord, SimResult, check_state,
@@ -32,18 +31,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise PnpError(f"--json {path}: folder {folder} does not exist")
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            json.dump(data, fh, ensure_ascii=False, indent=2)
-            fh.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
+    write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
 
 
 def run_simulation(slug: str, players: int, games: int, bots: str | list[str], seed: int,

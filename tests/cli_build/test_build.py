@@ -263,3 +263,25 @@ def test_bad_data_stops_the_build(tmp_path: Path) -> None:
                      "--data-dir", str(data))
     assert code == 1
     assert "unknown value '雷'" in text
+
+
+def test_rulebook_command_md_and_pdf(tmp_path: Path) -> None:
+    code, text = run("rulebook", "fortuna", "--format", "md", "--out", str(tmp_path),
+                     "--data-dir", str(DATA))
+    assert code == 0, text
+    markdown = (tmp_path / "fortuna" / "rulebook.md").read_text(encoding="utf-8")
+    assert "F8" in markdown and "{{" not in markdown
+    code, text = run("rulebook", "nine_peak", "--paper", "a4", "--out", str(tmp_path),
+                     "--data-dir", str(DATA))
+    assert code == 0, text
+    assert len(pdfium.PdfDocument(tmp_path / "nine_peak" / "rulebook-a4.pdf")) >= 2
+
+
+def test_build_exports_rulebooks_unless_told_not_to(tmp_path: Path) -> None:
+    code, text = run("build", "fortuna", "--out", str(tmp_path), "-q", "--data-dir", str(DATA))
+    assert code == 0, text
+    assert (tmp_path / "fortuna" / "rulebook-a5.pdf").exists()
+    code, text = run("build", "fortuna", "--no-rulebook", "--out", str(tmp_path / "n"), "-q",
+                     "--data-dir", str(DATA))
+    assert code == 0, text
+    assert not (tmp_path / "n" / "fortuna" / "rulebook-a5.pdf").exists()

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 from PIL import Image as PILImage
 from reportlab.pdfgen.canvas import Canvas
 
