@@ -150,17 +150,43 @@ def test_editing_chips_and_a_constant(tmp_path: Path) -> None:
     assert "20（暫定）" not in text
 
 
-def _ruling_ids() -> dict[str, set[str]]:
-    """Ruling IDs per game: RULINGS.md sections plus the IDs our docs added."""
+#: The authoritative rulings' IDs (../shared/RULINGS.md), kept here so the
+#: suite runs from a clone without shared/; checked against the file when present.
+AUTHORITATIVE = {
+    "fortuna": {f"F{i}" for i in range(1, 9)},
+    "nine_peak": {f"N{i}" for i in range(1, 7)},
+    "fortune_clover": {f"C{i}" for i in range(1, 10)},
+    "episode2": {f"E{i}" for i in range(1, 7)},
+    "undecim": {f"U{i}" for i in range(1, 8)},
+}
+
+
+def _authoritative_ids(path: Path) -> dict[str, set[str]]:
+    """Ruling IDs per game section of a RULINGS.md file."""
     ids: dict[str, set[str]] = {slug: set() for slug in SLUGS}
     slug = None
-    for line in RULINGS.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8").splitlines():
         header = re.match(r"## .*\(`(\w+)`\)", line)
         if header:
             slug = header.group(1)
         found = re.match(r"- \*\*([A-Z]\d+) ", line)
         if found and slug:
             ids[slug].add(found.group(1))
+    return ids
+
+
+def test_authoritative_id_list_matches_rulings_file() -> None:
+    if RULINGS.exists():
+        assert _authoritative_ids(RULINGS) == AUTHORITATIVE
+    # Without shared/ beside the clone, at least the sources must cite every ID.
+    for slug, ids in AUTHORITATIVE.items():
+        source = (PROJECT_ROOT / "rulebooks" / f"{slug}.md").read_text(encoding="utf-8")
+        assert all(f"**{i} " in source for i in ids), slug
+
+
+def _ruling_ids() -> dict[str, set[str]]:
+    """Ruling IDs per game: the authoritative ones plus the IDs our docs added."""
+    ids = {slug: set(AUTHORITATIVE[slug]) for slug in SLUGS}
     for doc in sorted((PROJECT_ROOT / "docs").glob("*/*.md")):
         for found in re.finditer(r"\*\*([FNCEU]\d+[a-z]) ", doc.read_text(encoding="utf-8")):
             ids[PREFIX[found.group(1)[0]]].add(found.group(1))
