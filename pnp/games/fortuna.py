@@ -24,11 +24,11 @@ Action encoding (stable; see docs/rules/fortuna-engine.md):
 from __future__ import annotations
 
 import random
-from bisect import insort
-from itertools import combinations
-from operator import mul
+from bisect import bisect_left, insort
+from itertools import combinations, compress
+from operator import lshift, mul
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, Sequence
+from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from pnp.data.inventory import load_cards
 from pnp.errors import PnpError
@@ -66,13 +66,54 @@ EVENT_NAMES = (
 (EV_SET, EV_PASS, EV_ZERO, EV_ALLIN, EV_ONE_DISCARD, EV_WHEEL, EV_WHEEL_MOVE,
  EV_WHEEL_DECLINE, EV_TRIGGER, EV_REFILL_CUT, EV_EXHAUSTED, EV_ROUND_END) = range(len(EVENT_NAMES))
 
-#: _LANES[m]: for a value mask m, 1 in the 6-bit lane of every value in m.
-_LANES = tuple(sum(1 << (6 * x) for x in range(10) if m >> x & 1) for m in range(1024))
 #: _BITS[m]: the values in mask m, ascending.
 _BITS = tuple(tuple(x for x in range(10) if m >> x & 1) for m in range(1024))
 
 #: Cap on the set-enumeration cache (entries); it is cleared when exceeded.
 _CACHE_LIMIT = 200_000
+
+
+def _shuffle_inline(order: list[int], seed: int) -> None:
+    """``random.Random(seed).shuffle(order)``, written out: the same draws, faster.
+
+    CPython's shuffle swaps each position i (from the end) with
+    ``_randbelow(i + 1)``, which draws ``getrandbits(bit_length(i + 1))``
+    until the result is ≤ i. Calling getrandbits directly skips a Python
+    call per card; :data:`_shuffle` uses this only if it matches the
+    library's shuffle on this interpreter.
+    """
+    getrandbits = random.Random(seed).getrandbits
+    for i in range(len(order) - 1, 0, -1):
+        k = (i + 1).bit_length()
+        j = getrandbits(k)
+        while j > i:
+            j = getrandbits(k)
+        order[i], order[j] = order[j], order[i]
+
+
+def _library_shuffle(order: list[int], seed: int) -> None:
+    """Shuffle ``order`` with ``random.Random(seed)``."""
+    random.Random(seed).shuffle(order)
+
+
+def _pick_shuffle() -> Callable[[list[int], int], None]:
+    """:func:`_shuffle_inline` if it reproduces the library's shuffle here, else the library's.
+
+    Deals must never depend on which one runs, so the check compares both
+    on several seeds and lengths before trusting the inline copy.
+    """
+    for seed in (0, 1, 2**63 + 12345, 987654321):
+        for n in (2, 13, 78, 200):
+            a, b = list(range(n)), list(range(n))
+            _shuffle_inline(a, seed)
+            _library_shuffle(b, seed)
+            if a != b:
+                return _library_shuffle
+    return _shuffle_inline
+
+
+#: The deal's shuffle (see :func:`_pick_shuffle`).
+_shuffle = _pick_shuffle()
 
 
 def value_mask(number: int, discards: int) -> int:
@@ -149,7 +190,92 @@ class FortunaGame(Game):
         self.vmask: tuple[tuple[int, ...], ...] = tuple(
             tuple(value_mask(n, d) for d in range(len(rows) + 1)) if n else ()
             for n in range(NUM_SLOTS + 1))
+        self.all_in: bool = bool(self.params["all_in"])
+        self.wheel_on: bool = bool(self.params["wheel_of_fortune"])
+        # type_first[t] .. type_first[t + 1] − 1: the card ids of type t (ids
+        # are sorted by type), so a sorted hand finds a type by bisection.
+        self.type_first: tuple[int, ...] = tuple(
+            bisect_left(self.card_type, t) for t in range(self.n_types + 1))
+        # Card ids of number n are num_first[n] .. num_first[n + 1] − 1.
+        self.num_first: tuple[int, ...] = tuple(
+            bisect_left(self.card_number, n) for n in range(NUM_SLOTS + 2))
+        self._init_lanes(len(rows))
+        self._wheel_blocks: dict[tuple[int, int], tuple[int, ...]] = {}
+        # Scoring (F8): one lane per icon, counts of a set's face-up icons
+        # summed in one int; matches cached per count pattern.
+        self._icon_lane: tuple[int, ...] = tuple(
+            1 << (self._lane_width * i) for i in self.card_icon)
+        self._matches: dict[int, int] = {}
         self._cache: dict[tuple[tuple[int, ...], int], list[int]] = {}
+        self._decoded: dict[int, tuple[int, tuple[int, ...]]] = {}
+
+    def _init_lanes(self, n_cards: int) -> None:
+        """Tables that let set enumeration treat all ten values at once.
+
+        One int holds ten ``w``-bit lanes, lane X for value X. Summing the
+        per-card lanes of a hand counts, in lane X, the cards that may be used
+        as X. ``w`` leaves a spare top bit above any possible count
+        (2^(w−1) > cards in the deck), so "count ≥ threshold" for every value
+        at once is one addition and one mask: adding ``2^(w−1) − threshold``
+        to a lane sets its top bit exactly when the count reaches the
+        threshold, and no lane carries into the next.
+        """
+        w = max(6, n_cards.bit_length() + 1)
+        half = 1 << (w - 1)
+        ones = sum(1 << (w * x) for x in range(10))
+        self._lane_width: int = w
+        self._lane_mask: int = (1 << w) - 1
+        # lanes[m]: 1 in the lane of every value in mask m.
+        lanes = tuple(sum(1 << (w * x) for x in _BITS[m]) for m in range(1024))
+        #: _lane_top[m]: the top bit of the lane of every value in mask m.
+        self._lane_top: tuple[int, ...] = tuple(half * v for v in lanes)
+        #: Top-bit pattern → the values whose lanes it marks, ascending.
+        self._top_values: dict[int, tuple[int, ...]] = {
+            top: _BITS[m] for m, top in enumerate(self._lane_top)}
+        # Lane X reaches the top bit iff its count ≥ max(X, 1): a set of X
+        # needs X cards, a 0 set at least one (F3).
+        self._set_threshold: int = sum((half - max(x, 1)) << (w * x) for x in range(10))
+        # All-in (F4) candidates for a hand of h cards: values X > h whose
+        # count is h (every card usable); _allin_add[h] tops lanes counting
+        # ≥ h, _above[h] keeps the values above h (F4b: never X = 0).
+        self._allin_add: tuple[int, ...] = tuple((half - h) * ones for h in range(MAX_VALUE))
+        self._above: tuple[int, ...] = tuple(
+            self._lane_top[1023 & ~((2 << h) - 1)] for h in range(MAX_VALUE))
+        #: _select[M]: bit i of M as the i-th of w booleans, for itertools.compress.
+        self._select: tuple[tuple[bool, ...], ...] = tuple(
+            tuple(bool(m >> i & 1) for i in range(w)) for m in range(1 << w))
+        #: _num_lanes[n][d]: lanes of the values number n may take with d in its slot.
+        self._num_lanes: tuple[tuple[int, ...], ...] = tuple(
+            tuple(lanes[m] for m in row) for row in self.vmask)
+        #: _usable_run[n][d]: the lanes of every card of number n with d in its slot,
+        #: assigned as one slice of FortunaState.usable when slot n changes.
+        self._usable_run: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple((v,) * (self.num_first[n + 1] - self.num_first[n]) for v in row) if n else ()
+            for n, row in enumerate(self._num_lanes))
+        #: _exact_base[x]: action of an x-card set of value x minus its code's digit sum.
+        self._exact_base: tuple[int, ...] = tuple(
+            SET_BASE + x * self.x_step + self._ones[x] for x in range(MAX_VALUE + 1))
+        #: _one_set[t]: the action playing one card of type t as a 1 set.
+        self._one_set: tuple[int, ...] = tuple(
+            SET_BASE + self.x_step + t + 1 for t in range(self.n_types))
+
+    #: Per-process caches, filled as games are played: left out when the
+    #: game is pickled (the simulator ships it to each worker process once)
+    #: and started empty there.
+    _CACHES = ("_cache", "_decoded", "_matches", "_wheel_blocks")
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled state: everything but the per-process caches."""
+        state = self.__dict__.copy()
+        for name in self._CACHES:
+            state.pop(name, None)
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Restore a pickled game with empty caches."""
+        self.__dict__.update(state)
+        for name in self._CACHES:
+            setattr(self, name, {})
 
     # -- set-up -----------------------------------------------------------
 
@@ -167,7 +293,7 @@ class FortunaGame(Game):
             raise PnpError(f"fortuna: {num_players} hands of {hand_size} plus an end deck "
                            f"of {end_size} need more than the {total} reel cards")
         order = list(range(total))
-        random.Random(seed).shuffle(order)
+        _shuffle(order, seed)
         # The deck's top is the end of the list (drawn with pop()).
         hands = [sorted(order[-hand_size * (i + 1):len(order) - hand_size * i])
                  for i in range(num_players)]
@@ -227,6 +353,7 @@ class FortunaGame(Game):
         end_ids = [pick(c) for c in end_deck][::-1]
         state = FortunaState(self, num_players, hand_ids, deck_ids, end_ids)
         state.slots = slot_ids
+        state._refresh_usable()
         for seat, seat_sets in enumerate(sets or ()):
             for value, up, down in seat_sets:
                 state.sets[seat].append((value, tuple(pick(c) for c in up),
@@ -274,23 +401,48 @@ class FortunaGame(Game):
 
     def decode_set(self, action: int) -> tuple[int, list[int]]:
         """``(declared value, sorted card types)`` of a set action."""
-        value, code = divmod(action - SET_BASE, self.x_step)
-        types = []
-        base = self.base
-        while code:
-            code, digit = divmod(code, base)
-            types.append(digit - 1)
-        types.reverse()
-        return value, types
+        value, types = self._decode(action)
+        return value, list(types)
+
+    def _decode(self, action: int) -> tuple[int, tuple[int, ...]]:
+        """:meth:`decode_set` with the types as a tuple, cached per game.
+
+        The same few thousand set actions recur in every game, and the
+        apply step and the greedy bot decode each one they meet.
+        """
+        found = self._decoded.get(action)
+        if found is None:
+            value, code = divmod(action - SET_BASE, self.x_step)
+            types = []
+            base = self.base
+            while code:
+                code, digit = divmod(code, base)
+                types.append(digit - 1)
+            types.reverse()
+            found = (value, tuple(types))
+            if len(self._decoded) > _CACHE_LIMIT:
+                self._decoded.clear()
+            self._decoded[action] = found
+        return found
 
     def set_score(self, face_up: Sequence[int], size: int) -> int:
         """VP of a set: size × most face-up cards showing one icon, goddesses wild (F8)."""
-        counts = [0] * len(self.icons)
-        for cid in face_up:
-            counts[self.card_icon[cid]] += 1
-        wild = counts[self.goddess]
-        counts[self.goddess] = 0
-        return size * (max(counts) + wild)
+        return size * self.icon_matches(face_up)
+
+    def icon_matches(self, cards: Iterable[int]) -> int:
+        """Most of ``cards`` showing one icon, goddesses wild (F8); cached per icon count."""
+        packed = sum(map(self._icon_lane.__getitem__, cards))
+        found = self._matches.get(packed)
+        if found is None:
+            w, mask = self._lane_width, self._lane_mask
+            counts = [packed >> (w * i) & mask for i in range(len(self.icons))]
+            wild = counts[self.goddess]
+            counts[self.goddess] = 0
+            found = max(counts) + wild
+            if len(self._matches) > _CACHE_LIMIT:
+                self._matches.clear()
+            self._matches[packed] = found
+        return found
 
     def _set_actions(self, elig: tuple[int, ...], value: int) -> list[int]:
         """Sorted set actions of ``value`` drawn from the eligible types ``elig`` (cached)."""
@@ -312,6 +464,17 @@ class FortunaGame(Game):
         self._cache[(elig, value)] = result
         return result
 
+    def _wheel_block(self, s: int, d: int) -> tuple[int, ...]:
+        """Wheel moves from slot ``s`` holding ``d`` cards, ascending (cached; F6).
+
+        Targets t ≠ s ascending, then counts 1..d: ``s·10_000 + t·1_000 + c``
+        grows in that order, so blocks of ascending ``s`` concatenate sorted.
+        """
+        block = tuple(WHEEL_BASE + s * 10_000 + t * 1_000 + c
+                      for t in range(1, NUM_SLOTS + 1) if t != s for c in range(1, d + 1))
+        self._wheel_blocks[(s, d)] = block  # at most NUM_SLOTS × (cards + 1) entries
+        return block
+
     def greedy_action(self, observation: Any, legal_actions: Sequence[int],
                       rng: random.Random) -> int:
         """One-ply heuristic player (see :mod:`pnp.games.fortuna_bot`)."""
@@ -324,7 +487,7 @@ class FortunaState(State):
 
     __slots__ = ("game", "num_players", "hands", "deck", "end_deck", "slots", "sets", "used",
                  "box", "cur", "phase", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
-                 "fill_min", "pending", "final")
+                 "fill_min", "pending", "final", "usable")
 
     def __init__(self, game: FortunaGame, num_players: int, hands: list[list[int]],
                  deck: list[int], end_deck: list[int]) -> None:
@@ -349,6 +512,11 @@ class FortunaState(State):
         self.fill_min = 1  # lowest slot the next filler card may come from
         self.pending = 0  # hand cards played by the pending all-in set
         self.final: list[float] | None = None  # VP, fixed when the game ends
+        # usable[c]: lanes (FortunaGame._init_lanes) of the values card c may be
+        # used as with its slot as it is now (F1, F2); kept in step with every
+        # change of a slot, so set enumeration needs one lookup per hand card.
+        self.usable: list[int] = []
+        self._refresh_usable()
 
     # -- API --------------------------------------------------------------
 
@@ -382,14 +550,16 @@ class FortunaState(State):
         new.fill_min = self.fill_min
         new.pending = self.pending
         new.final = self.final
-        new.hands = [h[:] for h in self.hands]
+        copy = list.copy  # map(list.copy, …) avoids a comprehension frame per zone list
+        new.hands = list(map(copy, self.hands))
         new.deck = self.deck[:]
         new.end_deck = self.end_deck[:]
-        new.slots = [s[:] for s in self.slots]
-        new.sets = [s[:] for s in self.sets]
+        new.slots = list(map(copy, self.slots))
+        new.sets = list(map(copy, self.sets))
         new.used = self.used[:]
         new.box = self.box[:]
         new.ev = self.ev[:]
+        new.usable = self.usable[:]
         return new
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
@@ -412,8 +582,8 @@ class FortunaState(State):
 
     def _score(self) -> list[float]:
         """VP per seat from the sets on the table (ruling F8)."""
-        score = self.game.set_score
-        return [float(sum(score(up, len(up) + len(down)) for _, up, down in seat_sets))
+        matches = self.game.icon_matches
+        return [float(sum([matches(up) * (len(up) + len(down)) for _, up, down in seat_sets]))
                 for seat_sets in self.sets]
 
     def winners(self) -> list[int]:
@@ -527,63 +697,91 @@ class FortunaState(State):
         number = self.game.card_number[card]
         return card_values(number, len(self.slots[number]))
 
+    def _refresh_usable(self) -> None:
+        """Recompute :attr:`usable` for every card from the slots."""
+        runs = self.game._usable_run
+        slots = self.slots
+        usable: list[int] = []
+        for n in range(1, NUM_SLOTS + 1):
+            usable += runs[n][len(slots[n])]
+        self.usable = usable
+
+    def _slot_changed(self, n: int) -> None:
+        """Update :attr:`usable` for the cards of number ``n`` after slot ``n`` changed."""
+        g = self.game
+        self.usable[g.num_first[n]:g.num_first[n + 1]] = g._usable_run[n][len(self.slots[n])]
+
     def _illegal(self, action: int) -> None:
         """Raise PnpError for an action that cannot apply here."""
         raise PnpError(f"fortuna: action {action} is not legal in phase "
                        f"{PHASE_NAMES[self.phase]} (legal: {self.legal_actions()[:12]} …)")
 
     def _main_actions(self) -> list[int]:
-        """Passes (one per hand type) then every set, by value then code (F3, F4)."""
+        """Passes (one per hand type) then every set, by value then code (F3, F4).
+
+        Works on all ten values at once with the lane ints of
+        :meth:`FortunaGame._init_lanes`; only values with enough usable cards
+        are visited, and multisets are enumerated only where there is a choice.
+        """
         g = self.game
         p = self.cur
         hand = self.hands[p]
         types = tuple(map(g.card_type.__getitem__, hand))  # sorted: hand is sorted
         acts = list(dict.fromkeys(types))  # pass t is action t (PASS_BASE == 0)
-        slots = self.slots
-        vm = g.vmask
-        # Value mask of each printed number given its slot (F1, F2), per card.
-        nmask = (0, vm[1][len(slots[1])], vm[2][len(slots[2])], vm[3][len(slots[3])],
-                 vm[4][len(slots[4])], vm[5][len(slots[5])], vm[6][len(slots[6])])
-        cms = list(map(nmask.__getitem__, map(g.card_number.__getitem__, hand)))
-        # Eligible-card counts for every value at once: lane X (6 bits) holds
-        # how many hand cards may be used as X.
-        packed = sum(map(_LANES.__getitem__, cms))
+        # cls[i]: lanes of the values hand card i may be used as (F1, F2);
+        # lane X of ``packed`` counts the hand cards usable as X.
+        cls = list(map(self.usable.__getitem__, hand))
+        packed = sum(cls)
         h = len(types)
+        w = g._lane_width
+        lmask = g._lane_mask
+        # Lane X of ``where`` has bit i set iff hand card i is usable as X
+        # (hands of at most w cards; wider ones exist only via position()).
+        where = sum(map(lshift, cls, range(h))) if h <= w else 0
+        select = g._select
+        free = g._lane_top[1023 & ~self.used[p]]  # F3: never a second set of one value
         cache = g._cache
-        x_step = g.x_step
-        for x in _BITS[1023 & ~self.used[p]]:  # F3: never a second set of one value
-            k = packed >> (6 * x) & 63
-            if not k:
-                continue
+        for x in g._top_values[(packed + g._set_threshold) & free]:
+            sh = w * x
+            k = packed >> sh & lmask
             if k == h:
                 elig = types
-            elif k < x:
-                continue
-            else:
-                bit = 1 << x
-                elig = tuple([t for t, m in zip(types, cms) if m & bit])
-            if k == x:
-                acts.append(SET_BASE + x * x_step + g.code_sorted(elig))
-            elif x == 1:
-                acts += [SET_BASE + x_step + t + 1 for t in dict.fromkeys(elig)]
-            elif k > x or x == 0:
+            elif h <= w:
+                elig = tuple(compress(types, select[where >> sh & lmask]))
+            else:  # a hand wider than a lane (only via position()): card by card
+                bit = 1 << sh
+                elig = tuple([t for t, m in zip(types, cls) if m & bit])
+            if k == x:  # exactly x usable cards: one set, code computed inline
+                acts.append(g._exact_base[x] + sum(map(mul, elig, g._powr[x])))
+            elif x == 1:  # any one usable card, one action per type
+                acts += map(g._one_set.__getitem__, dict.fromkeys(elig))
+            else:  # a choice of multisets (x ≥ 2 or a 0 set): cached per types
                 lst = cache.get((elig, x))
                 if lst is None:
                     lst = g._set_actions(elig, x)
                 acts += lst
-            elif g.params["all_in"] and sum(map(len, slots)) >= x - h:
-                # F4: the whole hand (h < X cards) is usable as X and the
-                # discard area can supply the X − h face-down filler cards.
-                acts.append(SET_BASE + x * x_step + g.code_sorted(types))
+        if h < MAX_VALUE and g.all_in:
+            # F4: values X > h usable by every hand card are all-in sets if the
+            # discard area can supply the X − h filler cards. They exceed
+            # every value above (those need X ≤ h cards), so acts stay sorted.
+            allin = g._top_values[(packed + g._allin_add[h]) & free & g._above[h]]
+            if allin and h:
+                filler = sum(map(len, self.slots))
+                code = g.code_sorted(types)
+                x_step = g.x_step
+                acts += [SET_BASE + x * x_step + code for x in allin if filler >= x - h]
         return acts
 
     def _take(self, hand: list[int], t: int) -> int:
-        """Remove and return a card of type ``t`` from ``hand``."""
-        ctype = self.game.card_type
-        for i, c in enumerate(hand):
-            if ctype[c] == t:
-                del hand[i]
-                return c
+        """Remove and return the lowest-id card of type ``t`` from the sorted ``hand``."""
+        g = self.game
+        if 0 <= t < g.n_types:
+            # Card ids of one type are consecutive, so the first card at or
+            # after the type's first id is of that type if any is.
+            first = g.type_first
+            i = bisect_left(hand, first[t])
+            if i < len(hand) and hand[i] < first[t + 1]:
+                return hand.pop(i)
         raise PnpError(f"fortuna: no {self.game.type_name(t) if 0 <= t < self.game.n_types else t}"
                        f" in seat {self.cur}'s hand")
 
@@ -591,25 +789,26 @@ class FortunaState(State):
         """Play a set (F3) or an all-in set (F4), then refill (F5)."""
         g = self.game
         p = self.cur
-        x, types = g.decode_set(action)
+        x, types = g._decode(action)
         bit = 1 << x
         k = len(types)
         hand = self.hands[p][:]
-        played = [self._take(hand, t) for t in types]
-        allin = 0 < k < x and not hand and g.params["all_in"]
+        take = self._take
+        played = tuple([take(hand, t) for t in types])
+        allin = 0 < k < x and not hand and g.all_in
         ok = (x <= MAX_VALUE and not self.used[p] & bit
               and (k == x or allin or (x == 0 and 1 <= k <= ZERO_SET_MAX)))
         if ok:
-            vm = g.vmask
-            cnum = g.card_number
-            ok = all(vm[cnum[c]][len(self.slots[cnum[c]])] & bit for c in played)
+            # F1, F2: all k cards must be usable as x with the slots as they are.
+            w = g._lane_width
+            ok = sum(map(self.usable.__getitem__, played)) >> (w * x) & g._lane_mask == k
         if ok and allin:
             ok = sum(map(len, self.slots)) >= x - k
         if not ok:
             self._illegal(action)
         self.hands[p] = hand
         self.used[p] |= bit
-        self.sets[p].append((x, tuple(played), ()))
+        self.sets[p].append((x, played, ()))
         ev = self.ev
         ev[EV_SET] += 1
         if x == 0:
@@ -673,6 +872,7 @@ class FortunaState(State):
     def _fill(self, s: int) -> None:
         """Move the top card of slot ``s`` face down into the pending all-in set."""
         card = self.slots[s].pop()
+        self._slot_changed(s)
         seat_sets = self.sets[self.cur]
         x, up, down = seat_sets[-1]
         seat_sets[-1] = (x, up, down + (card,))
@@ -696,9 +896,11 @@ class FortunaState(State):
         n = g.card_number[card]
         slot = self.slots[n]
         slot.append(card)
+        first = g.num_first
+        self.usable[first[n]:first[n + 1]] = g._usable_run[n][len(slot)]  # see _slot_changed
         self.ev[event] += 1
         # Ruling F6: exactly 10 after the discard fires the Wheel of Fortune.
-        if n + len(slot) == 10 and g.params["wheel_of_fortune"]:
+        if n + len(slot) == 10 and g.wheel_on:
             self.ev[EV_WHEEL] += 1
             if any(self.slots[s] for s in range(1, NUM_SLOTS + 1) if s != n):
                 self.phase = WHEEL
@@ -711,14 +913,14 @@ class FortunaState(State):
         acts = [WHEEL_DECLINE]
         slots = self.slots
         n = self.wheel_slot
+        blocks = self.game._wheel_blocks
         for s in range(1, NUM_SLOTS + 1):
             d = len(slots[s])
-            if s == n or not d:
-                continue
-            for t in range(1, NUM_SLOTS + 1):
-                if t != s:
-                    base = WHEEL_BASE + s * 10_000 + t * 1_000
-                    acts.extend(range(base + 1, base + d + 1))
+            if s != n and d:
+                block = blocks.get((s, d))
+                if block is None:
+                    block = self.game._wheel_block(s, d)
+                acts += block
         return acts
 
     def _wheel(self, action: int) -> None:
@@ -735,6 +937,8 @@ class FortunaState(State):
             moved = src[len(src) - c:]
             del src[len(src) - c:]
             self.slots[t].extend(moved)
+            self._slot_changed(s)
+            self._slot_changed(t)
             self.ev[EV_WHEEL_MOVE] += 1
         self.wheel_slot = 0
         self._end_turn()

@@ -57,7 +57,7 @@ def _best_set(game: "FortunaGame", sets: Sequence[int],
     best_key = (-1.0, -1.0)
     best_quality = 0.0
     for a in sets:
-        value, types = game.decode_set(a)
+        value, types = game._decode(a)  # decode_set, cached and without a list copy
         size = value if value else len(types)  # all-in: filler counts for size (F4)
         match = _icon_matches(game, types)
         key = (float(size * match), -float(len(types)))
