@@ -180,3 +180,74 @@ def test_file_mode_follows_umask(tmp_path: Path, kwargs: dict[str, Any], mask: i
         os.umask(old)
     for name in ("s.pdf", "c.pdf", "plain.txt"):
         assert stat.S_IMODE((tmp_path / name).stat().st_mode) == mode, name
+
+
+def _pixel(page: pypdfium2.PdfPage, x: float, y: float, scale: float = 2.0) -> tuple[int, ...]:
+    """Return the RGB colour at PDF point (x, y) of ``page`` rendered at ``scale``."""
+    image = page.render(scale=scale).to_pil().convert("RGB")
+    h = page.get_mediabox()[3]
+    return image.getpixel((round(x * scale), round((h - y) * scale)))
+
+
+RED, GREEN, BLUE, YELLOW = (1, 0, 0), (0, 1, 0), (0, 0, 1), (1, 1, 0)
+WHITE_PX, RED_PX, GREEN_PX = (255, 255, 255), (255, 0, 0), (0, 255, 0)
+BLUE_PX, YELLOW_PX = (0, 0, 255), (255, 255, 0)
+
+
+def test_rendered_backs_land_behind_fronts_and_art_is_clipped(
+        tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """Rendered A4 duplex: back i sits at the x-mirror of front i; art stops at the allowed bleed."""
+    out = tmp_path / "two.pdf"
+    res = write_sheets(out, [SheetItem(RED, BLUE), SheetItem(GREEN, YELLOW)], paper="A4",
+                       card_size=POKER, place=fill_place(), canvas_kwargs=kwargs)
+    lay = res.layout
+    pdf = pypdfium2.PdfDocument(out)
+    front, back = pdf[0], pdf[1]
+    t0, t1 = lay.fronts[0].trim, lay.fronts[1].trim
+    cy = t0.y + t0.h / 2
+    width = lay.paper.width
+    assert _pixel(front, t0.x + t0.w / 2, cy) == RED_PX
+    assert _pixel(front, t1.x + t1.w / 2, cy) == GREEN_PX
+    # Back of card 0 is behind card 0: at the mirrored x, not at the front's x.
+    assert _pixel(back, width - (t0.x + t0.w / 2), cy) == BLUE_PX
+    assert _pixel(back, width - (t1.x + t1.w / 2), cy) == YELLOW_PX
+    assert _pixel(back, t0.x + t0.w / 2, cy) == WHITE_PX  # slot of the missing 3rd card
+    # Shared cut line between card 0 and 1: card 0's full-bleed art does not
+    # spill over card 1 (1.5 mm right of the cut is still green).
+    assert _pixel(front, t0.x1 + mm(1.5), cy) == GREEN_PX
+    # Outer edge: 3 mm bleed allowed; 1 mm beyond it the paper is blank.
+    assert lay.fronts[0].bleed.left == pytest.approx(mm(3))
+    assert _pixel(front, t0.x - mm(2), cy) == RED_PX
+    assert _pixel(front, t0.x - mm(4), cy) == WHITE_PX
+    # Nothing at all inside the 5 mm printer margin of either page.
+    for page in (front, back):
+        image = page.render(scale=1.0).to_pil().convert("L")
+        m = round(mm(5)) - 1
+        w, h = image.size
+        for box in ((0, 0, w, m), (0, h - m, w, h), (0, 0, m, h), (w - m, 0, w, h)):
+            assert image.crop(box).getextrema() == (255, 255)
+
+
+def test_rendered_gutterfold_back_below_its_front(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """Gutter-fold: card 0's back is drawn straight below its front, across the fold."""
+    out = tmp_path / "gf.pdf"
+    res = write_sheets(out, [SheetItem(RED, BLUE), SheetItem(GREEN, YELLOW)],
+                       layout="gutterfold", card_size=POKER, place=fill_place(),
+                       canvas_kwargs=kwargs)
+    page = pypdfium2.PdfDocument(out)[0]
+    for slot, colour in ((res.layout.fronts[0], RED_PX), (res.layout.backs[0], BLUE_PX),
+                         (res.layout.fronts[1], GREEN_PX), (res.layout.backs[1], YELLOW_PX)):
+        t = slot.trim
+        assert _pixel(page, t.x + t.w / 2, t.y + t.h / 2) == colour
+    assert res.layout.backs[0].trim.x == pytest.approx(res.layout.fronts[0].trim.x)
+    assert res.layout.backs[0].trim.y1 < res.layout.paper.height / 2 < res.layout.fronts[0].trim.y
+
+
+def test_no_unembedded_base14_font(tmp_path: Path, kwargs: dict[str, Any]) -> None:
+    """With initialFontName given and a label drawn, the only font is the embedded TTF."""
+    out = tmp_path / "f.pdf"
+    write_sheets(out, items(9), card_size=POKER, place=fill_place(), canvas_kwargs=kwargs,
+                 label="Deck")
+    data = out.read_bytes()
+    assert b"/Helvetica" not in data
+    assert b"/FontFile2" in data  # the label font is embedded
