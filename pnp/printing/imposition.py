@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import Sequence, TypeVar
+from typing import Callable, Sequence, TypeVar
 
 from pnp.errors import PnpError
 from pnp.printing.geometry import EPS, Bleed, Rect, Segment, Slot
@@ -275,6 +275,24 @@ def _unmarked(segs: Sequence[Segment]) -> tuple[bool, bool]:
     return (not vertical, not horizontal)
 
 
+def _marked_axes(area: Rect, xs: _Axis, ys: _Axis, expand: Callable[[_Axis], _Axis],
+                 card_w: float, card_h: float, mark_length: float
+                 ) -> tuple[_Axis, _Axis, tuple[Segment, ...]]:
+    """Crop marks for the grid, dropping bleed in a direction that got no marks (rule 5).
+
+    ``expand`` turns ``ys`` into the page's full y axis (gutter-fold mirrors
+    the fronts' rows below the fold); returns the possibly bleed-less axes
+    and the marks.
+    """
+    segs = _marks(area, xs, expand(ys), card_w, card_h, mark_length)
+    no_vertical, no_horizontal = _unmarked(segs)
+    if no_vertical or no_horizontal:  # rule 5
+        xs = _without_bleed(xs) if no_vertical else xs
+        ys = _without_bleed(ys) if no_horizontal else ys
+        segs = _marks(area, xs, expand(ys), card_w, card_h, mark_length)
+    return xs, ys, segs
+
+
 # --------------------------------------------------------------------------
 # duplex mirroring
 
@@ -337,12 +355,8 @@ def _duplex(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | floa
     ys = _plan_centred(area.y, area.y1, ch, bleed, gutter, marks)
     front_marks: tuple[Segment, ...] = ()
     if marks and xs.starts and ys.starts:
-        front_marks = _marks(area, xs, ys, cw, ch, mark_length)
-        no_vertical, no_horizontal = _unmarked(front_marks)
-        if no_vertical or no_horizontal:  # rule 5
-            xs = _without_bleed(xs) if no_vertical else xs
-            ys = _without_bleed(ys) if no_horizontal else ys
-            front_marks = _marks(area, xs, ys, cw, ch, mark_length)
+        xs, ys, front_marks = _marked_axes(area, xs, ys, lambda axis: axis, cw, ch,
+                                           mark_length)
     cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
              for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
              for y, yl, yh in zip(ys.starts, ys.lo, ys.hi)]
@@ -375,16 +389,9 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | 
                      tuple(reversed(half.hi)) + half.lo,
                      tuple(reversed(half.lo)) + half.hi, half.gutter)
 
-    ys = both_halves(top)
     page_marks: tuple[Segment, ...] = ()
     if marks and xs.starts and top.starts:
-        page_marks = _marks(area, xs, ys, cw, ch, mark_length)
-        no_vertical, no_horizontal = _unmarked(page_marks)
-        if no_vertical or no_horizontal:  # rule 5
-            xs = _without_bleed(xs) if no_vertical else xs
-            top = _without_bleed(top) if no_horizontal else top
-            ys = both_halves(top)
-            page_marks = _marks(area, xs, ys, cw, ch, mark_length)
+        xs, top, page_marks = _marked_axes(area, xs, top, both_halves, cw, ch, mark_length)
     cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
              for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
              for y, yl, yh in zip(top.starts, top.lo, top.hi)]
