@@ -251,11 +251,12 @@ def simulate_command(game: str, players: int | None, games: int, bots: str, seed
     from pnp.games import load_game
     from pnp.sim import run_simulation
 
+    parsed = _parse_params(params)
     if players is None:
-        players = load_game(game, _parse_params(params), data_dir=data_dir).max_players
+        players = load_game(game, parsed, data_dir=data_dir).max_players
     text, _report, code = run_simulation(
         game, players=players, games=games, bots=bots, seed=seed, jobs=jobs,
-        params=_parse_params(params), check_invariants=invariants, step_cap=step_cap,
+        params=parsed, check_invariants=invariants, step_cap=step_cap,
         json_path=json_path, progress=not quiet, data_dir=data_dir)
     click.echo(text, nl=False)
     sys.exit(code)

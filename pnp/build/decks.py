@@ -22,7 +22,7 @@ from pnp.render.draw import FormCache
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
-from pnp.units import to_mm
+from pnp.units import mm, to_mm
 
 PAPERS = ("a4", "letter")
 LAYOUTS = ("duplex", "gutterfold")
@@ -156,9 +156,12 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
         return result
     out = _ensure_dir(options.out_dir / game.slug)
     suffix = options.paper + ("" if options.layout == "duplex" else f"-{options.layout}")
-    offset = tuple(v * 72.0 / 25.4 for v in options.back_offset_mm)
+    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
     for component in components:
         items = [item for _, item in render_items(env, game, component, progress)]
+        if not items:  # every qty is 0: nothing to print, no empty PDF
+            result.skipped.append(f"{game.slug}/{component.id}: no cards (every qty is 0)")
+            continue
         first = items[0].front
         size = component.size or (component.diameter, component.diameter)
         title = f"{game.manifest.title} — {component.name} ({component.name_ja})"
@@ -167,7 +170,7 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                      card_size=size, bleed=first.bleed, place=_placer(), title=title,
                      canvas_kwargs=canvas_kwargs(), marks=options.marks,
                      label=f"{game.manifest.title} {component.name}",
-                     back_offset=offset)  # type: ignore[arg-type]
+                     back_offset=offset)
         result.files.append(path)
         result.faces += len(items)
         if options.print_service:

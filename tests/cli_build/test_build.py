@@ -285,3 +285,23 @@ def test_build_exports_rulebooks_unless_told_not_to(tmp_path: Path) -> None:
                      "--data-dir", str(DATA))
     assert code == 0, text
     assert not (tmp_path / "n" / "fortuna" / "rulebook-a5.pdf").exists()
+
+
+def test_deck_with_no_cards_is_skipped_not_crashed(tmp_path: Path) -> None:
+    data = tmp_path / "card_data"
+    shutil.copytree(DATA, data)
+    peaks = data / "nine_peak" / "peaks.csv"
+    lines = peaks.read_text(encoding="utf-8").splitlines()
+    peaks.write_text("\n".join([lines[0]] + [l[: l.rfind(",")] + ",0" for l in lines[1:]])
+                     + "\n", encoding="utf-8")
+    manifest = data / "nine_peak" / "manifest.toml"
+    text = manifest.read_text(encoding="utf-8")
+    text = text.replace("count = 6\n", "count = 0\n", 1)
+    text = text.replace('[[components.peaks.rules]]\ngroup_by = ["number"]\ncount = 1\n', "")
+    manifest.write_text(text, encoding="utf-8")
+    code, out = run("build", "nine_peak", "--no-rulebook", "--out", str(tmp_path / "o"), "-q",
+                    "--data-dir", str(data))
+    assert code == 0, out
+    assert "skipped nine_peak/peaks: no cards" in out
+    assert not (tmp_path / "o" / "nine_peak" / "peaks-a4.pdf").exists()
+    assert (tmp_path / "o" / "nine_peak" / "hats-a4.pdf").exists()
