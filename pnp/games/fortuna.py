@@ -827,7 +827,7 @@ class FortunaState(State):
         """Refill or 1-card-set discard (ruling F5), then end the turn."""
         if self.trigger:
             pass  # ruling F5: after the end trigger, no refill and no discard
-        elif played == 1 and not allin:
+        elif played == 1 and not allin:  # ruling F5a: any one-hand-card set, 0 included
             if self.hands[self.cur]:
                 self.phase = DISCARD
                 return
@@ -858,7 +858,7 @@ class FortunaState(State):
             self.ev[EV_TRIGGER] += 1
 
     def _fill_actions(self) -> list[int]:
-        """Filler slots: non-decreasing, leaving enough cards in later slots (F4)."""
+        """Filler slots: non-decreasing, leaving enough cards in later slots (F4, F4a)."""
         slots = self.slots
         need = self.fill_left
         acts = []
@@ -870,7 +870,7 @@ class FortunaState(State):
         return acts
 
     def _fill(self, s: int) -> None:
-        """Move the top card of slot ``s`` face down into the pending all-in set."""
+        """Move the top card of slot ``s`` face down into the pending all-in set (F4a)."""
         card = self.slots[s].pop()
         self._slot_changed(s)
         seat_sets = self.sets[self.cur]
@@ -909,7 +909,11 @@ class FortunaState(State):
         self._end_turn()
 
     def _wheel_actions(self) -> list[int]:
-        """Decline, then every (source ≠ fired slot, other target, count) move (F6)."""
+        """Decline, then every (source ≠ fired slot, other target, count) move.
+
+        Ruling F6; F6a: only the source must differ from the fired slot, and the
+        top ``count`` cards of the source move.
+        """
         acts = [WHEEL_DECLINE]
         slots = self.slots
         n = self.wheel_slot
@@ -964,7 +968,7 @@ class FortunaState(State):
             self._finish()
             return
         insort(self.hands[self.cur], card)
-        self.n_turns += 1
+        self.n_turns += 1  # ruling F7a: a turn begins with its draw
         self.phase = MAIN
 
     def _finish(self) -> None:

@@ -160,7 +160,10 @@ class NinePeakGame(Game):
 
     # ------------------------------------------------------------------ set-up
     def new_initial_state(self, num_players: int, seed: int) -> "NinePeakState":
-        """Shuffle, lay out the set-up cards (N1, N2 set-up check), deal; seat 0 starts."""
+        """Shuffle, lay out the set-up cards (N1, N2 set-up check), deal; seat 0 starts.
+
+        Ruling N2a: the set-up cards are laid and peak-checked before the deal.
+        """
         self.check_players(num_players)
         setup, hand = self.params["setup_cards"], self.params["hand_size"]
         if setup + hand * num_players > self.num_cards:
@@ -489,7 +492,12 @@ class NinePeakState(State):
                     self.ev[EV_PEAK_PLAY if by == -2 else EV_PEAK_SETUP] += 1
 
     def _end_turn(self) -> None:
-        """Ruling N5: pull the trigger on an empty hand; end after seat N−1."""
+        """Ruling N5: pull the trigger on an empty hand; end after seat N−1.
+
+        N5a: a seat whose turn comes with an empty hand has no move and is
+        skipped; N5b: a hand emptied by the set but refilled by keeping the
+        draw is not empty, so it pulls no trigger.
+        """
         n = self.num_players
         while True:
             p = self.player
@@ -552,6 +560,8 @@ class NinePeakState(State):
                 self._peak_check(-2)
                 self._end_turn()
                 return
+        # Ruling N4a: the player sees the drawn card before choosing hand or
+        # area; N2b: the peak check runs after that choice.
         self.pending = c
         self.phase = KEEP
 

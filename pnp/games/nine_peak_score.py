@@ -30,7 +30,8 @@ def score_set_full(suits: Sequence[int], base: Sequence[int]) -> int:
     b = base[size - 1]
     distinct = (counts[0] > 0) + (counts[1] > 0) + (counts[2] > 0) + (counts[3] > 0)
     same = max(counts) + personas
-    # ruling N6: the bonus applies when every card (Personas included) is one suit
+    # ruling N6: the bonus applies when every card (Personas included) is one suit;
+    # N6a: an all-Persona set (distinct == 0) counts as one suit and gets it
     same_score = b * (same + 1) if distinct <= 1 else b * same
     # ruling N6: a Persona fills one missing suit; at most 4 suits, and
     # distinct + personas never exceeds the card count because each card adds ≤ 1
