@@ -1,0 +1,92 @@
+"""Registry of rules engines: each game package registers itself on import.
+
+Like OpenSpiel's ``register_game``: ``pnp/games/<slug>/__init__.py`` calls
+:func:`register_game` with its :class:`~pnp.games.api.Game` subclass, its bots
+and (optionally) its report figures. :func:`registered_games` imports every
+sub-package of :mod:`pnp.games` once, so adding a game is adding a package.
+"""
+
+from __future__ import annotations
+
+import importlib
+import pkgutil
+from dataclasses import dataclass
+from difflib import get_close_matches
+from typing import TYPE_CHECKING, Any, Mapping
+
+from pnp.errors import PnpError
+from pnp.games.api import Game
+from pnp.games.bots import Bot, RandomBot
+from pnp.games.stats import GameStats
+
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One registered engine: its game class, bots and report figures."""
+
+    game: type[Game[Any]]
+    bots: Mapping[str, type[Bot]]
+    stats: type[GameStats] | None = None
+
+    @property
+    def slug(self) -> str:
+        """The game's slug."""
+        return self.game.slug
+
+
+_REGISTRY: dict[str, GameEntry] = {}
+_DISCOVERED = False
+
+
+def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
+                  stats: type[GameStats] | None = None) -> None:
+    """Register ``game`` with its ``bots`` (the random bot is always added)."""
+    table: dict[str, type[Bot]] = {RandomBot.name: RandomBot}
+    for bot in bots:
+        if bot.name in table:
+            raise PnpError(f"{game.slug}: two bots named {bot.name!r}")
+        table[bot.name] = bot
+    _REGISTRY[game.slug] = GameEntry(game, table, stats)
+
+
+def registered_games() -> dict[str, GameEntry]:
+    """Every registered engine by slug, importing the game packages once."""
+    global _DISCOVERED
+    if not _DISCOVERED:
+        import pnp.games as package
+        for info in pkgutil.iter_modules(package.__path__):
+            if info.ispkg:
+                importlib.import_module(f"pnp.games.{info.name}")
+        _DISCOVERED = True
+    return dict(sorted(_REGISTRY.items()))
+
+
+def engine_slugs() -> list[str]:
+    """Slugs of games that have a rules engine."""
+    return list(registered_games())
+
+
+def game_entry(slug: str) -> GameEntry:
+    """The registered engine for ``slug``; a one-line error (with a hint) if none."""
+    games = registered_games()
+    if slug not in games:
+        hint = get_close_matches(slug, list(games), n=1)
+        extra = f"; did you mean {hint[0]!r}?" if hint else ""
+        raise PnpError(f"no rules engine for game {slug!r} (have: "
+                       f"{', '.join(games)}){extra}")
+    return games[slug]
+
+
+def make_game(data: "GameData", params: Mapping[str, Any] | None = None) -> Game[Any]:
+    """Build the engine of ``data``'s game from the already loaded data.
+
+    Raises :class:`PnpError` when the data has problems (``pnp check`` lists
+    them all), when no engine exists, or on a bad parameter.
+    """
+    entry = game_entry(data.slug)
+    if data.problems:
+        raise PnpError(f"{data.problems[0]} (run `pnp check {data.slug}` for every problem)")
+    return entry.game(data, params)

@@ -1,0 +1,51 @@
+"""Game-specific report figures, aggregated as finished games stream in.
+
+A game package may register a :class:`GameStats` subclass; the simulator
+creates one per chunk of games (in the worker), calls :meth:`GameStats.add`
+for each finished game, merges chunks in game order and asks for a JSON-ready
+dict and text lines. Everything held must be small (counts and sums, never
+per-game lists) so memory stays flat however many games are played.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, Generic, Sequence, TypeVar
+
+from pnp.games.api import Game, State
+
+#: A key figure for sweep tables: (name, value, 95% low, 95% high).
+KeyFigure = tuple[str, float, float, float]
+
+T = TypeVar("T", bound="GameStats")
+
+
+class GameStats(ABC):
+    """Figures one game adds to the simulation report (picklable, mergeable)."""
+
+    #: Heading of the report section.
+    title: str = "Game figures"
+
+    def __init__(self, game: Game[Any], num_players: int) -> None:
+        """Start empty for ``num_players`` seats."""
+        self.num_players = num_players
+
+    @abstractmethod
+    def add(self, state: State[Any], seats: Sequence[str]) -> None:
+        """Count one finished (terminal) game; ``seats`` are the bot names by seat."""
+
+    @abstractmethod
+    def merge(self, other: Any) -> None:
+        """Add the counts of ``other`` (same class, later games) into this one."""
+
+    @abstractmethod
+    def to_dict(self) -> dict[str, Any]:
+        """Deterministic, JSON-ready figures."""
+
+    @abstractmethod
+    def format(self, figures: dict[str, Any]) -> list[str]:
+        """Readable lines for :meth:`to_dict`'s figures (no trailing blank line)."""
+
+    def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
+        """The few rates a sweep table shows per parameter value (default: none)."""
+        return []
