@@ -5,29 +5,27 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from pnp.data import resolve_data_dir, resolve_slugs
+from pnp.data import GameData, resolve_data_dir, resolve_slugs
 from pnp.data.report import game_inventory, load_many
 
 #: Seed of the check's simulation: fixed so `pnp check` is reproducible.
 CHECK_SEED = 20261122
 
 
-def simulate_briefly(slug: str, data_dir: Path, players: tuple[int, int], games: int,
-                     progress: bool) -> list[dict[str, Any]]:
+def simulate_briefly(game: GameData, games: int, progress: bool) -> list[dict[str, Any]]:
     """Play ``games`` seeded games at every supported player count; return one result each."""
     from pnp.games import engine_slugs
 
-    if slug not in engine_slugs():
+    if game.slug not in engine_slugs():
         return []
     from pnp.sim import run_simulation
-    from pnp.sim.runner import DEFAULT_STEP_CAP
 
     results = []
-    for n in range(players[0], players[1] + 1):
+    lo, hi = game.manifest.players
+    for n in range(lo, hi + 1):
         _text, report, code = run_simulation(
-            slug, players=n, games=games, bots=["random"], seed=CHECK_SEED, jobs=1,
-            params={}, check_invariants=True, step_cap=DEFAULT_STEP_CAP, json_path=None,
-            progress=progress, data_dir=data_dir)
+            game, players=n, games=games, bots=["random"], seed=CHECK_SEED, jobs=1,
+            params={}, invariants="sample", progress=progress)
         results.append({"players": n, "games": games, "ok": code == 0,
                         "completion": report["completion"]["rate"],
                         "failures": report.get("failures", [])})
@@ -47,8 +45,7 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
         lines.extend(entry["problems"])
         report["problems"].extend(entry["problems"])
         if simulate and not game.problems:
-            sims = simulate_briefly(game.slug, root, game.manifest.players, sim_games,
-                                    progress)
+            sims = simulate_briefly(game, sim_games, progress)
             entry["simulation"] = sims
             for sim in sims:
                 if not sim["ok"]:

@@ -12,6 +12,7 @@ import click
 
 from pnp import __version__
 from pnp.errors import PnpError
+from pnp.sim.invariants import DEFAULT_LEVEL, LEVELS
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -25,7 +26,7 @@ def user_errors(func: F) -> F:
             return func(*args, **kwargs)
         except PnpError as exc:
             click.echo(f"error: {exc}", err=True)
-            sys.exit(1)
+            sys.exit(exc.exit_code)
         except KeyboardInterrupt:
             click.echo("interrupted", err=True)
             sys.exit(130)
@@ -222,17 +223,24 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--players", "-p", type=int, default=None,
               help="Number of players [default: the game's maximum].")
 @click.option("--games", "-n", type=int, default=1000, show_default=True,
-              help="How many games to play.")
+              help="How many games to play (per value when sweeping).")
 @click.option("--bots", default="random", show_default=True,
-              help="Comma-separated bots assigned to seats in turn (random, greedy).")
+              help="Comma-separated bots assigned to seats in turn; `--bots list` "
+                   "shows the game's bots.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed; the same seed gives the same results for any --jobs.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
               help="Worker processes.")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable).")
-@click.option("--invariants/--no-invariants", default=True, show_default=True,
-              help="Check card conservation and legal actions at every step.")
+@click.option("--sweep", "sweeps", multiple=True, metavar="KEY=LO:HI:STEP|KEY=a,b,c",
+              help="Play the same deals for every value of a parameter and print one row "
+                   "per value (repeat for a grid).")
+@click.option("--invariants", type=click.Choice(LEVELS), default=DEFAULT_LEVEL,
+              show_default=True,
+              help="full: apply every legal action to a clone at every step; sample: "
+                   "cheap checks every step, full checks on the first games; off: none.")
+@click.option("--no-invariants", is_flag=True, help="Shorthand for --invariants off.")
 @click.option("--step-cap", type=int, default=10_000, show_default=True,
               help="A game taking more decisions than this counts as not ending.")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -241,23 +249,38 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 @data_dir_option
 @user_errors
 def simulate_command(game: str, players: int | None, games: int, bots: str, seed: int,
-                     jobs: int, params: tuple[str, ...], invariants: bool, step_cap: int,
+                     jobs: int, params: tuple[str, ...], sweeps: tuple[str, ...],
+                     invariants: str, no_invariants: bool, step_cap: int,
                      json_path: Path | None, quiet: bool, data_dir: Path | None) -> None:
     """Play GAME many times with automated players and report how it plays.
 
     Exits 1 if any game broke an invariant or hit the step cap (the report
     shows the seed and action trace that reproduce it).
     """
-    from pnp.games import load_game
-    from pnp.sim import run_simulation
+    from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
+    from pnp.games import game_entry
+    from pnp.sim import run_simulation, run_sweep
 
+    root = resolve_data_dir(data_dir)
+    slug = resolve_slugs(root, [game])[0]
+    entry = game_entry(slug)
+    if bots.strip() in ("list", "help"):
+        for name, cls in entry.bots.items():
+            click.echo(f"{name:<12} {cls.summary or cls.__doc__ or ''}".rstrip())
+        return
+    data = load_game_data(root, slug, strict=True)
+    level = "off" if no_invariants else invariants
     parsed = _parse_params(params)
-    if players is None:
-        players = load_game(game, parsed, data_dir=data_dir).max_players
-    text, _report, code = run_simulation(
-        game, players=players, games=games, bots=bots, seed=seed, jobs=jobs,
-        params=parsed, check_invariants=invariants, step_cap=step_cap,
-        json_path=json_path, progress=not quiet, data_dir=data_dir)
+    if sweeps:
+        text, _doc, code = run_sweep(
+            data, list(sweeps), players=players, games=games, bots=bots, seed=seed,
+            jobs=jobs, params=parsed, invariants=level, step_cap=step_cap,
+            json_path=json_path, progress=not quiet)
+    else:
+        text, _report, code = run_simulation(
+            data, players=players, games=games, bots=bots, seed=seed, jobs=jobs,
+            params=parsed, invariants=level, step_cap=step_cap,
+            json_path=json_path, progress=not quiet)
     click.echo(text, nl=False)
     sys.exit(code)
 

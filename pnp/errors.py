@@ -11,6 +11,9 @@ class PnpError(Exception):
     Messages say what went wrong, where (file, row/line), and what was expected.
     """
 
+    #: Exit status the CLI uses for this error.
+    exit_code: int = 1
+
     def __init__(self, message: str, *, path: Path | str | None = None,
                  line: int | None = None) -> None:
         self.message = message

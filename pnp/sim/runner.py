@@ -2,91 +2,57 @@
 
 Game ``g`` of a run is fully determined by ``(seed, g)``: the deal seed and
 every bot's rng seed are derived from them with a keyed hash
-(:func:`derive_seed`), so results are identical for any number of processes
-and on any machine. Workers get large contiguous chunks of game indices and
-results are merged back in game order.
+(:func:`derive_seed`). Games are played in chunks of :data:`CHUNK_GAMES`
+consecutive indices whatever the number of processes, each chunk is reduced to
+an :class:`~pnp.sim.aggregate.Aggregate` where it was played, and the parent
+merges chunks in game order: results are identical for any ``jobs`` and memory
+stays flat however many games are played.
 
 Two play loops exist on purpose:
 
 * the *fast* loop (invariants off) is only ``legal_actions → bot →
-  apply_action`` plus two counter bumps, and inlines the random bot;
-* the *traced* loop records the action trace and, when asked, checks every
-  invariant at every step. It also re-plays any game the fast loop could not
-  finish (error or step cap) to capture a trace that reproduces the problem —
-  possible because the game is a pure function of ``(seed, g)``.
+  apply_action`` plus counters, and inlines the random bot;
+* the *checked* loop records the action history and checks invariants at the
+  level :mod:`pnp.sim.invariants` gives the game. It also re-plays any game
+  the fast loop could not finish (error or step cap) to find the cause and a
+  trace that reproduces it — possible because a game is a pure function of
+  ``(seed, g)``.
 """
 
 from __future__ import annotations
 
 import hashlib
 import multiprocessing
-import os
 import random
+import signal
 import time
-import traceback
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Callable, NamedTuple, Sequence
+from dataclasses import dataclass
+from types import FrameType
+from typing import Any, Callable, Iterator, Sequence
 
+from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, State
-from pnp.sim.bots import BOTS, Bot, RandomBot, seat_bots
+from pnp.games.bots import Bot, RandomBot
+from pnp.games.stats import GameStats
+from pnp.sim.aggregate import Aggregate, Failure
+from pnp.sim.bots import seat_bots
+from pnp.sim.invariants import (FULL_GAMES, REPLAY_EVERY, check_cheap, check_clones,
+                                check_final, check_state, describe, safe_text)
 
 #: Default maximum number of actions in one game before it counts as endless.
 DEFAULT_STEP_CAP = 10_000
 #: Failures beyond this many keep their seed and message but not their trace.
 DEFAULT_MAX_TRACES = 20
+#: Games per task: fixed, so chunk boundaries (and results) never depend on jobs.
+CHUNK_GAMES = 250
 
 Progress = Callable[[int], None]
 
 
-# --------------------------------------------------------------------------
-# Results
-# --------------------------------------------------------------------------
+class Interrupted(PnpError):
+    """The run was stopped by Ctrl-C or SIGTERM; workers are gone, nothing written."""
 
-class GameRecord(NamedTuple):
-    """What one game produced (only ``index``/``seats``/``completed`` are
-    meaningful when the game did not complete).
-
-    A named tuple because worker processes ship thousands of these back: plain
-    tuples pickle about 4× faster than dataclass instances, and the parent
-    competes with the workers for the same cores.
-    """
-
-    index: int
-    seats: tuple[str, ...]
-    completed: bool
-    length: int = 0
-    returns: tuple[float, ...] = ()
-    winners: tuple[int, ...] = ()
-    #: Counts in the order of ``game.event_names``.
-    events: tuple[int, ...] = ()
-    #: Per seat: decisions taken, and those with more than one legal action.
-    decisions: tuple[int, ...] = ()
-    real_choices: tuple[int, ...] = ()
-
-
-@dataclass(slots=True)
-class Failure:
-    """A game that broke an invariant, raised, or hit the step cap.
-
-    ``replay(game, num_players, deal_seed, actions)`` reproduces it: for an
-    ``invariant`` failure the returned state fails :func:`check_state` (or the
-    end-of-game checks), for an ``error`` the last action (or set-up, when
-    ``actions`` is empty) raises again, and for ``step_cap`` the state is still
-    not terminal.
-    """
-
-    #: "invariant", "error" or "step_cap".
-    kind: str
-    game_index: int
-    seed: int
-    deal_seed: int
-    seats: tuple[str, ...]
-    message: str
-    #: Actions applied before the failure was seen (None when dropped).
-    actions: list[int] | None = None
-    #: ``action_to_string`` of each action, in the state it was taken in.
-    action_texts: list[str] | None = None
+    exit_code = 130
 
 
 @dataclass
@@ -102,23 +68,27 @@ class SimResult:
     games: int
     bots: tuple[str, ...]
     seed: int
-    check_invariants: bool
+    invariants: str
     step_cap: int
-    apply_check_limit: int | None
-    records: list[GameRecord]
-    failures: list[Failure]
+    totals: Aggregate
     #: Not part of the deterministic report.
     jobs: int = 1
+    jobs_asked: int = 1
     elapsed_s: float = 0.0
+
+    @property
+    def failures(self) -> list[Failure]:
+        """Kept failures, in game order."""
+        return self.totals.failures
 
     @property
     def ok(self) -> bool:
         """True when every game completed without a failure."""
-        return not self.failures
+        return self.totals.completed == self.games
 
 
 # --------------------------------------------------------------------------
-# Seeds, replay and invariant checks
+# Seeds and replay
 # --------------------------------------------------------------------------
 
 def derive_seed(seed: int, game_index: int, label: str) -> int:
@@ -132,19 +102,19 @@ def derive_seed(seed: int, game_index: int, label: str) -> int:
     return int.from_bytes(digest, "big")
 
 
-def make_bots(game: Game, seats: Sequence[str], seed: int, game_index: int) -> list[Bot]:
-    """Fresh bots for game ``game_index``, each with its own derived rng."""
-    return [BOTS[name](game, i, random.Random(derive_seed(seed, game_index, f"bot{i}")))
-            for i, name in enumerate(seats)]
+def make_bots(classes: Sequence[type[Bot]], game: Game[Any], seed: int,
+              game_index: int) -> list[Bot]:
+    """Fresh bots for game ``game_index`` (``classes`` by seat), each with its own rng."""
+    return [cls(game, i, random.Random(derive_seed(seed, game_index, f"bot{i}")))
+            for i, cls in enumerate(classes)]
 
 
-def replay(game: Game, num_players: int, seed: int, actions: Sequence[int]) -> State:
+def replay(game: Game[Any], num_players: int, seed: int, actions: Sequence[int]) -> State[Any]:
     """Replay ``actions`` from the deal with ``seed`` (a failure's ``deal_seed``).
 
     Each action is checked to be legal first; an illegal one raises
     :class:`~pnp.errors.PnpError`. Errors raised by the engine propagate.
     """
-    from pnp.errors import PnpError
     state = game.new_initial_state(num_players, seed)
     for step, action in enumerate(actions):
         legal = state.legal_actions()
@@ -155,222 +125,122 @@ def replay(game: Game, num_players: int, seed: int, actions: Sequence[int]) -> S
     return state
 
 
-def _zone_detail(game: Game, state: State) -> str:
-    """Explain how the zones differ from the deck (slow; failures only)."""
-    deck = Counter(game.deck())
-    where: dict[int, list[str]] = {}
-    for name, cards in state.zones():
-        for c in cards:
-            where.setdefault(c, []).append(str(name))
-    seen = Counter({c: len(z) for c, z in where.items()})
-    missing = sorted((deck - seen).elements())
-    extra = sorted((seen - deck).elements())
-    parts = []
-    if missing:
-        parts.append(f"missing {missing[:10]}")
-    if extra:
-        dup = {c: where[c] for c in sorted(set(extra))[:5]}
-        parts.append(f"extra {extra[:10]} (zones: {dup})")
-    return "; ".join(parts) or "zones differ from deck"
-
-
-def check_state(game: Game, state: State, deck_sorted: Sequence[int] | None = None,
-                apply_check_limit: int | None = None,
-                rng: random.Random | None = None) -> str | None:
-    """Check the per-step invariants of ``state``; return a message or None.
-
-    Card conservation (every deck card in exactly one zone); ``is_terminal()``
-    agrees with ``current_player() == TERMINAL``; a non-terminal state has a
-    valid current player with ≥ 1 legal action, listed ascending without
-    duplicates; every legal action (or ``apply_check_limit`` of them, drawn
-    with ``rng``) applies without error on a ``clone()``, and doing so leaves
-    the original untouched.
-    """
-    if deck_sorted is None:
-        deck_sorted = sorted(game.deck())
-    cards: list[int] = []
-    for _name, zone in state.zones():
-        cards.extend(zone)
-    cards.sort()
-    if cards != deck_sorted:
-        return f"card conservation broken: {_zone_detail(game, state)}"
-    player = state.current_player()
-    terminal = state.is_terminal()
-    if terminal != (player == TERMINAL):
-        return (f"is_terminal() is {terminal} but current_player() is {player} "
-                f"(TERMINAL is {TERMINAL})")
-    if terminal:
-        return None
-    if not 0 <= player < state.num_players:
-        return f"current_player() {player} is not a seat of {state.num_players}"
-    legal = state.legal_actions()
-    if not legal:
-        return f"player {player} has no legal action in a non-terminal state"
-    for a, b in zip(legal, legal[1:]):
-        if not a < b:
-            return f"legal_actions() not ascending without duplicates: … {a}, {b} …"
-    to_try: Sequence[int] = legal
-    if apply_check_limit is not None and len(legal) > apply_check_limit:
-        to_try = sorted((rng or random.Random(0)).sample(legal, apply_check_limit))
-    for i, action in enumerate(to_try):
-        child = state.clone()
-        if i == 0 and child.legal_actions() != legal:
-            return "clone() has different legal actions from the original"
-        try:
-            child.apply_action(action)
-        except Exception as exc:  # the engine's own bug, reported with the trace
-            return (f"legal action {action} ({_safe_text(state, action)}) raised "
-                    f"{_describe(exc)} when applied to a clone")
-        if state.current_player() != player or state.legal_actions() != legal:
-            return (f"clone() is not independent: applying {action} to the clone "
-                    "changed the original")
-    return None
-
-
-def check_final(game: Game, state: State, actions: Sequence[int], seed: int) -> str | None:
-    """End-of-game invariants: returns/winners/events are well formed, and
-    replaying ``actions`` from ``seed`` reproduces the same final state."""
-    n = state.num_players
-    ret = state.returns()
-    if len(ret) != n:
-        return f"returns() has {len(ret)} values for {n} players"
-    if not all(isinstance(v, (int, float)) for v in ret):
-        return f"returns() holds non-numbers: {ret!r}"
-    win = state.winners()
-    if not win or len(set(win)) != len(win) or not all(0 <= w < n for w in win):
-        return f"winners() {win!r} is not a non-empty set of seats"
-    events = state.events()
-    unknown = set(events) - set(game.event_names)
-    if unknown:
-        return f"events() has names missing from game.event_names: {sorted(unknown)}"
-    if any(not isinstance(v, int) or v < 0 for v in events.values()):
-        return f"events() has counts that are not non-negative ints: {dict(events)}"
-    again = replay(game, n, seed, actions)
-    if (list(again.returns()) != list(ret) or list(again.winners()) != list(win)
-            or again.turns() != state.turns()
-            or _zones_snapshot(again) != _zones_snapshot(state)):
-        return "replaying the action history from the same seed gave a different final state"
-    return None
-
-
-def _zones_snapshot(state: State) -> list[tuple[str, list[int]]]:
-    """Zones as plain lists, for equality tests."""
-    return [(str(name), list(cards)) for name, cards in state.zones()]
-
-
-def _describe(exc: BaseException) -> str:
-    """``Type: message at file:line in function`` for the innermost frame."""
-    tb = traceback.extract_tb(exc.__traceback__)
-    where = ""
-    if tb:
-        frame = tb[-1]
-        where = f" at {os.path.basename(frame.filename)}:{frame.lineno} in {frame.name}"
-    return f"{type(exc).__name__}: {exc}{where}"
-
-
-def _safe_text(state: State, action: int) -> str:
-    """``action_to_string`` that never raises."""
+def action_texts(game: Game[Any], num_players: int, seed: int,
+                 actions: Sequence[int]) -> list[str]:
+    """``action_to_string`` of each action in the state it was taken in (for traces)."""
+    texts: list[str] = []
     try:
-        return state.action_to_string(action)
+        state = game.new_initial_state(num_players, seed)
+        for action in actions:
+            texts.append(safe_text(state, action))
+            state.apply_action(action)
     except Exception as exc:
-        return f"<action_to_string raised {type(exc).__name__}>"
+        texts.append(f"<replay stopped: {describe(exc)}>")
+    return texts
 
 
 # --------------------------------------------------------------------------
 # Play loops
 # --------------------------------------------------------------------------
 
-def _play_fast(game: Game, num_players: int, deal: int, bots: list[Bot],
-               step_cap: int) -> tuple[State, list[int], list[int], bool]:
+def _play_fast(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
+               step_cap: int, phases: dict[str, list[int]]
+               ) -> tuple[State[Any], list[int], list[int], bool]:
     """Play one game as fast as possible; return (state, decisions, real, ended).
 
     Forced moves (one legal action) are applied without asking the bot. Any
-    exception propagates; the caller re-plays the game with the traced loop.
+    exception propagates; the caller re-plays the game with the checked loop.
+    ``phases`` receives this game's per-phase decision counts only when the
+    game ends cleanly (the caller passes a scratch dict).
     """
     state = game.new_initial_state(num_players, deal)
     cur = state.current_player
     legal_of = state.legal_actions
     apply = state.apply_action
+    phase = state.phase
     dec = [0] * num_players
     real = [0] * num_players
-    if all(type(b) is RandomBot for b in bots):
-        # Inlined RandomBot.act: same formula, same stream, same games.
-        rnd = [b.rng.random for b in bots]
-        for _ in range(step_cap):
-            p = cur()
-            if p < 0:
-                break
-            legal = legal_of()
-            dec[p] += 1
-            k = len(legal)
-            if k > 1:
-                real[p] += 1
+    all_random = all(type(b) is RandomBot for b in bots)
+    rnd = [b.rng.random for b in bots]
+    acts = [b.act for b in bots]
+    wants = [b.needs_observation for b in bots]
+    observe = state.observation
+    for _ in range(step_cap):
+        p = cur()
+        if p < 0:
+            break
+        legal = legal_of()
+        k = len(legal)
+        dec[p] += 1
+        row = phases.get(ph := phase())
+        if row is None:
+            row = phases[ph] = [0, 0, 0]
+        row[0] += 1
+        row[1] += k
+        if k > 1:
+            real[p] += 1
+            row[2] += 1
+            if all_random:
+                # Inlined RandomBot.act: same formula, same stream, same games.
                 apply(legal[int(rnd[p]() * k)])
             else:
-                apply(legal[0])
-        else:
-            if cur() >= 0:
-                return state, dec, real, False
-    else:
-        acts = [b.act for b in bots]
-        wants = [b.needs_observation for b in bots]
-        observe = state.observation
-        for _ in range(step_cap):
-            p = cur()
-            if p < 0:
-                break
-            legal = legal_of()
-            dec[p] += 1
-            if len(legal) > 1:
-                real[p] += 1
                 apply(acts[p](observe(p) if wants[p] else None, legal))
-            else:
-                apply(legal[0])
         else:
-            if cur() >= 0:
-                return state, dec, real, False
+            apply(legal[0])
+    else:
+        if cur() >= 0:
+            return state, dec, real, False
     return state, dec, real, True
 
 
 @dataclass
-class _Traced:
-    """Outcome of :func:`_play_traced`."""
+class _Checked:
+    """Outcome of :func:`_play_checked`."""
 
     status: str  # "ok", "invariant", "error", "step_cap"
-    message: str = ""
-    state: State | None = None
-    dec: list[int] = field(default_factory=list)
-    real: list[int] = field(default_factory=list)
-    actions: list[int] = field(default_factory=list)
-    texts: list[str] = field(default_factory=list)
+    message: str
+    state: State[Any] | None
+    dec: list[int]
+    real: list[int]
+    actions: list[int]
+    phases: dict[str, list[int]]
 
 
-def _play_traced(game: Game, num_players: int, deal: int, bots: list[Bot],
-                 step_cap: int, check: bool, deck_sorted: Sequence[int] | None,
-                 apply_check_limit: int | None, check_rng: random.Random) -> _Traced:
-    """Play one game recording every action; with ``check``, test all invariants.
+def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
+                  step_cap: int, level: str, deck_sorted: Sequence[int],
+                  check_rng: random.Random, replay_at_end: bool) -> _Checked:
+    """Play one game recording every action and checking invariants at ``level``.
 
-    Makes exactly the same bot calls as :func:`_play_fast`, so it reproduces
-    the fast loop's game move for move.
+    ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (one
+    randomly drawn legal action on a clone) or ``"off"`` (no checks; used to
+    re-play a game the fast loop could not finish). Makes exactly the same bot
+    calls as :func:`_play_fast`, so it reproduces the fast loop's game.
     """
-    out = _Traced("ok", dec=[0] * num_players, real=[0] * num_players)
+    out = _Checked("ok", "", None, [0] * num_players, [0] * num_players, [], {})
     step = 0
+    check = level != "off"
     try:
         state = game.new_initial_state(num_players, deal)
     except Exception as exc:
-        out.status, out.message = "error", f"new_initial_state raised {_describe(exc)}"
+        out.status, out.message = "error", f"new_initial_state raised {describe(exc)}"
         return out
     out.state = state
     try:
         while True:
+            p = state.current_player()
+            terminal = state.is_terminal()
+            legal = None if p < 0 else state.legal_actions()
             if check:
-                msg = check_state(game, state, deck_sorted, apply_check_limit, check_rng)
+                msg = check_cheap(state, deck_sorted, None if terminal else legal)
+                if msg is None and legal and not terminal:
+                    to_try = (legal if level == "full"
+                              else [legal[int(check_rng.random() * len(legal))]])
+                    msg = check_clones(state, legal, to_try)
                 if msg:
                     out.status, out.message = "invariant", f"step {step}: {msg}"
                     return out
-            p = state.current_player()
             if p < 0:
-                if not state.is_terminal():
+                if not terminal:
                     out.status = "invariant"
                     out.message = (f"step {step}: current_player() is {p} but "
                                    "is_terminal() is False")
@@ -378,20 +248,23 @@ def _play_traced(game: Game, num_players: int, deal: int, bots: list[Bot],
                 break
             if step >= step_cap:
                 out.status = "step_cap"
-                out.message = (f"no end after {step_cap} actions "
-                               f"({state.turns()} turns)")
+                out.message = f"no end after {step_cap} actions ({state.turns()} turns)"
                 return out
             if p >= num_players:
                 out.status, out.message = "invariant", f"step {step}: current_player() is {p}"
                 return out
-            legal = state.legal_actions()
             if not legal:
                 out.status = "invariant"
                 out.message = f"step {step}: player {p} has no legal action (not terminal)"
                 return out
             out.dec[p] += 1
-            if len(legal) > 1:
+            k = len(legal)
+            row = out.phases.setdefault(state.phase(), [0, 0, 0])
+            row[0] += 1
+            row[1] += k
+            if k > 1:
                 out.real[p] += 1
+                row[2] += 1
                 bot = bots[p]
                 action = bot.act(state.observation(p) if bot.needs_observation else None,
                                  legal)
@@ -402,186 +275,246 @@ def _play_traced(game: Game, num_players: int, deal: int, bots: list[Bot],
                     return out
             else:
                 action = legal[0]
-            out.texts.append(_safe_text(state, action))
             out.actions.append(action)
             state.apply_action(action)
             step += 1
-        if check:
+        if check and replay_at_end:
             msg = check_final(game, state, out.actions, deal)
             if msg:
                 out.status, out.message = "invariant", f"end of game: {msg}"
                 return out
     except Exception as exc:
         out.status = "error"
-        out.message = f"step {step}: {_describe(exc)}"
+        out.message = f"step {step}: {describe(exc)}"
     return out
 
 
-def _record(game: Game, g: int, seats: tuple[str, ...], state: State,
-            dec: Sequence[int], real: Sequence[int]) -> GameRecord:
-    """Summarise a finished game."""
-    ev = state.events()
-    return GameRecord(
-        index=g, seats=seats, completed=True, length=state.turns(),
-        returns=tuple(state.returns()), winners=tuple(sorted(state.winners())),
-        events=tuple(ev.get(name, 0) for name in game.event_names),
-        decisions=tuple(dec), real_choices=tuple(real))
-
+# --------------------------------------------------------------------------
+# Chunks
+# --------------------------------------------------------------------------
 
 @dataclass(frozen=True)
 class _Chunk:
-    """A contiguous range of games for one worker task (small and picklable;
-    the game itself reaches each worker once, through :func:`_init_worker`)."""
+    """A contiguous range of games for one task (small and picklable; the game
+    and bot classes reach each worker once, through :func:`_init_worker`)."""
 
     num_players: int
     bots: tuple[str, ...]
     seed: int
     start: int
     stop: int
-    check: bool
+    invariants: str
     step_cap: int
-    apply_check_limit: int | None
     max_traces: int
 
 
-#: The game a worker process plays, installed once by :func:`_init_worker` so
+@dataclass(frozen=True)
+class _Setup:
+    """What every chunk of a run shares: the game, bot classes by name, stats class."""
+
+    game: Game[Any]
+    bot_classes: dict[str, type[Bot]]
+    stats: type[GameStats] | None
+
+
+#: The run a worker process plays, installed once by :func:`_init_worker` so
 #: engine-side caches stay warm across chunks and are not re-pickled per task.
-_WORKER_GAME: list[Game] = []
+_WORKER: list[_Setup] = []
 
 
-def _init_worker(game: Game) -> None:
-    """Pool initializer: remember the game for this worker process."""
-    _WORKER_GAME[:] = [game]
+def _init_worker(setup: _Setup) -> None:
+    """Pool initializer: remember the run; leave Ctrl-C and SIGTERM to the parent."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    _WORKER[:] = [setup]
 
 
-def _run_worker_chunk(job: _Chunk) -> tuple[int, list[tuple], list[Failure]]:
-    """Pool task: play ``job`` with the worker's game (top-level: spawn-safe)."""
-    return _run_chunk(_WORKER_GAME[0], job)
+def _run_worker_chunk(job: _Chunk) -> Aggregate:
+    """Pool task: play ``job`` with the worker's run (top-level: spawn-safe)."""
+    return run_chunk(_WORKER[0], job)
 
 
-def _run_chunk(game: Game, job: _Chunk) -> tuple[int, list[tuple], list[Failure]]:
-    """Play games ``job.start .. job.stop - 1`` of ``game``.
+def _level_for(invariants: str, g: int) -> tuple[str, bool]:
+    """The check level and whether to replay at the end, for game ``g``."""
+    if invariants == "full":
+        return "full", True
+    if invariants == "sample":
+        if g < FULL_GAMES:
+            return "full", True
+        return "sample", g % REPLAY_EVERY == 0
+    return "off", False
 
-    Records come back as plain tuples (fast to pickle); the parent rebuilds
-    :class:`GameRecord` with ``GameRecord._make``.
-    """
+
+def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
+    """Play games ``job.start .. job.stop - 1`` and reduce them to an aggregate."""
+    game = setup.game
     n = job.num_players
-    deck_sorted = sorted(game.deck()) if job.check else None
-    records: list[GameRecord] = []
-    failures: list[Failure] = []
+    agg = Aggregate(n, tuple(game.event_names), job.bots,
+                    stats=setup.stats(game, n) if setup.stats else None)
+    deck_sorted = sorted(game.deck()) if job.invariants != "off" else []
+    traces = 0
     for g in range(job.start, job.stop):
         seats = seat_bots(job.bots, n, g)
+        classes = [setup.bot_classes[name] for name in seats]
         deal = derive_seed(job.seed, g, "deal")
+        level, replay_at_end = _level_for(job.invariants, g)
         fast_failed = False
-        if not job.check:
+        if level == "off":
+            scratch: dict[str, list[int]] = {}
             try:
                 state, dec, real, ended = _play_fast(
-                    game, n, deal, make_bots(game, seats, job.seed, g), job.step_cap)
+                    game, n, deal, make_bots(classes, game, job.seed, g), job.step_cap,
+                    scratch)
                 fast_failed = not (ended and state.is_terminal())
             except Exception:
                 fast_failed = True  # re-played below with a trace to find the cause
             if not fast_failed:
                 try:
-                    records.append(_record(game, g, seats, state, dec, real))
+                    agg.add_game(state, seats, dec, real)
+                    _merge_phases(agg.phases, scratch)
                     continue
                 except Exception:
-                    pass  # the traced re-play below reports it with a trace
-        out = _play_traced(game, n, deal, make_bots(game, seats, job.seed, g),
-                           job.step_cap, job.check, deck_sorted, job.apply_check_limit,
-                           random.Random(derive_seed(job.seed, g, "check")))
+                    agg.games -= 1  # counted again as a failure below
+                    fast_failed = True
+        out = _play_checked(game, n, deal, make_bots(classes, game, job.seed, g),
+                            job.step_cap, level, deck_sorted,
+                            random.Random(derive_seed(job.seed, g, "check")),
+                            replay_at_end or fast_failed)
         if out.status == "ok" and fast_failed:
             out.status = "error"
-            out.message = ("the fast loop failed but a traced re-play of the same "
+            out.message = ("the fast loop failed but a checked re-play of the same "
                            "game did not: the engine is not deterministic")
         if out.status == "ok":
             assert out.state is not None
             try:
-                records.append(_record(game, g, seats, out.state, out.dec, out.real))
+                agg.add_game(out.state, seats, out.dec, out.real)
+                _merge_phases(agg.phases, out.phases)
                 continue
             except Exception as exc:
-                out.status, out.message = "error", f"end of game: {_describe(exc)}"
-        keep = len(failures) < job.max_traces
-        failures.append(Failure(
+                agg.games -= 1
+                out.status, out.message = "error", f"end of game: {describe(exc)}"
+        keep = traces < job.max_traces
+        traces += keep
+        agg.add_failure(Failure(
             kind=out.status, game_index=g, seed=job.seed, deal_seed=deal, seats=seats,
             message=out.message, actions=out.actions if keep else None,
-            action_texts=out.texts if keep else None))
-        records.append(GameRecord(index=g, seats=seats, completed=False,
-                                  length=_safe_turns(out.state)))
-    return job.start, [tuple(r) for r in records], failures
+            action_texts=action_texts(game, n, deal, out.actions) if keep else None))
+    return agg
 
 
-def _safe_turns(state: State | None) -> int:
-    """``state.turns()`` or 0 if unavailable."""
+def _merge_phases(into: dict[str, list[int]], more: dict[str, list[int]]) -> None:
+    """Add per-phase decision counts."""
+    for name, row in more.items():
+        mine = into.setdefault(name, [0, 0, 0])
+        mine[0] += row[0]
+        mine[1] += row[1]
+        mine[2] += row[2]
+
+
+def chunk_bounds(games: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
+    """``range(games)`` in consecutive pieces of ``size`` (the last may be shorter)."""
+    return [(a, min(a + size, games)) for a in range(0, games, size)]
+
+
+class _TermAsInterrupt:
+    """While active, SIGTERM raises KeyboardInterrupt in the parent (then restored)."""
+
+    def __enter__(self) -> "_TermAsInterrupt":
+        self.old = signal.getsignal(signal.SIGTERM)
+        try:
+            signal.signal(signal.SIGTERM, self._raise)
+        except ValueError:  # not the main thread: leave SIGTERM alone
+            self.old = None
+        return self
+
+    @staticmethod
+    def _raise(signum: int, frame: FrameType | None) -> None:
+        raise KeyboardInterrupt
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old is not None:
+            signal.signal(signal.SIGTERM, self.old)
+
+
+def _pool_results(setup: _Setup, tasks: list[_Chunk], jobs: int,
+                  start_method: str | None) -> Iterator[Aggregate]:
+    """Chunk aggregates in game order from ``jobs`` worker processes.
+
+    On Ctrl-C or SIGTERM the workers are terminated and joined before
+    :class:`Interrupted` is raised, so none is left running and none prints
+    a traceback (they ignore SIGINT).
+    """
+    ctx = multiprocessing.get_context(start_method)
+    pool = ctx.Pool(processes=jobs, initializer=_init_worker, initargs=(setup,))
     try:
-        return state.turns() if state is not None else 0
-    except Exception:
-        return 0
+        with _TermAsInterrupt():
+            yield from pool.imap(_run_worker_chunk, tasks, chunksize=1)
+        pool.close()
+    except KeyboardInterrupt:
+        pool.terminate()
+        pool.join()
+        raise Interrupted("interrupted: worker processes stopped; nothing was written")
+    except BaseException:
+        pool.terminate()
+        raise
+    finally:
+        pool.join()
 
 
-def _chunks(games: int, parts: int) -> list[tuple[int, int]]:
-    """Split ``range(games)`` into ``parts`` contiguous, near-equal ranges."""
-    parts = max(1, min(parts, games))
-    bounds = [games * i // parts for i in range(parts + 1)]
-    return [(bounds[i], bounds[i + 1]) for i in range(parts)]
-
-
-def simulate(game: Game, num_players: int, games: int, bots: Sequence[str], seed: int,
-             jobs: int = 1, check_invariants: bool = True,
+def simulate(game: Game[Any], num_players: int, games: int, bots: Sequence[str],
+             seed: int, jobs: int = 1, invariants: str = "sample",
              step_cap: int = DEFAULT_STEP_CAP, progress: Progress | None = None, *,
-             apply_check_limit: int | None = None, max_traces: int = DEFAULT_MAX_TRACES,
+             bot_classes: dict[str, type[Bot]] | None = None,
+             stats: type[GameStats] | None = None,
+             max_traces: int = DEFAULT_MAX_TRACES,
              start_method: str | None = None) -> SimResult:
     """Play ``games`` games of ``game`` and collect a :class:`SimResult`.
 
-    ``bots`` are registry names assigned to seats cyclically and rotated by game
-    index (:func:`~pnp.sim.bots.seat_bots`). ``progress`` is called with the
-    number of games just finished. ``apply_check_limit`` caps how many legal
-    actions are applied on clones per step (None: all). ``start_method`` picks
-    the multiprocessing start method (None: the platform default); the worker
-    code is spawn-safe. Arguments are assumed valid (see
-    :func:`pnp.sim.run_simulation` for checked input).
+    ``bots`` are names (looked up in ``bot_classes``; default: the game's
+    registered bots) assigned to seats cyclically and rotated by game index
+    (:func:`~pnp.sim.bots.seat_bots`). ``invariants`` is a level of
+    :mod:`pnp.sim.invariants`. ``progress`` is called with the number of
+    games just finished. ``start_method`` picks the multiprocessing start
+    method (None: the platform default); the worker code is spawn-safe.
+    Arguments are assumed valid (see :func:`pnp.sim.run_simulation`).
     """
+    if bot_classes is None:
+        from pnp.games.registry import registered_games
+        entry = registered_games().get(game.slug)
+        bot_classes = dict(entry.bots) if entry else {RandomBot.name: RandomBot}
+        stats = stats if stats is not None else (entry.stats if entry else None)
     bots = tuple(bots)
+    setup = _Setup(game, {name: bot_classes[name] for name in set(bots)}, stats)
     started = time.perf_counter()
-    records: list[GameRecord] = []
-    failures: list[Failure] = []
-
-    def job(a: int, b: int) -> _Chunk:
-        """The task for games ``a .. b - 1``."""
-        return _Chunk(num_players, bots, seed, a, b, check_invariants, step_cap,
-                      apply_check_limit, max_traces)
-
-    if jobs <= 1 or games < 2:
-        # In-process; small chunks only so the progress bar moves.
-        parts = 1 if progress is None else min(games, 100)
-        for a, b in _chunks(games, parts):
-            _, recs, fails = _run_chunk(game, job(a, b))
-            records.extend(map(GameRecord._make, recs))
-            failures.extend(fails)
-            if progress is not None:
-                progress(b - a)
-        jobs = 1
+    tasks = [_Chunk(num_players, bots, seed, a, b, invariants, step_cap, max_traces)
+             for a, b in chunk_bounds(games)]
+    total = Aggregate(num_players, tuple(game.event_names), bots,
+                      stats=stats(game, num_players) if stats else None)
+    used = max(1, min(jobs, len(tasks)))
+    results: Iterator[Aggregate]
+    if used == 1:
+        results = (run_chunk(setup, t) for t in tasks)
     else:
-        # Few, large chunks: 4 per process balances the tail without paying
-        # per-task pickling; results are re-ordered by start index.
-        tasks = [job(a, b) for a, b in _chunks(games, jobs * 4)]
-        ctx = multiprocessing.get_context(start_method)
-        done: dict[int, tuple[list[tuple], list[Failure]]] = {}
-        with ctx.Pool(processes=min(jobs, len(tasks)), initializer=_init_worker,
-                      initargs=(game,)) as pool:
-            for start, recs, fails in pool.imap_unordered(_run_worker_chunk, tasks):
-                done[start] = (recs, fails)
-                if progress is not None:
-                    progress(len(recs))
-        for start in sorted(done):
-            records.extend(map(GameRecord._make, done[start][0]))
-            failures.extend(done[start][1])
-    # Same traces kept whatever the chunking: the first max_traces in game order.
-    for i, f in enumerate(failures):
-        if i >= max_traces:
-            f.actions = f.action_texts = None
+        results = _pool_results(setup, tasks, used, start_method)
+    traces = 0
+    for part in results:
+        # The first max_traces failures in game order keep their traces.
+        for f in part.failures:
+            if f.actions is not None:
+                if traces >= max_traces:
+                    f.actions = f.action_texts = None
+                else:
+                    traces += 1
+        total.merge(part)
+        if progress is not None:
+            progress(part.games)
     return SimResult(
         slug=game.slug, title=game.title, params=dict(game.params),
         event_names=tuple(game.event_names), num_players=num_players, games=games,
-        bots=bots, seed=seed, check_invariants=check_invariants, step_cap=step_cap,
-        apply_check_limit=apply_check_limit, records=records, failures=failures,
-        jobs=jobs, elapsed_s=time.perf_counter() - started)
+        bots=bots, seed=seed, invariants=invariants, step_cap=step_cap, totals=total,
+        jobs=used, jobs_asked=jobs, elapsed_s=time.perf_counter() - started)
+
+
+__all__ = ["CHUNK_GAMES", "DEFAULT_MAX_TRACES", "DEFAULT_STEP_CAP", "Failure", "Interrupted",
+           "SimResult", "TERMINAL", "action_texts", "check_final", "check_state",
+           "chunk_bounds", "derive_seed", "make_bots", "replay", "run_chunk", "simulate"]

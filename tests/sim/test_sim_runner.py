@@ -1,65 +1,72 @@
-"""Runner tests with the toy game: determinism, invariants, traces, rotation."""
+"""Runner tests with the toy game: determinism, invariant levels, traces, rotation."""
 
 from __future__ import annotations
 
+import pickle
 from collections import Counter
+from typing import Any, Sequence
 
 import pytest
 
+from pnp.games.api import State
+from pnp.games.stats import GameStats
 from pnp.sim import build_report, check_state, replay, simulate
 from pnp.sim.bots import seat_bots
-from pnp.sim.runner import check_final
-from toy_game import ToyGame, ToyState
+from pnp.sim.runner import CHUNK_GAMES, check_final
+from toy_game import ToyObservation, toy
 
 
-def _sim(variant: str = "normal", **kw):
+def _sim(variant: str = "normal", **kw: Any) -> Any:
     """Simulate the toy game with test defaults overridable by ``kw``."""
-    args = dict(num_players=4, games=60, bots=["random", "greedy"], seed=11,
-                check_invariants=True, step_cap=300)
+    args: dict[str, Any] = dict(num_players=4, games=60, bots=["random", "greedy"], seed=11,
+                                invariants="full", step_cap=300)
     args.update(kw)
-    return simulate(ToyGame({"variant": variant}), **args)
+    return simulate(toy({"variant": variant}), **args)
+
+
+def _games_view(res: Any) -> tuple:
+    """What the games produced, independent of how they were checked."""
+    t = res.totals
+    return (t.completed, dict(t.lengths), t.score_sum, t.score_sq, t.wins, t.top,
+            t.decisions, t.real, dict(t.phases), t.events, t.bot_games, t.bot_wins,
+            dict(t.pairs))
 
 
 def test_same_seed_same_report_for_any_jobs() -> None:
-    """Same seed same report for any jobs."""
-    one = _sim(games=240, jobs=1)
-    two = _sim(games=240, jobs=2, start_method="spawn")
+    """Same seed, same report for 1 or 2 spawned processes (chunks merge in game order)."""
+    one = _sim(games=3 * CHUNK_GAMES + 17, jobs=1, invariants="sample")
+    two = _sim(games=3 * CHUNK_GAMES + 17, jobs=2, invariants="sample", start_method="spawn")
     assert two.jobs == 2
     assert build_report(one) == build_report(two)
-    assert [r.returns for r in one.records] == [r.returns for r in two.records]
 
 
 def test_same_seed_same_report_with_random_fast_path_and_fork() -> None:
-    """Same seed same report with random fast path and fork."""
-    kw = dict(games=300, bots=["random"], check_invariants=False)
+    """The inlined random bot gives the same games on 1 and 2 forked processes."""
+    kw = dict(games=600, bots=["random"], invariants="off")
     assert build_report(_sim(jobs=1, **kw)) == build_report(_sim(jobs=2, **kw))
 
 
 def test_different_seeds_differ() -> None:
-    """Different seeds differ."""
+    """Different seeds give different games."""
     a = build_report(_sim(seed=1, games=100))
     b = build_report(_sim(seed=2, games=100))
     assert a["seats"] != b["seats"]
 
 
-def test_invariant_checks_do_not_change_the_games() -> None:
-    # Fast loop (checks off) and traced loop (checks on) must play the same games.
-    """Invariant checks do not change the games."""
-    for bots in (["random"], ["greedy", "random"]):
-        on = _sim(bots=bots, check_invariants=True)
-        off = _sim(bots=bots, check_invariants=False)
-        assert [(r.returns, r.winners, r.decisions, r.real_choices) for r in on.records] == \
-               [(r.returns, r.winners, r.decisions, r.real_choices) for r in off.records]
+@pytest.mark.parametrize("bots", [["random"], ["greedy", "random"]])
+def test_invariant_levels_do_not_change_the_games(bots: list[str]) -> None:
+    """Fast loop (off), sample and full checks play exactly the same games."""
+    views = {level: _games_view(_sim(bots=bots, games=80, invariants=level))
+             for level in ("full", "sample", "off")}
+    assert views["full"] == views["sample"] == views["off"]
 
 
-def test_records_are_in_game_order_and_complete() -> None:
-    """Records are in game order and complete."""
+def test_every_game_counted_once() -> None:
+    """Totals cover every game; the toy game always lasts 16 turns of 1 decision."""
     res = _sim(games=97, jobs=2)
-    assert [r.index for r in res.records] == list(range(97))
-    assert all(r.completed for r in res.records)
-    # 16 cards, one card per turn: the toy game always lasts 16 turns.
-    assert {r.length for r in res.records} == {16}
-    assert all(sum(r.decisions) == 16 for r in res.records)
+    assert res.totals.games == res.totals.completed == 97
+    assert dict(res.totals.lengths) == {16: 97}
+    assert sum(res.totals.decisions) == 16 * 97
 
 
 @pytest.mark.parametrize("variant,needle", [
@@ -69,12 +76,13 @@ def test_records_are_in_game_order_and_complete() -> None:
     ("bad_apply", "raised RuntimeError"),
     ("shallow_clone", "not independent"),
 ])
-def test_invariant_failure_has_a_trace_that_replay_reproduces(variant: str,
-                                                               needle: str) -> None:
-    """Invariant failure has a trace that replay reproduces."""
-    res = _sim(variant, games=6)
+@pytest.mark.parametrize("level", ["full", "sample"])
+def test_invariant_failure_has_a_trace_that_replay_reproduces(variant: str, needle: str,
+                                                               level: str) -> None:
+    """Both checked levels catch each broken toy variant with a replayable trace."""
+    res = _sim(variant, games=6, invariants=level)
     assert not res.ok and len(res.failures) == 6
-    game = ToyGame({"variant": variant})
+    game = toy({"variant": variant})
     for f in res.failures:
         assert f.kind == "invariant" and needle in f.message
         assert f.seed == 11 and f.actions is not None
@@ -84,56 +92,69 @@ def test_invariant_failure_has_a_trace_that_replay_reproduces(variant: str,
         assert msg is not None and needle in msg
 
 
+def test_sample_level_checks_one_clone_per_step_after_the_first_games() -> None:
+    """After the fully checked games, sample mode still catches a clone that shares state."""
+    from pnp.sim import invariants
+    old = invariants.FULL_GAMES
+    try:
+        invariants.FULL_GAMES = 0
+        import pnp.sim.runner as runner
+        runner.FULL_GAMES = 0
+        res = _sim("shallow_clone", games=5, invariants="sample")
+    finally:
+        invariants.FULL_GAMES = old
+        runner.FULL_GAMES = old
+    assert [f.kind for f in res.failures] == ["invariant"] * 5
+    assert all("not independent" in f.message for f in res.failures)
+
+
 def test_error_without_invariants_is_reproduced_by_replay() -> None:
-    """Error without invariants is reproduced by replay."""
-    res = _sim("bad_apply", games=5, check_invariants=False)
+    """An engine error in the fast loop is re-played to a trace that raises again."""
+    res = _sim("bad_apply", games=5, invariants="off")
     assert len(res.failures) == 5
-    game = ToyGame({"variant": "bad_apply"})
+    game = toy({"variant": "bad_apply"})
     for f in res.failures:
         assert f.kind == "error" and "cursed" in f.message
         assert f.actions[-1] == 7
         with pytest.raises(RuntimeError, match="cursed"):
             replay(game, 4, f.deal_seed, f.actions)
-        # The trace before the fatal action replays cleanly.
         replay(game, 4, f.deal_seed, f.actions[:-1])
 
 
 def test_missing_action_caught_without_invariants() -> None:
-    """Missing action caught without invariants."""
-    res = _sim("no_action", games=3, check_invariants=False)
+    """A state with no legal action is caught even with invariants off."""
+    res = _sim("no_action", games=3, invariants="off")
     assert [f.kind for f in res.failures] == ["invariant"] * 3
-    state = replay(ToyGame({"variant": "no_action"}), 4, res.failures[0].deal_seed,
+    state = replay(toy({"variant": "no_action"}), 4, res.failures[0].deal_seed,
                    res.failures[0].actions)
     assert not state.is_terminal() and state.legal_actions() == []
 
 
-@pytest.mark.parametrize("check", [True, False])
-def test_step_cap_caught(check: bool) -> None:
-    """Step cap caught."""
-    res = _sim("never_end", games=4, step_cap=50, check_invariants=check)
+@pytest.mark.parametrize("level", ["full", "sample", "off"])
+def test_step_cap_caught(level: str) -> None:
+    """A game that never ends hits the step cap at every level."""
+    res = _sim("never_end", games=4, step_cap=50, invariants=level)
     assert [f.kind for f in res.failures] == ["step_cap"] * 4
-    assert not any(r.completed for r in res.records)
+    assert res.totals.completed == 0
     rep = build_report(res)
     assert rep["completion"]["rate"] == 0.0 and rep["completion"]["failures"]["step_cap"] == 4
     f = res.failures[0]
     assert len(f.actions) == 50
-    state = replay(ToyGame({"variant": "never_end"}), 4, f.deal_seed, f.actions)
+    state = replay(toy({"variant": "never_end"}), 4, f.deal_seed, f.actions)
     assert not state.is_terminal()
 
 
 def test_traces_kept_for_first_failures_only_whatever_the_jobs() -> None:
-    """Traces kept for first failures only whatever the jobs."""
-    a = _sim("lose_card", games=30, max_traces=7, jobs=1)
-    b = _sim("lose_card", games=30, max_traces=7, jobs=2)
-    assert [f.actions is not None for f in a.failures] == [True] * 7 + [False] * 23
+    """The first max_traces failures in game order keep traces, for any jobs."""
+    a = _sim("lose_card", games=CHUNK_GAMES + 30, max_traces=7, jobs=1)
+    b = _sim("lose_card", games=CHUNK_GAMES + 30, max_traces=7, jobs=2)
+    assert [f.actions is not None for f in a.failures] == [True] * 7 + [False] * (CHUNK_GAMES + 23)
     assert build_report(a) == build_report(b)
 
 
 def test_check_final_catches_non_replayable_state() -> None:
-    """Check final catches non replayable state."""
-    game = ToyGame()
-    res = _sim(games=1, bots=["random"])
-    assert res.ok
+    """The end-of-game replay check fails when the history does not give the state."""
+    game = toy()
     state = game.new_initial_state(2, 5)
     while not state.is_terminal():
         state.apply_action(state.legal_actions()[0])
@@ -141,39 +162,39 @@ def test_check_final_catches_non_replayable_state() -> None:
 
 
 def test_mixed_bots_rotate_evenly_over_seats() -> None:
-    """Mixed bots rotate evenly over seats."""
+    """Every bot sits at every seat equally often."""
     for bots, games in ((["random", "greedy"], 8), (["random", "greedy", "random"], 9),
                         (["a", "b", "c"], 12)):
         per_seat = [Counter(seat_bots(bots, 4, g)[s] for g in range(games))
                     for s in range(4)]
         total = Counter(b for b in bots)
         for counts in per_seat:
-            # Each seat sees each bot in proportion to how often it is listed.
             assert {b: counts[b] * len(bots) for b in total} == \
                    {b: total[b] * games for b in total}
     res = _sim(games=10)
-    seat0 = Counter(r.seats[0] for r in res.records)
-    assert seat0 == {"random": 5, "greedy": 5}
+    assert res.totals.bot_games == {"random": 20, "greedy": 20}
 
 
 def test_greedy_bot_sees_only_the_observation() -> None:
-    """Greedy bot sees only the observation."""
+    """Bots are handed the frozen observation, never the state."""
+    from toy_game import ToyGreedy
     seen: list[object] = []
 
-    class Spy(ToyGame):
-        """Toy game recording what greedy_action receives."""
+    class Spy(ToyGreedy):
+        """Greedy bot that records what it is given."""
 
-        def greedy_action(self, observation, legal_actions, rng):  # type: ignore[override]
-            """Record the observation, then play the toy greedy move."""
+        def act(self, observation: Any, legal_actions: Sequence[int]) -> int:
+            """Record, then play greedily."""
             seen.append(observation)
-            return super().greedy_action(observation, legal_actions, rng)
+            return super().act(observation, legal_actions)
 
-    simulate(Spy(), 3, 5, ["greedy"], 3)
-    assert seen and all(isinstance(o, dict) and not isinstance(o, ToyState) for o in seen)
+    simulate(toy(), 3, 5, ["greedy"], 3, bot_classes={"greedy": Spy})
+    assert seen and all(isinstance(o, ToyObservation) and not isinstance(o, State)
+                        for o in seen)
 
 
 def test_greedy_beats_random_in_toy_game() -> None:
-    """Greedy beats random in toy game."""
+    """The head-to-head table is consistent and favours the greedy bot."""
     rep = build_report(_sim(games=400))
     assert rep["bots"]["win"]["greedy"]["win_share"] > rep["bots"]["win"]["random"]["win_share"]
     h2h = rep["bots"]["head_to_head"]
@@ -181,8 +202,52 @@ def test_greedy_beats_random_in_toy_game() -> None:
 
 
 def test_progress_counts_every_game() -> None:
-    """Progress counts every game."""
+    """Progress ticks add up to the number of games, chunk by chunk."""
     for jobs in (1, 2):
         ticks: list[int] = []
-        _sim(games=57, jobs=jobs, progress=ticks.append)
-        assert sum(ticks) == 57 and len(ticks) > 1
+        _sim(games=2 * CHUNK_GAMES + 7, jobs=jobs, progress=ticks.append, invariants="off")
+        assert sum(ticks) == 2 * CHUNK_GAMES + 7 and len(ticks) == 3
+
+
+def test_memory_stays_flat_as_games_grow() -> None:
+    """The run's totals do not grow with the number of games."""
+    small = _sim(games=CHUNK_GAMES, invariants="off", bots=["random"])
+    large = _sim(games=12 * CHUNK_GAMES, invariants="off", bots=["random"])
+    assert large.totals.completed == 12 * small.totals.completed
+    assert len(pickle.dumps(large.totals)) <= len(pickle.dumps(small.totals)) + 64
+
+
+class _BeatStats(GameStats):
+    """Counts beats per game, to test the game-figures hook."""
+
+    title = "Beats"
+
+    def __init__(self, game: Any, num_players: int) -> None:
+        super().__init__(game, num_players)
+        self.games = 0
+        self.beats = 0
+
+    def add(self, state: State[Any], seats: Sequence[str]) -> None:
+        self.games += 1
+        self.beats += state.events()["beat"]
+
+    def merge(self, other: Any) -> None:
+        self.games += other.games
+        self.beats += other.beats
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"games": self.games, "beats": self.beats}
+
+    def format(self, figures: dict[str, Any]) -> list[str]:
+        return [f"  beats {figures['beats']} in {figures['games']} games"]
+
+
+def test_game_stats_stream_and_merge_in_order() -> None:
+    """A game's own figures see every completed game, for any jobs."""
+    for jobs in (1, 2):
+        res = simulate(toy(), 3, CHUNK_GAMES + 40, ["random"], 4, jobs=jobs,
+                       invariants="off", stats=_BeatStats)
+        rep = build_report(res)
+        figs = rep["game_figures"]["figures"]
+        assert figs["games"] == CHUNK_GAMES + 40
+        assert figs["beats"] == rep["events"]["beat"]["total"]

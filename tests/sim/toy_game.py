@@ -16,25 +16,45 @@ card played vanishes), ``never_end`` (played cards go back under the draw pile),
 ``no_action`` (no legal action on the 4th turn), ``bad_apply`` (playing card 7
 raises), ``unsorted`` (legal actions listed descending), ``shallow_clone``
 (clone shares the hands with the original).
+
+The game is built from the test manifests in ``toy_data/`` and registered
+under ``toy`` (with a greedy bot) and ``toy_plain`` (random bot only).
 """
 
 from __future__ import annotations
 
 import random
 from bisect import insort
+from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
-from pnp.games.api import TERMINAL, Game, Param, State
+from pnp.data import load_game_data
+from pnp.games.api import (TERMINAL, Game, NotationError, Observation, Param, State,
+                           illegal)
+from pnp.games.bots import Bot
+from pnp.games.registry import register_game
 
 VARIANTS = ("normal", "always_tie", "lose_card", "never_end", "no_action",
             "bad_apply", "unsorted", "shallow_clone")
+DATA = Path(__file__).resolve().parent / "toy_data"
 
 
-class ToyGame(Game):
+@dataclass(frozen=True)
+class ToyObservation(Observation):
+    """Own hand, top value, scores, hand sizes and draw pile size."""
+
+    hand: tuple[int, ...]
+    top: int
+    scores: tuple[int, ...]
+    hand_sizes: tuple[int, ...]
+    draw: int
+
+
+class ToyGame(Game["ToyState"]):
     """Rules and parameters of the toy game."""
 
     slug = "toy"
-    title = "Climb (toy)"
     min_players = 2
     max_players = 4
     param_specs = (
@@ -56,20 +76,30 @@ class ToyGame(Game):
             hands.append(hand)
         return ToyState(self, num_players, draw, hands)
 
+    def state_from_notation(self, text: str) -> "ToyState":
+        """Read ``n|player|turns|actions|draw|line|hands|scores|beats|events``."""
+        try:
+            parts = text.split("|")
+            n, player, turns, acts = (int(x) for x in parts[:4])
+
+            def ints(s: str) -> list[int]:
+                return [int(x) for x in s.split(",") if x]
+            state = ToyState(self, n, ints(parts[4]), [ints(h) for h in parts[6].split("/")])
+            state.line = ints(parts[5])
+            state.scores = ints(parts[7])
+            state.beats = ints(parts[8])
+            state.ev = ints(parts[9])
+            state.player, state.n_turns, state.n_actions = player, turns, acts
+        except (ValueError, IndexError):
+            raise NotationError(f"toy: bad notation {text!r}") from None
+        return state
+
     def deck(self) -> Sequence[int]:
         """Card ids 0 .. cards-1."""
         return range(self.params["cards"])
 
-    def greedy_action(self, observation: Any, legal_actions: Sequence[int],
-                      rng: random.Random) -> int:
-        """Cheapest card that beats the top card, else the cheapest card."""
-        top = observation["top"]
-        beating = [a for a in legal_actions if a % 5 + 1 > top]
-        pool = beating or list(legal_actions)
-        return min(pool, key=lambda a: (a % 5, a))
 
-
-class ToyState(State):
+class ToyState(State[ToyGame]):
     """Position of a toy game."""
 
     __slots__ = ("game", "num_players", "draw", "hands", "line", "scores", "beats",
@@ -95,6 +125,10 @@ class ToyState(State):
         """Seat to act or TERMINAL."""
         return self.player
 
+    def phase(self) -> str:
+        """The only phase."""
+        return "main" if self.player >= 0 else "over"
+
     def legal_actions(self) -> list[int]:
         """The current player's hand, ascending."""
         if self.player < 0:
@@ -112,6 +146,8 @@ class ToyState(State):
         variant = self.variant
         if variant == "bad_apply" and action == 7:
             raise RuntimeError("card 7 is cursed")
+        if p < 0 or action not in self.hands[p]:
+            raise illegal(self, action)
         self.hands[p].remove(action)
         value = action % 5 + 1
         top = self.line[-1] % 5 + 1 if self.line else 0
@@ -177,23 +213,44 @@ class ToyState(State):
         return c
 
     def action_to_string(self, action: int) -> str:
-        """E.g. ``play card 12 (value 3)``."""
-        return f"play card {action} (value {action % 5 + 1})"
+        """E.g. ``play 12``."""
+        return f"play {action}"
 
-    def observation(self, player: int) -> dict[str, Any]:
+    def string_to_action(self, text: str) -> int:
+        """Inverse of :meth:`action_to_string`."""
+        try:
+            action = int(text.removeprefix("play "))
+        except ValueError:
+            raise illegal(self, -1) from None
+        if action not in self.legal_actions():
+            raise illegal(self, action)
+        return action
+
+    def observation(self, player: int) -> ToyObservation:
         """Own hand, top value, scores, hand sizes and draw pile size."""
-        return {"hand": tuple(self.hands[player]),
-                "top": self.line[-1] % 5 + 1 if self.line else 0,
-                "scores": tuple(self.scores),
-                "hand_sizes": tuple(len(h) for h in self.hands),
-                "draw": len(self.draw)}
+        return ToyObservation(player, self.player, self.phase(), tuple(self.hands[player]),
+                              self.line[-1] % 5 + 1 if self.line else 0, tuple(self.scores),
+                              tuple(len(h) for h in self.hands), len(self.draw))
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "ToyState":
+        """Redeal the other hands and the draw pile."""
+        c = self.clone()
+        pool = c.draw + [x for i, h in enumerate(c.hands) if i != player for x in h]
+        rng.shuffle(pool)
+        c.draw = pool[:len(self.draw)]
+        rest = pool[len(self.draw):]
+        for i, h in enumerate(self.hands):
+            if i != player:
+                c.hands[i] = sorted(rest[:len(h)])
+                rest = rest[len(h):]
+        return c
 
     def zones(self) -> Iterable[tuple[str, Iterable[int]]]:
         """Draw pile, line and one zone per hand."""
-        yield "draw", self.draw
+        yield "deck", self.draw
         yield "line", self.line
         for i, h in enumerate(self.hands):
-            yield f"hand{i}", h
+            yield f"hand:{i}", h
 
     def turns(self) -> int:
         """Turns begun so far."""
@@ -203,9 +260,42 @@ class ToyState(State):
         """Counts of beat / miss / no_draw."""
         return dict(zip(self.game.event_names, self.ev))
 
+    def to_notation(self) -> str:
+        """``n|player|turns|actions|draw|line|hands|scores|beats|events``."""
+        def j(xs: Iterable[int]) -> str:
+            return ",".join(map(str, xs))
+        return "|".join([str(self.num_players), str(self.player), str(self.n_turns),
+                         str(self.n_actions), j(self.draw), j(self.line),
+                         "/".join(j(h) for h in self.hands), j(self.scores), j(self.beats),
+                         j(self.ev)])
+
+
+class ToyGreedy(Bot):
+    """Cheapest card that beats the top card, else the cheapest card."""
+
+    name = "greedy"
+    needs_observation = True
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
+        """See the class docstring."""
+        assert isinstance(observation, ToyObservation)
+        top = observation.top
+        beating = [a for a in legal_actions if a % 5 + 1 > top]
+        pool = beating or list(legal_actions)
+        return min(pool, key=lambda a: (a % 5, a))
+
 
 class PlainToyGame(ToyGame):
-    """The toy game without a greedy bot (for the ``--bots greedy`` check)."""
+    """The toy game registered without a bot of its own."""
 
     slug = "toy_plain"
-    greedy_action = Game.greedy_action  # type: ignore[assignment]
+
+
+register_game(ToyGame, bots=(ToyGreedy,))
+register_game(PlainToyGame)
+
+
+def toy(params: Mapping[str, Any] | None = None, slug: str = "toy") -> ToyGame:
+    """The toy game built from ``toy_data/<slug>``."""
+    cls = ToyGame if slug == "toy" else PlainToyGame
+    return cls(load_game_data(DATA, slug, strict=True), params)

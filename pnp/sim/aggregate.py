@@ -1,0 +1,224 @@
+"""Streaming totals of a simulation: counts and sums only, merged chunk by chunk.
+
+Memory stays flat however many games are played: nothing here grows with the
+number of games except the length histogram (bounded by the step cap) and the
+kept failures (bounded by ``max_failures``). Every total is an int (wins are
+counted per number of co-winners, so shares are exact fractions), so merging
+chunks in game order gives identical reports for any number of processes.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Sequence
+
+from pnp.games.api import State
+from pnp.games.stats import GameStats
+
+
+@dataclass(slots=True)
+class Failure:
+    """A game that broke an invariant, raised, or hit the step cap.
+
+    ``replay(game, num_players, deal_seed, actions)`` reproduces it: for an
+    ``invariant`` failure the returned state fails the checks, for an ``error``
+    the last action (or set-up, when ``actions`` is empty) raises again, and
+    for ``step_cap`` the state is still not terminal.
+    """
+
+    #: "invariant", "error" or "step_cap".
+    kind: str
+    game_index: int
+    seed: int
+    deal_seed: int
+    seats: tuple[str, ...]
+    message: str
+    #: Actions applied before the failure was seen (None when dropped).
+    actions: list[int] | None = None
+    #: ``action_to_string`` of each action, in the state it was taken in.
+    action_texts: list[str] | None = None
+
+
+def _grid(rows: int, cols: int) -> list[list[int]]:
+    return [[0] * cols for _ in range(rows)]
+
+
+@dataclass
+class Aggregate:
+    """Totals over a contiguous range of games (a chunk, or the whole run)."""
+
+    num_players: int
+    event_names: tuple[str, ...]
+    bot_names: tuple[str, ...]
+    max_failures: int = 1000
+    games: int = 0
+    completed: int = 0
+    #: Game length (turns) → games.
+    lengths: Counter[int] = field(default_factory=Counter)
+    #: Per seat: sum and sum of squares of returns.
+    score_sum: list[float] = field(default_factory=list)
+    score_sq: list[float] = field(default_factory=list)
+    #: wins[s][k-1]: games seat s won together with k-1 others, by winners().
+    wins: list[list[int]] = field(default_factory=list)
+    #: top[s][k-1]: games seat s had the top return shared by k seats.
+    top: list[list[int]] = field(default_factory=list)
+    #: Games where winners() named more than one seat / the top return was shared.
+    shared_wins: int = 0
+    top_ties: int = 0
+    #: Winner's margin over the best other return: sum and sum of squares.
+    margin_sum: float = 0.0
+    margin_sq: float = 0.0
+    #: Per seat: decisions taken, decisions with ≥ 2 legal actions, games with none.
+    decisions: list[int] = field(default_factory=list)
+    real: list[int] = field(default_factory=list)
+    no_decision: list[int] = field(default_factory=list)
+    #: Per phase: [decisions, legal actions summed, decisions with ≥ 2].
+    phases: dict[str, list[int]] = field(default_factory=dict)
+    #: Per event: [total, games where it fired].
+    events: list[list[int]] = field(default_factory=list)
+    #: Per bot: [seat-games, wins counted per co-winner number …].
+    bot_games: dict[str, int] = field(default_factory=dict)
+    bot_wins: dict[str, list[int]] = field(default_factory=dict)
+    #: (a, b) → [seat pairs, half-points a finished ahead of b] (ahead = 2, equal = 1).
+    pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
+    failures: list[Failure] = field(default_factory=list)
+    failure_kinds: Counter[str] = field(default_factory=Counter)
+    stats: GameStats | None = None
+
+    def __post_init__(self) -> None:
+        """Size the per-seat tables."""
+        n = self.num_players
+        if not self.score_sum:
+            self.score_sum = [0.0] * n
+            self.score_sq = [0.0] * n
+            self.wins = _grid(n, n)
+            self.top = _grid(n, n)
+            self.decisions = [0] * n
+            self.real = [0] * n
+            self.no_decision = [0] * n
+            self.events = [[0, 0] for _ in self.event_names]
+
+    # -- adding games ---------------------------------------------------------
+
+    def add_game(self, state: State[Any], seats: Sequence[str],
+                 decisions: Sequence[int], real: Sequence[int]) -> None:
+        """Count one completed game (``state`` is terminal)."""
+        n = self.num_players
+        self.games += 1
+        self.completed += 1
+        self.lengths[state.turns()] += 1
+        ret = [float(v) for v in state.returns()]
+        for s in range(n):
+            self.score_sum[s] += ret[s]
+            self.score_sq[s] += ret[s] * ret[s]
+            self.decisions[s] += decisions[s]
+            self.real[s] += real[s]
+            if decisions[s] == 0:
+                self.no_decision[s] += 1
+        winners = sorted(set(state.winners()))
+        k = len(winners)
+        for w in winners:
+            self.wins[w][k - 1] += 1
+        if k > 1:
+            self.shared_wins += 1
+        best = max(ret)
+        tops = [s for s in range(n) if ret[s] == best]
+        for s in tops:
+            self.top[s][len(tops) - 1] += 1
+        if len(tops) > 1:
+            self.top_ties += 1
+        others = [ret[s] for s in range(n) if s not in winners]
+        margin = max(ret[w] for w in winners) - max(others) if others else 0.0
+        self.margin_sum += margin
+        self.margin_sq += margin * margin
+        ev = state.events()
+        for i, name in enumerate(self.event_names):
+            c = ev.get(name, 0)
+            if c:
+                self.events[i][0] += c
+                self.events[i][1] += 1
+        if len(set(self.bot_names)) > 1:
+            self._add_bots(seats, winners, ret)
+        if self.stats is not None:
+            self.stats.add(state, seats)
+
+    def _add_bots(self, seats: Sequence[str], winners: list[int], ret: list[float]) -> None:
+        """Per-bot wins and head-to-head half-points for a mixed-bot game."""
+        n = self.num_players
+        k = len(winners)
+        rank = [((s in winners), ret[s]) for s in range(n)]
+        for s, bot in enumerate(seats):
+            self.bot_games[bot] = self.bot_games.get(bot, 0) + 1
+            row = self.bot_wins.setdefault(bot, [0] * n)
+            if s in winners:
+                row[k - 1] += 1
+        for s in range(n):
+            for t in range(n):
+                a, b = seats[s], seats[t]
+                if a == b:
+                    continue
+                cell = self.pairs.setdefault((a, b), [0, 0])
+                cell[0] += 1
+                cell[1] += 2 if rank[s] > rank[t] else 1 if rank[s] == rank[t] else 0
+
+    def add_decision(self, phase: str, legal_count: int) -> None:
+        """Count one decision point (used by the checked loop; the fast loop inlines it)."""
+        row = self.phases.get(phase)
+        if row is None:
+            row = self.phases[phase] = [0, 0, 0]
+        row[0] += 1
+        row[1] += legal_count
+        if legal_count > 1:
+            row[2] += 1
+
+    def add_failure(self, failure: Failure) -> None:
+        """Count a game that did not complete; keep at most ``max_failures`` of them."""
+        self.games += 1
+        self.failure_kinds[failure.kind] += 1
+        if len(self.failures) < self.max_failures:
+            self.failures.append(failure)
+
+    # -- merging --------------------------------------------------------------
+
+    def merge(self, other: "Aggregate") -> None:
+        """Add ``other`` (the next chunk in game order) into this aggregate."""
+        n = self.num_players
+        self.games += other.games
+        self.completed += other.completed
+        self.lengths.update(other.lengths)
+        for s in range(n):
+            self.score_sum[s] += other.score_sum[s]
+            self.score_sq[s] += other.score_sq[s]
+            self.decisions[s] += other.decisions[s]
+            self.real[s] += other.real[s]
+            self.no_decision[s] += other.no_decision[s]
+            for k in range(n):
+                self.wins[s][k] += other.wins[s][k]
+                self.top[s][k] += other.top[s][k]
+        self.shared_wins += other.shared_wins
+        self.top_ties += other.top_ties
+        self.margin_sum += other.margin_sum
+        self.margin_sq += other.margin_sq
+        for name, row in other.phases.items():
+            mine = self.phases.setdefault(name, [0, 0, 0])
+            for i in range(3):
+                mine[i] += row[i]
+        for i, (total, games) in enumerate(other.events):
+            self.events[i][0] += total
+            self.events[i][1] += games
+        for bot, g in other.bot_games.items():
+            self.bot_games[bot] = self.bot_games.get(bot, 0) + g
+            row = self.bot_wins.setdefault(bot, [0] * n)
+            for k, c in enumerate(other.bot_wins[bot]):
+                row[k] += c
+        for key, cell in other.pairs.items():
+            mine = self.pairs.setdefault(key, [0, 0])
+            mine[0] += cell[0]
+            mine[1] += cell[1]
+        self.failure_kinds.update(other.failure_kinds)
+        room = self.max_failures - len(self.failures)
+        if room > 0:
+            self.failures.extend(other.failures[:room])
+        if self.stats is not None and other.stats is not None:
+            self.stats.merge(other.stats)

@@ -1,0 +1,135 @@
+"""Parameter sweeps: the same deal seeds played for every value of a rule parameter.
+
+``PARAM=LO:HI:STEP`` (inclusive range) or ``PARAM=a,b,c``; several sweeps
+form a grid. Every variant plays games ``0 .. games-1`` with the same seed, so
+deal ``g`` is the same deal in every variant (paired seeds: differences
+between rows come from the rule, not from luck of the deal).
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+from typing import Any, Sequence
+
+from pnp.errors import PnpError
+from pnp.intervals import mean_interval, wilson_interval
+from pnp.sim.runner import SimResult
+
+#: Most variants one sweep may ask for (a typo such as 1:1000000:1 fails fast).
+MAX_VARIANTS = 200
+
+
+@dataclass(frozen=True)
+class Sweep:
+    """One swept parameter and the values (as text, parsed by the game) it takes."""
+
+    name: str
+    values: tuple[str, ...]
+
+
+def _number(text: str, spec: str) -> Decimal:
+    try:
+        return Decimal(text.strip())
+    except InvalidOperation:
+        raise PnpError(f"--sweep {spec!r}: {text.strip()!r} is not a number "
+                       "(expected PARAM=LO:HI:STEP or PARAM=a,b,c)") from None
+
+
+def parse_sweep(spec: str) -> Sweep:
+    """Read ``PARAM=LO:HI:STEP`` or ``PARAM=a,b,c`` (values checked later by the game)."""
+    name, sep, rest = spec.partition("=")
+    name = name.strip()
+    if not sep or not name or not rest.strip():
+        raise PnpError(f"--sweep {spec!r}: expected PARAM=LO:HI:STEP or PARAM=a,b,c, "
+                       "e.g. starting_hp=10:30:2")
+    if ":" in rest:
+        parts = rest.split(":")
+        if len(parts) != 3:
+            raise PnpError(f"--sweep {spec!r}: a range is LO:HI:STEP (three numbers)")
+        lo, hi, step = (_number(p, spec) for p in parts)
+        if step <= 0 or hi < lo:
+            raise PnpError(f"--sweep {spec!r}: expected LO ≤ HI and STEP > 0")
+        count = int((hi - lo) / step) + 1
+        if count > MAX_VARIANTS:
+            raise PnpError(f"--sweep {spec!r}: {count} values; at most {MAX_VARIANTS}")
+        values = tuple(str(lo + i * step) for i in range(count))
+    else:
+        values = tuple(v.strip() for v in rest.split(","))
+        if any(not v for v in values):
+            raise PnpError(f"--sweep {spec!r}: empty value in the list")
+    return Sweep(name, tuple(dict.fromkeys(values)))
+
+
+def variants(sweeps: Sequence[Sweep]) -> list[dict[str, str]]:
+    """Every combination of the swept values (the grid), first sweep slowest."""
+    names = [s.name for s in sweeps]
+    if len(set(names)) != len(names):
+        raise PnpError("--sweep: each parameter may be swept once")
+    grid = [dict(zip(names, combo)) for combo in itertools.product(*(s.values for s in sweeps))]
+    if len(grid) > MAX_VARIANTS:
+        raise PnpError(f"--sweep: {len(grid)} combinations; at most {MAX_VARIANTS}")
+    return grid
+
+
+def _fig(name: str, value: float, low: float, high: float) -> dict[str, Any]:
+    return {"name": name, "value": round(value, 6), "low": round(low, 6),
+            "high": round(high, 6)}
+
+
+def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, float, float]]
+                ) -> list[dict[str, Any]]:
+    """The figures of one sweep row: completion, length, ties/seat 0, the game's own."""
+    t = result.totals
+    m = t.completed
+    rows = [_fig("completion", m / result.games, *wilson_interval(m / result.games,
+                                                                   result.games))]
+    total = sum(k * v for k, v in t.lengths.items())
+    sq = sum(k * k * v for k, v in t.lengths.items())
+    mean, _sd, lo, hi = mean_interval(total, sq, m)
+    rows.append(_fig("mean_turns", mean, lo, hi))
+    n = result.num_players
+    if n > 1 and m:
+        seat0 = sum(c / (k + 1) for k, c in enumerate(t.wins[0])) / m
+        rows.append(_fig("seat0_wins", seat0, *wilson_interval(seat0, m)))
+        tie = t.top_ties / m
+        rows.append(_fig("top_score_ties", tie, *wilson_interval(tie, m)))
+    for name, value, low, high in game_figures:
+        rows.append(_fig(name, value, low, high))
+    return rows
+
+
+def format_sweep(doc: dict[str, Any]) -> str:
+    """The sweep table: one row per variant, each figure with its 95% interval."""
+    out = [f"{doc['title']} ({doc['slug']}): sweep of {', '.join(doc['swept'])} — "
+           f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, "
+           f"{doc['games']} games per value, seed {doc['seed']} (same deals for every value), "
+           f"bots {','.join(doc['bots'])}"]
+    base = ", ".join(f"{k}={v}" for k, v in doc["fixed_params"].items())
+    if base:
+        out.append(f"Other parameters: {base}")
+    out.append("")
+    if not doc["rows"]:
+        return "\n".join(out) + "\n"
+    names = [f["name"] for f in doc["rows"][0]["figures"]]
+    key_w = max(len(" ".join(f"{k}={v}" for k, v in r["values"].items())) for r in doc["rows"])
+    key_w = max(key_w, 5)
+    head = "  " + "value".ljust(key_w) + "".join(f"  {n:>24}" for n in names)
+    out.append(head)
+    for r in doc["rows"]:
+        key = " ".join(f"{k}={v}" for k, v in r["values"].items())
+        cells = []
+        for f in r["figures"]:
+            rate = f["name"] not in ("mean_turns",) and not f["name"].startswith("mean")
+            if rate:
+                cells.append(f"{100 * f['value']:5.1f}% ({100 * f['low']:4.1f}–"
+                             f"{100 * f['high']:4.1f})")
+            else:
+                cells.append(f"{f['value']:6.2f} ({f['low']:.2f}–{f['high']:.2f})")
+        flag = "" if r["ok"] else "  FAILURES"
+        out.append("  " + key.ljust(key_w) + "".join(f"  {c:>24}" for c in cells) + flag)
+    out.append("")
+    out.append("Figures are rates with 95% Wilson intervals, or means with 95% normal "
+               "intervals (names starting with mean_).")
+    return "\n".join(out) + "\n"
