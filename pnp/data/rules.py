@@ -35,6 +35,7 @@ def check_rule(component: Component, rule: CountRule, rows: Iterable[Row],
     if not rule.group_by:
         total = sum(r.qty for r in matching)
         expected = rule.count
+        assert isinstance(expected, int)  # a mapping count needs group_by (manifest check)
         return ([] if total == expected else
                 [Problem(table_path, None, f"{label}: expected {_cards(expected)}, "
                          f"found {total}")])

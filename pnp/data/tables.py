@@ -61,16 +61,16 @@ def convert_cell(spec: ColumnSpec, text: str) -> Any:
         return text
     if kind in ("int", "qty"):
         try:
-            value = int(text)
+            number = int(text)
         except ValueError:
             expected = "a whole number ≥ 0" if kind == "qty" else "a whole number"
             raise ValueError(f"{text!r}: expected {expected}") from None
         low = 0 if kind == "qty" else spec.minimum
-        if low is not None and value < low:
-            raise ValueError(f"{value}: expected ≥ {low}")
-        if spec.maximum is not None and value > spec.maximum:
-            raise ValueError(f"{value}: expected ≤ {spec.maximum}")
-        return value
+        if low is not None and number < low:
+            raise ValueError(f"{number}: expected ≥ {low}")
+        if spec.maximum is not None and number > spec.maximum:
+            raise ValueError(f"{number}: expected ≤ {spec.maximum}")
+        return number
     if kind == "enum":
         assert spec.values is not None
         if text not in spec.values:
@@ -78,10 +78,10 @@ def convert_cell(spec: ColumnSpec, text: str) -> Any:
                              + ", ".join(spec.values))
         return text
     if kind == "bool":
-        low = text.lower()
-        if low in _TRUE:
+        word = text.lower()
+        if word in _TRUE:
             return True
-        if low in _FALSE:
+        if word in _FALSE:
             return False
         raise ValueError(f"{text!r}: expected yes or no")
     if kind == "color":

@@ -121,8 +121,8 @@ def build_report(result: SimResult) -> dict[str, Any]:
             "games_without_decision": t.no_decision[s],
         })
     balance = seat_balance(rules_credit, m) if n > 1 else None
-    for s in seats:
-        s["edge"] = bool(balance and s["seat"] in balance["flagged"])
+    for row in seats:
+        row["edge"] = bool(balance and row["seat"] in balance["flagged"])
 
     total_dec = sum(row[0] for row in t.phases.values())
     total_legal = sum(row[1] for row in t.phases.values())
