@@ -1,17 +1,19 @@
 """Benchmark the validator's simulator: games/s per engine and runner overhead.
 
-For every registered game that imports (``pnp.games.load_game``) and for the
-toy game of ``tests/sim/toy_game.py`` (78 cards, so the figures compare with a
-4-player 78-card engine), at 4 players, prints games/s for
+For every registered engine (built from ``card_data/``) and for the toy game
+of ``tests/sim/toy_game.py`` (78 cards), at 4 players (or the game's own
+count when 4 is not allowed), prints games/s for
 
-* random bots, invariants off / invariants on, and greedy bots (invariants off),
+* random bots with invariants off, sample (the default) and full, and the
+  game's own bot (invariants off),
 * on 1 process and on all cores (``jobs = os.cpu_count()``),
 
-then the 2-process speed-up, and the runner's own overhead per step and per
-game (runner vs. a bare ``legal_actions → choice → apply_action`` loop on the
-toy game). Targets (REFERENCE.md / brief): ≥ 1,500 games/s per core for
-random bots with invariants off on a 4-player 78-card game, ≥ 1.8× on 2
-processes.
+then the cost of each invariant level against ``off`` and the 2-process
+speed-up, the runner's own overhead (runner vs. a bare
+``legal_actions → choice → apply_action`` loop on the toy game), and peak
+memory of ``pnp simulate`` at 1,000 and 100,000 games. Targets (issue 7):
+default invariants ≤ 3× the cost of off; Fortune Clover 4p ≥ 1,500 games/s
+per core (random); 第2話 ≥ 5,000 runs/s per core (heuristic bot).
 
 Each target runs in its own subprocess with a memory cap and a time limit, so
 a broken engine is reported and skipped instead of stalling the run.
@@ -36,18 +38,20 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "sim"))
 
-from pnp.games import engine_slugs, load_game  # noqa: E402
+from pnp.data import load_game_data  # noqa: E402
+from pnp.games import engine_slugs, make_game, registered_games  # noqa: E402
 from pnp.games.api import Game  # noqa: E402
 from pnp.sim import simulate  # noqa: E402
-from pnp.sim.bots import check_bots_supported  # noqa: E402
+
+DATA = ROOT / "card_data"
 
 
-def _calibrate(make: Callable[[], Game], players: int, bots: list[str], check: bool,
+def _calibrate(make: Callable[[], Game], players: int, bots: list[str], check: str,
                seconds: float) -> int:
-    """Games one process plays in about ``seconds``."""
-    probe = 20
+    """Games one process plays in about ``seconds`` (past the fully checked first games)."""
+    probe = 60 if check == "sample" else 20
     t0 = time.perf_counter()
-    simulate(make(), players, probe, bots, 0, jobs=1, check_invariants=check)
+    simulate(make(), players, probe, bots, 0, jobs=1, invariants=check)
     per_game = (time.perf_counter() - t0) / probe
     return max(probe, int(seconds / max(per_game, 1e-7)))
 
@@ -64,7 +68,7 @@ def _cpu_clock() -> tuple[float, float, float]:
     return busy, mine, time.perf_counter()
 
 
-def _rate(make: Callable[[], Game], players: int, bots: list[str], check: bool, jobs: int,
+def _rate(make: Callable[[], Game], players: int, bots: list[str], check: str, jobs: int,
           games: int) -> tuple[float, int, float]:
     """Games/s for one run of ``games`` games, failed games, and foreign load.
 
@@ -75,7 +79,7 @@ def _rate(make: Callable[[], Game], players: int, bots: list[str], check: bool, 
     marked as contended).
     """
     b0, m0, t0 = _cpu_clock()
-    res = simulate(make(), players, games, bots, 1, jobs=jobs, check_invariants=check)
+    res = simulate(make(), players, games, bots, 1, jobs=jobs, invariants=check)
     b1, m1, t1 = _cpu_clock()
     foreign = max(0.0, ((b1 - b0) - (m1 - m0)) / (t1 - t0))
     return games / (t1 - t0), len(res.failures), foreign
@@ -92,22 +96,19 @@ def bench_game(label: str, make: Callable[[], Game], players: int, seconds: floa
     game = make()
     print(f"\n{label} — {players} players, {len(game.deck())} cards "
           f"(cpu_count = {cores}, best of {repeat})")
-    configs: list[tuple[str, list[str], bool]] = [
-        ("random, invariants off", ["random"], False),
-        ("random, invariants on", ["random"], True),
-        ("greedy, invariants off", ["greedy"], False),
-    ]
+    own = [b for b in registered_games()[game.slug].bots if b != "random"] \
+        if game.slug in registered_games() else []
+    configs: list[tuple[str, list[str], str]] = [
+        ("random, invariants off", ["random"], "off"),
+        ("random, invariants sample", ["random"], "sample"),
+        ("random, invariants full", ["random"], "full"),
+    ] + [(f"{b}, invariants off", [b], "off") for b in own]
     job_counts = sorted({1, 2, cores}) if cores >= 2 else [1]
+    one_process: dict[str, float] = {}
     for name, bots, check in configs:
         try:
-            check_bots_supported(game, bots)
-        except Exception as exc:
-            print(f"  {name:<24} skipped: {exc}")
-            continue
-        try:
-            # Invariant checks are slow: give them a shorter budget.
             per_proc = _calibrate(make, players, bots, check,
-                                  seconds / 3 if check else seconds)
+                                  seconds / 2 if check == "full" else seconds)
             best = {j: 0.0 for j in job_counts}
             load = {j: 0.0 for j in job_counts}
             fails = 0
@@ -132,6 +133,12 @@ def bench_game(label: str, make: Callable[[], Game], players: int, seconds: floa
                   f"{note}{busy}")
         if 2 in best:
             print(f"  {name:<24} 2-process speed-up: {best[2] / best[1]:.2f}×")
+        one_process[check if bots == ["random"] else name] = best[1]
+    if "off" in one_process:
+        for level in ("sample", "full"):
+            if level in one_process:
+                print(f"  invariants {level}: {one_process['off'] / one_process[level]:.2f}× "
+                      "the time of invariants off (random bots, 1 process)")
 
 
 def _bare_loop(game: Game, players: int, games: int) -> tuple[float, int]:
@@ -150,61 +157,62 @@ def _bare_loop(game: Game, players: int, games: int) -> tuple[float, int]:
 
 
 def runner_overhead(game: Game, players: int, games: int) -> None:
-    """Print runner overhead against the bare loop, split per game / per step."""
-    from pnp.sim.runner import _record, derive_seed, make_bots, seat_bots
+    """Print the runner's overhead against the bare loop, per step."""
     best_bare = best_run = float("inf")
     steps = 0
     for _ in range(3):  # best of 3 to cut scheduler noise
         t, steps = _bare_loop(game, players, games)
         best_bare = min(best_bare, t)
         t0 = time.perf_counter()
-        simulate(game, players, games, ["random"], 0, jobs=1, check_invariants=False)
+        simulate(game, players, games, ["random"], 0, jobs=1, invariants="off")
         best_run = min(best_run, time.perf_counter() - t0)
-    # Fixed per-game work of the runner: seeds, seat assignment, bots with
-    # their own Mersenne Twisters, and the summary record.
-    state = game.new_initial_state(players, 0)
-    while not state.is_terminal():
-        state.apply_action(state.legal_actions()[0])
-    zeros = [0] * players
-    n = 2000
-    t0 = time.perf_counter()
-    for g in range(n):
-        seats = seat_bots(("random",), players, g)
-        derive_seed(0, g, "deal")
-        make_bots(game, seats, 0, g)
-        _record(game, g, seats, state, zeros, zeros)
-    fixed = (time.perf_counter() - t0) / n
-    t0 = time.perf_counter()
-    for g in range(n):
-        random.Random(g)  # the bare loop's own per-game rng, to subtract
-    fixed -= (time.perf_counter() - t0) / n
     extra = best_run - best_bare
-    per_step = (extra - fixed * games) / steps
     print(f"\nRunner overhead (toy game, {players} players, {games} games, "
           f"{steps / games:.0f} steps/game, random bots, invariants off, 1 process):")
     print(f"  bare loop {best_bare / steps * 1e6:.3f} µs/step, runner "
-          f"{best_run / steps * 1e6:.3f} µs/step; total overhead "
-          f"{extra / games * 1e6:.1f} µs/game = {extra / steps * 1e9:.0f} ns/step "
-          f"({100 * extra / best_run:.1f}% of runner time)")
-    print(f"  of which fixed per game {fixed * 1e6:.1f} µs (mostly seeding one "
-          f"Mersenne Twister per bot) and per step ≈ {per_step * 1e9:.0f} ns")
+          f"{best_run / steps * 1e6:.3f} µs/step; overhead "
+          f"{extra / games * 1e6:.1f} µs/game ({100 * extra / best_run:.1f}% of runner "
+          "time: seeds, one Mersenne Twister per bot, per-phase counts, totals)")
+
+
+def memory_growth(slug: str, players: int) -> None:
+    """Peak memory of `pnp simulate` at 1,000 and 100,000 games (one process)."""
+    print(f"\nPeak memory of pnp simulate {slug} --players {players} "
+          "--no-invariants --jobs 1:")
+    for games in (1_000, 100_000):
+        code = ("import resource, sys; from pnp.cli import main\n"
+                "try:\n    main()\nexcept SystemExit:\n    pass\n"
+                "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)")
+        proc = subprocess.run(
+            [sys.executable, "-c", code, "simulate", slug, "--players", str(players),
+             "--games", str(games), "--no-invariants", "-q", "--data-dir", str(DATA)],
+            capture_output=True, text=True, cwd=ROOT)
+        rss_mb = int(proc.stderr.strip().splitlines()[-1]) / 1024
+        print(f"  {games:>7,} games: {rss_mb:6.1f} MB")
 
 
 def _bench_one(target: str, args: argparse.Namespace) -> None:
     """Benchmark one target ("toy" or an engine slug) in this process."""
     if target == "toy":
         from toy_game import ToyGame
-        bench_game("Toy game (tests/sim/toy_game.py)", lambda: ToyGame({"cards": 78}),
+        from toy_game import toy
+        bench_game("Toy game (tests/sim/toy_game.py)", lambda: toy({"cards": 78}),
                    args.players, args.seconds, args.repeat)
-        runner_overhead(ToyGame({"cards": 78}), args.players, 3000)
+        runner_overhead(toy({"cards": 78}), args.players, 3000)
+        return
+    if target == "memory":
+        memory_growth("fortuna", 4)
         return
     try:
-        game = load_game(target)
-        game.check_players(args.players)
+        data = load_game_data(DATA, target, strict=True)
+        game = make_game(data)
+        players = args.players
+        if not type(game).min_players <= players <= type(game).max_players:
+            players = type(game).max_players
     except Exception as exc:
         print(f"\n{target}: skipped ({type(exc).__name__}: {exc})")
         return
-    bench_game(f"{game.title} ({target})", lambda: load_game(target), args.players,
+    bench_game(f"{game.title} ({target})", lambda: make_game(data), players,
                args.seconds, args.repeat)
 
 
@@ -221,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
                          "(default 4; 0 = none)")
     ap.add_argument("--timeout", type=float, default=600.0,
                     help="seconds allowed per target before it is stopped (default 600)")
-    ap.add_argument("--only", help="benchmark just this target (engine slug or 'toy') "
+    ap.add_argument("--only", help="benchmark just this target (engine slug, 'toy' or "
+                                   "'memory') "
                                    "in this process")
     args = ap.parse_args(argv)
     if args.only:
@@ -233,7 +242,7 @@ def main(argv: list[str] | None = None) -> int:
 
     passthrough = ["--seconds", str(args.seconds), "--players", str(args.players),
                    "--repeat", str(args.repeat), "--mem-limit-gb", str(args.mem_limit_gb)]
-    for target in [*engine_slugs(), "toy"]:
+    for target in [*engine_slugs(), "toy", "memory"]:
         # A fresh process per target: a broken or runaway engine cannot stall
         # or starve the others, and every target starts with cold caches.
         proc = subprocess.Popen([sys.executable, __file__, "--only", target, *passthrough],
