@@ -1,0 +1,261 @@
+"""Fortune Clover bots: a heuristic player that sees only its observation.
+
+The heuristic bot plays the way a careful player at the table would:
+
+* **What the deal is worth.** From the Fortune card's rewards at this player
+  count it values each place in chips *after* the end-of-game yellow return
+  (ruling C8): a yellow chip is worth +1 while the bot stays below the most
+  yellow held by anyone else, and costs it (the chip and a white one) once
+  it would hold the most. From that it decides whether it *wants* counted
+  cards (1st place is its best outcome), wants *none* (every paying place
+  hurts it, e.g. a yellow-only card while leading the yellow race: taking
+  none pays nothing, C7), or is lukewarm (a middle place pays best).
+* **Exchange (C2).** Discards and passes the cards it least wants to keep:
+  low, non-counted cards when it wants counted cards; high cards, clubs and
+  counted cards when it wants none.
+* **Tricks (C3–C5).** It wins a trick that holds counted cards it wants with
+  the cheapest card that cannot be beaten by a later player (unseen cards
+  and shown voids considered), sheds the highest card that still loses when
+  the trick would hurt it, and otherwise sheds low cards — dumping counted
+  cards into other players' tricks when it wants none. Leading, it cashes a
+  sure winner when it wants counted cards, else leads low.
+
+Decisions are deterministic functions of the observation (ties by card id),
+so a redealt position (``resample_hidden``) gets the same choice.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import lru_cache
+from typing import Any, Sequence
+
+from pnp.games.api import Observation
+from pnp.games.bots import Bot
+
+from .codec import DISCARD_BASE, PASS_BASE, decode_pass
+from .engine import CLUB, FortuneCloverGame, FortuneCloverObservation
+
+#: Weight of the yellow-return penalty while deals remain (the race may still change).
+EARLY_PENALTY = 0.6
+
+
+def _return_cost(yellow: int, white: int, others_max: int) -> int:
+    """Chips lost to the yellow return (C8) if the game ended with these holdings."""
+    if yellow > 0 and yellow >= others_max:
+        return yellow + min(white, yellow)
+    return 0
+
+
+def _trick_key(card: int, led: int, suit: Sequence[int], led_key: Sequence[int],
+               club_key: Sequence[int]) -> int:
+    """Key of ``card`` in a trick led in ``led`` (-1: the card sets the led suit), C5."""
+    s = suit[card]
+    if s == CLUB:
+        return club_key[card]
+    if led < 0 or s == led:
+        return led_key[card]
+    return -1
+
+
+@lru_cache(maxsize=8)
+def _beat_tables(suit: tuple[int, ...], led_key: tuple[int, ...], club_key: tuple[int, ...],
+                 suits: int) -> tuple[tuple[int, ...], ...]:
+    """Per led suit (−1 … suits − 1) and card: the mask of cards that beat it (C5)."""
+    out = []
+    for led in range(-1, suits):
+        row = []
+        for c in range(len(suit)):
+            lead = suit[c] if led < 0 and suit[c] != CLUB else led
+            mine = _trick_key(c, lead, suit, led_key, club_key)
+            m = 0
+            for u in range(len(suit)):
+                if _trick_key(u, lead, suit, led_key, club_key) > mine:
+                    m |= 1 << u
+            row.append(m)
+        out.append(tuple(row))
+    return tuple(out)
+
+
+class HeuristicBot(Bot):
+    """Trick-taking heuristics driven by the Fortune card and the yellow-chip race."""
+
+    name = "heuristic"
+    summary = ("values Fortune rewards after the yellow return, exchanges its worst cards, "
+               "wins counted tricks cheaply, sheds losers low")
+    needs_observation = True
+
+    def __init__(self, game: Any, seat: int, rng: random.Random) -> None:
+        """Keep the card tables of ``game`` (a :class:`FortuneCloverGame`)."""
+        super().__init__(game, seat, rng)
+        g: FortuneCloverGame = game
+        self.g = g
+        self.suit = g.suit
+        self.strength = g.strength
+        self.led_key = g.led_key
+        self.club_key = g.club_key
+        self.all_cards = (1 << g.n_cards) - 1
+        self.suit_mask = g.suit_mask
+        self._want_memo: tuple[Any, float] = (None, 0.0)
+        # beats[L + 1][c]: the cards that would beat card c in a trick whose led
+        # suit is L (L = -1: not set yet, c or a later card sets it), C5.
+        self.beats = _beat_tables(g.suit, g.led_key, g.club_key, len(g.suit_mask))
+
+    # -- what the deal is worth ------------------------------------------------
+
+    def chip_value(self, obs: FortuneCloverObservation, yellow: int, white: int) -> float:
+        """Worth to this seat of gaining ``yellow`` and ``white`` chips now (C8 aware)."""
+        me = obs.seat
+        y, w = obs.yellow[me], obs.white[me]
+        others = max((obs.yellow[s] for s in range(obs.num_players) if s != me), default=0)
+        extra = _return_cost(y + yellow, w + white, others) - _return_cost(y, w, others)
+        weight = 1.0 if obs.deal >= self.g.deals else EARLY_PENALTY
+        return yellow + white - weight * extra
+
+    def want(self, obs: FortuneCloverObservation) -> float:
+        """+1: wants counted cards; −1: wants none; 0.3: some (a middle place pays best)."""
+        memo = (obs.fortune, obs.deal, obs.yellow, obs.white)
+        if memo != self._want_memo[0]:
+            self._want_memo = (memo, self._want(obs))
+        return self._want_memo[1]
+
+    def _want(self, obs: FortuneCloverObservation) -> float:
+        """:meth:`want`, computed."""
+        reward = self.g.fortunes[obs.fortune].rewards[obs.num_players]
+        values = [self.chip_value(obs, y, w) for y, w in reward[1:]]
+        first = values[0]
+        if first > 0 and first >= max(values):
+            return 1.0
+        if max(values) <= 0:
+            return -1.0
+        return 0.3
+
+    # -- acting ----------------------------------------------------------------
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
+        """Choose an exchange discard, a pass pair or a card to play."""
+        obs = observation
+        assert isinstance(obs, FortuneCloverObservation)
+        want = self.want(obs)
+        fmask = self.g.fortune_mask[obs.fortune]
+        first = legal_actions[0]
+        if first >= PASS_BASE:
+            return self._pass(obs, legal_actions, want, fmask)
+        if first >= DISCARD_BASE:
+            hand = [a - DISCARD_BASE for a in legal_actions]
+            return DISCARD_BASE + min(hand, key=lambda c: (self._keep(c, want, fmask), c))
+        return self._play(obs, legal_actions, want, fmask)
+
+    def _keep(self, card: int, want: float, fmask: int) -> float:
+        """How much the bot wants to keep ``card`` through the exchange (low = give away)."""
+        st = self.strength[card]
+        club = self.suit[card] == CLUB
+        counted = bool(fmask >> card & 1)
+        if want > 0.5:
+            return st + 4 * club + 6 * counted
+        if want < 0:
+            # High cards and clubs win tricks, and counted cards are what it avoids.
+            return (16 - st) - 4 * club - 6 * counted
+        return st + 2 * club + 2 * counted
+
+    def _pass(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
+              fmask: int) -> int:
+        """Pass the two cards the bot least wants to keep (C2)."""
+        worst = sorted(obs.hand, key=lambda c: (self._keep(c, want, fmask), c))[:2]
+        a, b = sorted(worst)
+        action = PASS_BASE + a * 100 + b
+        if action in legal:
+            return action
+        return min(legal, key=lambda x: sum(self._keep(c, want, fmask) for c in decode_pass(x)))
+
+    def _key(self, card: int, led: int) -> int:
+        """Trick key of ``card`` with led suit ``led`` (-1: the card would set it) (C5)."""
+        s = self.suit[card]
+        if s == CLUB:
+            return self.club_key[card]
+        if led < 0 or s == led:
+            return self.led_key[card]
+        return -1
+
+    def _best_key(self, obs: FortuneCloverObservation) -> int:
+        """Key of the best card in the current trick (-1 if empty)."""
+        best = -1
+        led = -1
+        for c in obs.trick:
+            s = self.suit[c]
+            if led < 0 and s != CLUB:
+                led = s
+            k = self._key(c, led)
+            best = max(best, k)
+        return best
+
+    def _playable(self, obs: FortuneCloverObservation) -> int:
+        """Cards some player after this seat in the trick might still hold (voids, C3/C4)."""
+        n = obs.num_players
+        playable = 0
+        for k in range(1, n - len(obs.trick)):
+            void = obs.voids[(obs.seat + k) % n]
+            for s, m in enumerate(self.suit_mask):
+                if not void >> s & 1:
+                    playable |= m
+        return playable
+
+    def _play(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
+              fmask: int) -> int:
+        """Pick a card to play (C3–C5 heuristics)."""
+        known = 0
+        for c in obs.hand:
+            known |= 1 << c
+        for cards in obs.won:
+            for c in cards:
+                known |= 1 << c
+        for c in obs.trick:
+            known |= 1 << c
+        if obs.discard >= 0:
+            known |= 1 << obs.discard
+        led = obs.led_suit
+        # Unseen cards a later player of this trick may hold and play.
+        threat = self.all_cards & ~known & self._playable(obs)
+        beats = self.beats[led + 1]
+        by_trick = self.g.fortune_by_trick[obs.fortune]
+        in_trick = sum(1 for c in obs.trick if fmask >> c & 1)
+        best = self._best_key(obs)
+
+        def shed_score(c: int) -> float:
+            """Lower = better card to throw away into a trick the bot loses."""
+            score = self.strength[c] + (5 if self.suit[c] == CLUB else 0)
+            if fmask >> c & 1:
+                score += 8 if want > 0.5 else (-8 if want < 0 else 0)
+            return score
+
+        def stakes(c: int) -> float:
+            """Counted cards (or the trick itself, for trick-unit cards) won with ``c``."""
+            k = in_trick + (1 if fmask >> c & 1 else 0)
+            if by_trick:
+                return 1.0 if (k or fmask == self.all_cards) else 0.0
+            return float(k)
+
+        winners = [c for c in legal if self._key(c, led) > best]
+        losers = [c for c in legal if c not in winners]
+        safe = [c for c in winners if not threat & beats[c]]
+        leading = not obs.trick
+        if want > 0:
+            # Cash a sure winner when the trick (or the card itself) is worth it.
+            worth = [c for c in safe if stakes(c) * want > 0 or (leading and want > 0.5)]
+            if worth:
+                counted = [c for c in worth if fmask >> c & 1]
+                pool = counted or worth
+                return min(pool, key=lambda c: (self._key(c, led), c))
+            if not leading and winners and in_trick and want > 0.5:
+                # No sure winner: the strongest try, unless losing is cheap anyway.
+                return max(winners, key=lambda c: (self._key(c, led), -c))
+        if want < 0 and losers:
+            # Avoid the trick: hand counted cards to whoever wins it, else throw
+            # the most dangerous (highest) card that still loses.
+            return max(losers, key=lambda c: (fmask >> c & 1, self.strength[c], -c))
+        if losers:
+            return min(losers, key=lambda c: (shed_score(c), c))
+        # Every card wins for now: the cheapest, or the highest if the trick is ours anyway.
+        if not [c for c in winners if threat & beats[c]] and want <= 0:
+            return max(winners, key=lambda c: (self.strength[c], -c))
+        return min(winners, key=lambda c: (shed_score(c), c))
