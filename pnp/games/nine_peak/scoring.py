@@ -1,4 +1,8 @@
-"""9 Peak scoring (ruling N6): set values for the simple and the full method."""
+"""9 Peak scoring (ruling N6): set values for the simple and the full method.
+
+Pure functions of suit or colour indices and the base-point table, so they are
+tested without playing; the engine and the greedy bot both call them.
+"""
 
 from __future__ import annotations
 

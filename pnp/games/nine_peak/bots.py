@@ -1,5 +1,8 @@
 """Greedy bot for 9 Peak: one-ply heuristics that read only the observation.
 
+:class:`GreedyBot` (``--bots greedy``) is registered with the game; it never
+draws from its generator, so its choices depend on the observation alone.
+
 Plan, by phase:
 
 * main: on the last turn (trigger pulled) take whatever scores most now;
@@ -18,14 +21,12 @@ Plan, by phase:
 from __future__ import annotations
 
 import random
-from typing import TYPE_CHECKING, Sequence
+from typing import Any, Sequence, cast
 
-from pnp.games.nine_peak_score import PERSONA, score_set_full, score_set_simple
-
-if TYPE_CHECKING:
-    from pnp.games.nine_peak import NinePeakGame, NinePeakObservation
-
-MAIN, SECOND, TAKE, PICK, KEEP = range(5)
+from pnp.games.api import Game, Observation
+from pnp.games.bots import Bot
+from pnp.games.nine_peak.engine import NinePeakGame, NinePeakObservation
+from pnp.games.nine_peak.scoring import PERSONA, score_set_full, score_set_simple
 
 
 class _View:
@@ -34,7 +35,7 @@ class _View:
     __slots__ = ("g", "obs", "lo", "hi", "cols", "peaked", "hand_types", "u_hand",
                  "weight", "num_count")
 
-    def __init__(self, g: "NinePeakGame", obs: "NinePeakObservation") -> None:
+    def __init__(self, g: NinePeakGame, obs: NinePeakObservation) -> None:
         """Read ranges and hand counts from ``obs``; usefulness rows are lazy."""
         self.g = g
         self.obs = obs
@@ -138,7 +139,7 @@ class _View:
         return gain, gift
 
 
-def _best_set(g: "NinePeakGame", prefix: Sequence[int], pool: Sequence[tuple[int, int]],
+def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, int]],
               k: int) -> tuple[float, list[int]]:
     """Best k card types from ``pool`` ((type, count) pairs) to add to ``prefix`` types.
 
@@ -178,6 +179,7 @@ def _best_set(g: "NinePeakGame", prefix: Sequence[int], pool: Sequence[tuple[int
         if len(chosen) < k:
             continue
         allt = list(prefix) + chosen
+        v: float
         if full:
             v = score_set_full([tsuit[t] for t in allt], base)
         else:
@@ -188,7 +190,7 @@ def _best_set(g: "NinePeakGame", prefix: Sequence[int], pool: Sequence[tuple[int
     return best_v, sorted(best)
 
 
-def _set_value(g: "NinePeakGame", view: "_View", x: int) -> int:
+def _set_value(g: NinePeakGame, view: "_View", x: int) -> int:
     """Best value of a set of x hand cards usable as x, from suit/colour counts only."""
     tn, ts, tc = g.type_number, g.type_suit, g.type_color
     lo, hi = view.lo, view.hi
@@ -236,9 +238,33 @@ def _usable_pool(view: _View, x: int, start: int = 0,
     return pool
 
 
-def greedy_action(g: "NinePeakGame", obs: "NinePeakObservation",
+class GreedyBot(Bot):
+    """One-ply greedy play from the observation (plan in the module docstring)."""
+
+    name = "greedy"
+    summary = "grabs peaks, plays good sets, passes its least useful cards"
+    needs_observation = True
+
+    def __init__(self, game: Game[Any], seat: int, rng: random.Random) -> None:
+        """Seat the bot; ``game`` must be a 9 Peak game."""
+        super().__init__(game, seat, rng)
+        if not isinstance(game, NinePeakGame):
+            raise TypeError(f"GreedyBot plays nine_peak, not {game.slug}")
+        self.nine_peak: NinePeakGame = game
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
+        """The greedy choice among ``legal_actions`` for ``observation``."""
+        return greedy_action(self.nine_peak, cast(NinePeakObservation, observation),
+                             legal_actions, self.rng)
+
+
+def greedy_action(g: NinePeakGame, obs: NinePeakObservation,
                   legal: Sequence[int], rng: random.Random) -> int:
-    """Pick a sensible action from ``legal`` using only ``obs`` (see module doc)."""
+    """Pick a sensible action from ``legal`` using only ``obs`` (see module doc).
+
+    ``rng`` is accepted for the bot interface but never drawn from: the
+    heuristics are deterministic.
+    """
     if len(legal) == 1:
         return legal[0]
     action = _choose(g, obs, legal)
@@ -246,19 +272,19 @@ def greedy_action(g: "NinePeakGame", obs: "NinePeakObservation",
     return action if action in legal else legal[0]
 
 
-def _choose(g: "NinePeakGame", obs: "NinePeakObservation", legal: Sequence[int]) -> int:
+def _choose(g: NinePeakGame, obs: NinePeakObservation, legal: Sequence[int]) -> int:
     """Phase dispatch for :func:`greedy_action`."""
     view = _View(g, obs)
     phase = obs.phase
-    if phase == MAIN:
+    if phase == "main":
         return _main(g, obs, view, legal)
-    if phase == PICK:
+    if phase == "pick":
         pool = _usable_pool(view, obs.declared, obs.last_pick)
         prefix = [g.card_type[c] for c in obs.picked]
         _, plan = _best_set(g, prefix, pool, obs.declared - len(prefix))
         action = g.A_PICK + plan[0] if plan else -1
         return action if action in legal else legal[0]
-    if phase == SECOND:
+    if phase == "second":
         best, best_v = legal[0], None
         for a in legal:
             t = a - g.A_SECOND
@@ -267,7 +293,7 @@ def _choose(g: "NinePeakGame", obs: "NinePeakObservation", legal: Sequence[int])
             if best_v is None or v > best_v:
                 best, best_v = a, v
         return best
-    if phase == TAKE:
+    if phase == "take":
         best, best_v = legal[0], None
         for a in legal:
             t = a - g.A_TAKE
@@ -276,7 +302,7 @@ def _choose(g: "NinePeakGame", obs: "NinePeakObservation", legal: Sequence[int])
             if best_v is None or v > best_v:
                 best, best_v = a, v
         return best
-    if phase == KEEP:
+    if phase == "keep":
         t = g.card_type[obs.pending]
         if obs.triggered:
             return g.A_PLACE_DRAWN
@@ -289,10 +315,10 @@ def _choose(g: "NinePeakGame", obs: "NinePeakObservation", legal: Sequence[int])
     return legal[0]
 
 
-def _main(g: "NinePeakGame", obs: "NinePeakObservation", view: _View,
+def _main(g: NinePeakGame, obs: NinePeakObservation, view: _View,
           legal: Sequence[int]) -> int:
     """Main-phase choice: capture, play, or pass (see module doc)."""
-    me = obs.player
+    me = obs.seat
     h = len(obs.hand)
     legal_set = set(legal)
     uh = {t: view.usefulness(t) for t in view.hand_types}
@@ -339,7 +365,7 @@ def _main(g: "NinePeakGame", obs: "NinePeakObservation", view: _View,
             plays.append((_set_value(g, view, x), x))
     others = [n for p, n in enumerate(obs.hand_sizes) if p != me]
     if obs.triggered:  # my last turn: score now
-        options = [(1 + best_gain1, g.A_PASS1 + best_p1)]
+        options: list[tuple[float, int]] = [(1 + best_gain1, g.A_PASS1 + best_p1)]
         if best_p2 >= 0:
             options.append((1 + best_gain2, g.A_PASS2 + best_p2))
         options += [(s + x, g.A_PLAY + x - 1) for s, x in plays]

@@ -1,0 +1,853 @@
+"""Rules engine for 9 Peak (ナインピーク, draft 12): rulebook plus rulings N1–N6.
+
+Cards are small ints indexing a card table built once from the loaded
+``hats`` component; cards with the same (number, suit, colour) are
+interchangeable (ruling N4c), so every decision names a card *type*, never a
+copy. The action encoding is in :mod:`pnp.games.nine_peak.codec`, the
+position notation in :mod:`pnp.games.nine_peak.notation`, scoring in
+:mod:`pnp.games.nine_peak.scoring`; the engine rulings (N2a …) are stated in
+``docs/rules/nine_peak-engine.md``.
+
+The only chance in 9 Peak is the set-up shuffle: once dealt, the deck order
+*is* every later draw, so a state carries its deck order rather than a
+generator, and ``(params, players, seed, actions)`` replays a game exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from itertools import compress
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+
+from pnp.errors import PnpError
+from pnp.games.api import TERMINAL, Game, NotationError, Observation, Param, State, illegal
+from pnp.games.nine_peak import notation
+from pnp.games.nine_peak.codec import (COLORS, MAX_SET, SUITS, SUITS_EN, ActionCodec,
+                                       type_codes)
+from pnp.games.nine_peak.scoring import PERSONA, score_set_full, score_set_simple
+
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
+
+#: Hat numbers 1–6 each have an area column and a peak card (ruling N1).
+NUMBERS = 6
+#: A number peaks when n + c(n) reaches this (ruling N2).
+PEAK = 9
+
+_SIX = range(NUMBERS)
+
+#: Decision phases of a turn (``state.ph``), named by :data:`PHASE_NAMES`.
+MAIN, SECOND, TAKE, PICK, KEEP, OVER = range(6)
+PHASE_NAMES: tuple[str, ...] = notation.PHASES
+_PHASE_INDEX = {name: i for i, name in enumerate(PHASE_NAMES)}
+
+EVENTS: tuple[str, ...] = (
+    "set", "pass_one", "pass_two", "peak_by_pass", "peak_by_play", "peak_at_setup",
+    "personaless_to_hand", "personaless_to_area", "end_trigger", "draw_skipped",
+    "take_from_peaked", "empty_hand_skip")
+(EV_SET, EV_PASS_ONE, EV_PASS_TWO, EV_PEAK_PASS, EV_PEAK_PLAY, EV_PEAK_SETUP,
+ EV_KEEP, EV_TO_AREA, EV_TRIGGER, EV_NO_DRAW, EV_TAKE_PEAKED, EV_EMPTY_SKIP) = range(len(EVENTS))
+
+
+@dataclass(frozen=True)
+class NinePeakObservation(Observation):
+    """What one seat may see: own hand and own drawn card, public zones, hidden counts.
+
+    Card fields hold card ids (``game.card_type[c]`` gives the type); type
+    fields hold type indices. Fields of a sub-phase are neutral (0, −1 or
+    empty) outside it.
+    """
+
+    num_players: int
+    #: This seat's hand, in hand order.
+    hand: tuple[int, ...]
+    #: Area columns for numbers 1–6, bottom card first.
+    area: tuple[tuple[int, ...], ...]
+    #: Flipped peak cards per number 1–6 (ruling N2).
+    peaked: tuple[bool, ...]
+    discard: tuple[int, ...]
+    #: Every seat's sets, in play order.
+    sets: tuple[tuple[tuple[int, ...], ...], ...]
+    peak_piles: tuple[tuple[int, ...], ...]
+    deck_size: int
+    hand_sizes: tuple[int, ...]
+    #: Each seat's previous set size (ruling N4: sets never shrink).
+    prev_sizes: tuple[int, ...]
+    #: Per seat, sorted types of hand cards everyone saw enter that hand.
+    known: tuple[tuple[int, ...], ...]
+    triggered: bool
+    #: pick: the declared X (else 0).
+    declared: int
+    #: pick: the cards picked so far (else empty).
+    picked: tuple[int, ...]
+    #: pick: the lowest type that may be picked next (else 0).
+    last_pick: int
+    #: second/take: the 2-for-1 pass's first card type (else −1).
+    first_placed: int
+    #: keep: the drawn card, for the seat that drew it only (else −1; ruling N4a).
+    pending: int
+
+
+class NinePeakGame(Game["NinePeakState"]):
+    """9 Peak: climb set sizes with hats whose ranges widen as the area fills.
+
+    Built from the loaded data: hat cards (``hats``), the base-point table
+    (``[game.constants] base_points``); the ``peaks`` and ``numbers`` cards
+    are checked to describe the board the rules assume (numbers 1–6 peaking
+    at 9). Action ints are laid out by :class:`~.codec.ActionCodec`, whose
+    block starts are copied onto the game (``A_PASS1`` … ``A_PLACE_DRAWN``).
+    """
+
+    slug = "nine_peak"
+    min_players = 3
+    max_players = 5
+    param_specs = (
+        Param("scoring", "full", "scoring method (ruling N6): simple = colours, "
+              "full = suits", choices=("simple", "full")),
+        Param("hand_size", 13, "cards dealt to each player", minimum=1, maximum=60),
+        Param("setup_cards", 6, "hat cards placed face up in the area at set-up",
+              minimum=0, maximum=60),
+    )
+    event_names = EVENTS
+    phase_names = PHASE_NAMES
+
+    def __init__(self, data: "GameData", params: Mapping[str, Any] | None = None) -> None:
+        """Apply ``params`` and build the card table once from ``data``."""
+        super().__init__(data, params)
+        manifest = data.manifest
+        base = manifest.constants.get("base_points")
+        if (not isinstance(base, list) or len(base) != MAX_SET
+                or not all(isinstance(b, int) and not isinstance(b, bool) for b in base)):
+            raise PnpError(f"{manifest.path}: game.constants.base_points: expected a list "
+                           f"of 9 integers (base points for set sizes 1–9), found {base!r}")
+        #: Base points by set size (index 0 = size 1), from the manifest (N6).
+        self.base_points: tuple[int, ...] = tuple(base)
+        raw: list[tuple[int, int, int]] = []
+        for card in data.cards("hats"):
+            suit, color, number = card["suit"], card["color"], int(card["number"])
+            if suit not in SUITS or color not in COLORS or not 1 <= number <= NUMBERS:
+                raise PnpError(f"nine_peak card {card['id']!r}: number {number} / suit "
+                               f"{suit!r} / colour {color!r}: expected 1–{NUMBERS} / one of "
+                               f"{', '.join(SUITS)} / {', '.join(COLORS)}")
+            raw.append((number, SUITS.index(suit), COLORS.index(color)))
+        # ruling N1/N2: one column and one peak card per hat number 1–6, and the
+        # number cards mark values 2–8 below the peak at 9; the rules assume that board
+        peaks = sorted(int(c["number"]) for c in data.cards("peaks"))
+        if peaks != list(range(1, NUMBERS + 1)):
+            raise PnpError(f"nine_peak: peak cards numbered {peaks}: the engine plays one "
+                           f"peak card per number 1–{NUMBERS} (rulings N1, N2)")
+        values = sorted(int(c["value"]) for c in data.cards("numbers"))
+        if values != list(range(2, PEAK)):
+            raise PnpError(f"nine_peak: number cards {values}: the engine plays the "
+                           f"values 2–{PEAK - 1} below the peak at {PEAK} (ruling N2)")
+        types = sorted(set(raw))
+        index = {t: i for i, t in enumerate(types)}
+        self.num_cards: int = len(raw)
+        self.card_type: tuple[int, ...] = tuple(index[r] for r in raw)
+        self.card_number: tuple[int, ...] = tuple(r[0] for r in raw)
+        self.card_suit: tuple[int, ...] = tuple(r[1] for r in raw)
+        self.card_color: tuple[int, ...] = tuple(r[2] for r in raw)
+        self.num_types: int = len(types)
+        self.type_number: tuple[int, ...] = tuple(t[0] for t in types)
+        self.type_suit: tuple[int, ...] = tuple(t[1] for t in types)
+        self.type_color: tuple[int, ...] = tuple(t[2] for t in types)
+        self.type_persona: tuple[bool, ...] = tuple(t[1] == PERSONA for t in types)
+        #: Card ids of each type, ascending (notation assigns copies in this order).
+        self.type_cards: tuple[tuple[int, ...], ...] = tuple(
+            tuple(c for c in range(len(raw)) if self.card_type[c] == t)
+            for t in range(len(types)))
+        self.codec = ActionCodec(type_codes(self.type_number, self.type_suit,
+                                            self.type_color))
+        self.type_code: tuple[str, ...] = self.codec.codes
+        c = self.codec
+        self.A_PASS1, self.A_PASS2, self.A_PLAY = c.A_PASS1, c.A_PASS2, c.A_PLAY
+        self.A_SECOND, self.A_TAKE, self.A_PICK = c.A_SECOND, c.A_TAKE, c.A_PICK
+        self.A_KEEP, self.A_PLACE_DRAWN = c.A_KEEP, c.A_PLACE_DRAWN
+        self.num_distinct_actions: int = c.num_distinct_actions
+        self.type_range: range = range(self.num_types)
+        self._full = self.params["scoring"] == "full"
+
+    # ------------------------------------------------------------------ helpers
+    def type_label(self, t: int) -> str:
+        """Readable name of card type ``t`` (e.g. ``5 silk hat``)."""
+        label = f"{self.type_number[t]} {SUITS_EN[self.type_suit[t]]}"
+        same = [u for u in range(self.num_types) if self.type_number[u] == self.type_number[t]
+                and self.type_suit[u] == self.type_suit[t]]
+        if len(same) > 1:  # only if an edited table mixes colours within a suit
+            label += f" ({COLORS[self.type_color[t]]})"
+        return label
+
+    def card_label(self, card: int) -> str:
+        """Readable name of card id ``card``."""
+        return self.type_label(self.card_type[card])
+
+    def card_name(self, card: int) -> str:
+        """Short name of card id ``card``: its type code (``5S``)."""
+        return self.type_code[self.card_type[card]]
+
+    def score_set(self, cards: Sequence[int]) -> int:
+        """Value of one played set under this game's scoring method (ruling N6)."""
+        if self._full:
+            return score_set_full([self.card_suit[c] for c in cards], self.base_points)
+        return score_set_simple([self.card_color[c] for c in cards], self.base_points)
+
+    def deck(self) -> Sequence[int]:
+        """Every hat card id."""
+        return range(self.num_cards)
+
+    # ------------------------------------------------------------------ set-up
+    def new_initial_state(self, num_players: int, seed: int) -> "NinePeakState":
+        """Shuffle, lay out the set-up cards (N1, N2 set-up check), deal; seat 0 starts.
+
+        Ruling N2a: the set-up cards are laid and peak-checked before the deal.
+        """
+        self.check_players(num_players)
+        setup, hand = self.params["setup_cards"], self.params["hand_size"]
+        if setup + hand * num_players > self.num_cards:
+            raise PnpError(f"nine_peak: setup_cards={setup} + {num_players} × "
+                           f"hand_size={hand} exceeds the {self.num_cards} hat cards")
+        deck = list(range(self.num_cards))
+        random.Random(seed).shuffle(deck)
+        # The top of the deck is the END of the list (deck.pop() draws).
+        state = NinePeakState(self, num_players)
+        ctype, cnum, T = self.card_type, self.card_number, self.num_types
+        area, ac = state.area, state.ac
+        for _ in range(setup):
+            c = deck.pop()
+            area[cnum[c] - 1].append(c)  # ruling N1: column of its printed number
+            ac[ctype[c]] += 1
+        for p in range(num_players):
+            cards = deck[-hand:]
+            del deck[-hand:]
+            state.hands[p] = cards
+            hc, hn = [0] * T, [0] * NUMBERS
+            for c in cards:
+                hc[ctype[c]] += 1
+                hn[cnum[c] - 1] += 1
+            state.hc[p], state.hn[p] = hc, hn
+        state.deck = deck
+        state._peak_check(-1)  # ruling N2: set-up peaks go to the discard pile
+        return state
+
+    # ------------------------------------------------------------------ notation
+    def state_from_notation(self, text: str) -> "NinePeakState":
+        """The state written as ``text`` (grammar in :mod:`.notation`).
+
+        Copies are assigned to the named types lowest card id first, zone by
+        zone (area, hands, sets, peak piles, set in progress, drawn card,
+        deck, discard). No peak check runs on the position read.
+        """
+        pos = notation.read(text, self.type_code)
+        n = pos.num_players
+        if not self.min_players <= n <= self.max_players:
+            raise NotationError(f"nine_peak notation: n={n}: the game is for "
+                                f"{self.min_players}–{self.max_players} players")
+        free = [list(ids) for ids in self.type_cards]
+
+        def claim(types: Iterable[int]) -> list[int]:
+            """Card ids for ``types``, the lowest free copy of each."""
+            out = []
+            for t in types:
+                if not free[t]:
+                    raise NotationError(f"nine_peak notation: more {self.type_code[t]} "
+                                        f"cards than the {len(self.type_cards[t])} printed")
+                out.append(free[t].pop(0))
+            return out
+
+        s = NinePeakState(self, n)
+        for c in claim(pos.area):
+            s.area[self.card_number[c] - 1].append(c)  # ruling N1
+        s.hands = [claim(h) for h in pos.hands]
+        s.sets = [[tuple(claim(x)) for x in seat] for seat in pos.sets]
+        s.piles = [claim(p) for p in pos.peaks]
+        s.picking = claim(pos.picked)
+        ph = _PHASE_INDEX[pos.phase]
+        if ph == KEEP:
+            s.pending = claim([pos.drawn])[0]
+        if pos.deck is not None:
+            s.deck = claim(pos.deck)[::-1]  # the list's end is the top
+        rest = sorted(c for ids in free for c in ids)
+        if pos.deck is None:
+            s.deck = rest[::-1]  # lowest id on top
+        elif pos.discard is None:
+            s.discard = rest
+        else:
+            s.discard = claim(pos.discard)
+            left = sorted(c for ids in free for c in ids)
+            if left:
+                raise NotationError(f"nine_peak notation: {len(left)} cards are in no zone "
+                                    f"(first: {self.card_name(left[0])}); name them or "
+                                    f"leave out discard=")
+        s.peaked = list(pos.peaked)
+        s.prev = list(pos.prev) if pos.prev is not None else pos.derived_prev()
+        s.player = pos.seat
+        s.ph = ph
+        s.first_type = pos.first
+        s.declared = pos.declared
+        s.last_pick = pos.picked[-1] if pos.picked else 0
+        s.triggered = pos.trigger >= 0
+        s.trigger_seat = pos.trigger
+        s.nturns = pos.turn
+        s._recount()
+        for p, types in enumerate(pos.known):
+            for t in set(types):
+                if types.count(t) > s.hc[p][t]:
+                    raise NotationError(f"nine_peak notation: known=: seat {p} is known to "
+                                        f"hold {types.count(t)} × {self.type_code[t]} but "
+                                        f"holds {s.hc[p][t]}")
+            s.known[p] = sorted(types)
+        if ph != OVER and not s.legal_actions():
+            raise NotationError(f"nine_peak notation: seat {pos.seat} has no legal action "
+                                f"in phase {pos.phase} (a seat on turn always has a move, "
+                                f"ruling N5a)")
+        return s
+
+
+class NinePeakState(State[NinePeakGame]):
+    """A 9 Peak position: zones as card-id lists plus per-type count caches."""
+
+    __slots__ = ("game", "num_players", "deck", "hands", "hc", "hn", "area", "ac",
+                 "peaked", "discard", "sets", "piles", "prev", "player", "ph",
+                 "first_type", "declared", "picking", "last_pick", "pending",
+                 "triggered", "trigger_seat", "nturns", "ev", "known")
+
+    def __init__(self, game: NinePeakGame, num_players: int) -> None:
+        """An empty table for ``num_players`` (filled by set-up or from notation)."""
+        self.game = game
+        self.num_players = num_players
+        T = game.num_types
+        self.deck: list[int] = []
+        self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        #: Per seat: hand cards per type, and per number (index n − 1).
+        self.hc: list[list[int]] = [[0] * T for _ in range(num_players)]
+        self.hn: list[list[int]] = [[0] * NUMBERS for _ in range(num_players)]
+        self.area: list[list[int]] = [[] for _ in range(NUMBERS)]
+        #: Area cards per type.
+        self.ac: list[int] = [0] * T
+        self.peaked: list[bool] = [False] * NUMBERS
+        self.discard: list[int] = []
+        self.sets: list[list[tuple[int, ...]]] = [[] for _ in range(num_players)]
+        self.piles: list[list[int]] = [[] for _ in range(num_players)]
+        self.prev: list[int] = [0] * num_players
+        self.player = 0
+        self.ph = MAIN
+        self.first_type = -1
+        self.declared = 0
+        self.picking: list[int] = []
+        self.last_pick = 0
+        self.pending = -1
+        self.triggered = False
+        self.trigger_seat = -1
+        self.nturns = 1
+        self.ev: list[int] = [0] * len(EVENTS)
+        #: Per seat: types of hand cards everyone saw enter the hand (2-for-1
+        #: takes), so resample_hidden keeps them; usually empty.
+        self.known: list[list[int]] = [[] for _ in range(num_players)]
+
+    def _recount(self) -> None:
+        """Rebuild the count caches from the zones (after building a position)."""
+        g = self.game
+        T = g.num_types
+        for p, hand in enumerate(self.hands):
+            hc, hn = [0] * T, [0] * NUMBERS
+            for c in hand:
+                hc[g.card_type[c]] += 1
+                hn[g.card_number[c] - 1] += 1
+            self.hc[p], self.hn[p] = hc, hn
+        self.ac = [0] * T
+        for col in self.area:
+            for c in col:
+                self.ac[g.card_type[c]] += 1
+
+    # ------------------------------------------------------------------ API
+    def current_player(self) -> int:
+        """Seat to act, or TERMINAL."""
+        return TERMINAL if self.ph == OVER else self.player
+
+    def is_terminal(self) -> bool:
+        """True once seat N−1 has finished the round in which the trigger was pulled."""
+        return self.ph == OVER
+
+    def phase(self) -> str:
+        """The pending decision: main, second, take, pick, keep (over at the end)."""
+        return PHASE_NAMES[self.ph]
+
+    def turns(self) -> int:
+        """Player turns begun so far."""
+        return self.nturns
+
+    def events(self) -> Mapping[str, int]:
+        """Rule counters by name."""
+        return dict(zip(EVENTS, self.ev))
+
+    def clone(self) -> "NinePeakState":
+        """Independent copy (list copies only; finished sets are shared tuples)."""
+        s = NinePeakState.__new__(NinePeakState)
+        s.game = self.game
+        s.num_players = self.num_players
+        s.deck = self.deck[:]
+        s.hands = [h[:] for h in self.hands]
+        s.hc = [h[:] for h in self.hc]
+        s.hn = [h[:] for h in self.hn]
+        s.area = [c[:] for c in self.area]
+        s.ac = self.ac[:]
+        s.peaked = self.peaked[:]
+        s.discard = self.discard[:]
+        s.sets = [ps[:] for ps in self.sets]
+        s.piles = [p[:] for p in self.piles]
+        s.prev = self.prev[:]
+        s.player = self.player
+        s.ph = self.ph
+        s.first_type = self.first_type
+        s.declared = self.declared
+        s.picking = self.picking[:]
+        s.last_pick = self.last_pick
+        s.pending = self.pending
+        s.triggered = self.triggered
+        s.trigger_seat = self.trigger_seat
+        s.nturns = self.nturns
+        s.ev = self.ev[:]
+        s.known = [k[:] for k in self.known]
+        return s
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions, ascending (encoding in :mod:`.codec`)."""
+        ph = self.ph
+        g = self.game
+        T = g.num_types
+        if ph == MAIN:
+            p = self.player
+            hc = self.hc[p]
+            acts = list(compress(g.type_range, hc))
+            h = len(self.hands[p])
+            if h >= 2:
+                # N3 two-card pass; the second card is of a type ≥ the first's
+                # (ruling N3a), so the highest type may start only with two copies
+                last = acts[-1]
+                acts += [T + t for t in acts]
+                if hc[last] < 2:
+                    acts.pop()
+            lo_x = self.prev[p] or 1  # ruling N4: sets never shrink
+            if h >= lo_x:
+                hn = self.hn[p]
+                peaked, area = self.peaked, self.area
+                # step[x] − step[x − 1]: change in the hand cards usable as x
+                # (ruling N1: number n is usable as n … n + c(n); N2: peaked 1–9)
+                step = [0] * 11
+                for i in compress(_SIX, hn):
+                    k = hn[i]
+                    if peaked[i]:
+                        step[1] += k
+                    else:
+                        step[i + 1] += k
+                        hi = i + 2 + len(area[i])
+                        if hi < 10:
+                            step[hi] -= k
+                base = 2 * T - 1
+                count = 0
+                for x in range(1, (h if h < 9 else 9) + 1):
+                    count += step[x]
+                    if count >= x and x >= lo_x:
+                        acts.append(base + x)
+            return acts
+        if ph == SECOND:
+            hc = self.hc[self.player]
+            a0 = g.A_SECOND
+            first = self.first_type
+            return [a0 + t for t in compress(g.type_range, hc) if t >= first]
+        if ph == TAKE:
+            a0 = g.A_TAKE
+            return [a0 + t for t in compress(g.type_range, self.ac)]
+        if ph == PICK:
+            usable = self._usable_types(self.declared, self.last_pick)
+            need = self.declared - len(self.picking)
+            hc = self.hc[self.player]
+            a0 = g.A_PICK
+            acts = []
+            suffix = 0
+            for t in reversed(usable):
+                suffix += hc[t]
+                if suffix >= need:
+                    acts.append(a0 + t)
+            acts.reverse()
+            return acts
+        if ph == KEEP:
+            return [g.A_KEEP, g.A_PLACE_DRAWN]
+        return []
+
+    def _usable_types(self, x: int, last: int) -> list[int]:
+        """Hand types ≥ ``last`` usable as the value ``x`` (rulings N1, N2, N4)."""
+        g = self.game
+        area, peaked = self.area, self.peaked
+        # ok[n]: number n usable as x (x ≤ 9, so the cap at 9 needs no check)
+        ok = [False] + [peaked[i] or i + 1 <= x <= i + 1 + len(area[i]) for i in _SIX]
+        tn = g.type_number
+        return [t for t in compress(g.type_range, self.hc[self.player])
+                if t >= last and ok[tn[t]]]
+
+    # ------------------------------------------------------------------ moves
+    def _from_hand(self, t: int) -> int:
+        """Remove one card of type t (known to be there) from the current hand."""
+        p = self.player
+        hand = self.hands[p]
+        ctype = self.game.card_type
+        for j, c in enumerate(hand):
+            if ctype[c] == t:
+                del hand[j]
+                break
+        self.hc[p][t] -= 1
+        self.hn[p][self.game.card_number[c] - 1] -= 1
+        kn = self.known[p]
+        if kn and t in kn:
+            # the card leaves publicly: observers can no longer be sure the
+            # hand still holds a copy of this type
+            kn.remove(t)
+        return c
+
+    def _to_hand(self, c: int) -> None:
+        """Put card c into the current player's hand."""
+        p = self.player
+        self.hands[p].append(c)
+        self.hc[p][self.game.card_type[c]] += 1
+        self.hn[p][self.game.card_number[c] - 1] += 1
+
+    def _to_area(self, c: int) -> None:
+        """Place card c in the column of its printed number (ruling N1)."""
+        self.area[self.game.card_number[c] - 1].append(c)
+        self.ac[self.game.card_type[c]] += 1
+
+    def _peak_check(self, by: int) -> None:
+        """Ruling N2: peak every unpeaked number with n + c(n) ≥ 9.
+
+        ``by`` is the seat whose pass caused it (cards to that peak pile),
+        −2 after a play and −1 at set-up (cards to the discard pile).
+        """
+        area, peaked = self.area, self.peaked
+        for i in _SIX:
+            if not peaked[i] and i + 1 + len(area[i]) >= PEAK:
+                peaked[i] = True
+                col = area[i]
+                area[i] = []
+                ctype, ac = self.game.card_type, self.ac
+                for c in col:
+                    ac[ctype[c]] -= 1
+                if by >= 0:
+                    self.piles[by].extend(col)
+                    self.ev[EV_PEAK_PASS] += 1
+                else:
+                    self.discard.extend(col)
+                    self.ev[EV_PEAK_PLAY if by == -2 else EV_PEAK_SETUP] += 1
+
+    def _end_turn(self) -> None:
+        """Ruling N5: pull the trigger on an empty hand; end after seat N−1.
+
+        N5a: a seat whose turn comes with an empty hand has no move and is
+        skipped; N5b: a hand emptied by the set but refilled by keeping the
+        draw is not empty, so it pulls no trigger.
+        """
+        n = self.num_players
+        while True:
+            p = self.player
+            if not self.hands[p] and not self.triggered:
+                self.triggered = True
+                self.trigger_seat = p
+                self.ev[EV_TRIGGER] += 1
+            if self.triggered and p == n - 1:
+                self.ph = OVER
+                return
+            self.player = p = p + 1 if p + 1 < n else 0
+            self.nturns += 1
+            self.ph = MAIN
+            if self.hands[p]:
+                return
+            # ruling N5a: a seat on turn with an empty hand (unreachable with the
+            # rulebook's deal) has no move; its turn ends at once.
+            self.ev[EV_EMPTY_SKIP] += 1
+
+    def _autocomplete(self, usable: list[int], total: int) -> None:
+        """Finish the set when the remaining picks are forced (one multiset left).
+
+        ``usable`` are the hand types that may still be picked (ascending,
+        each held) and ``total`` their card count. Called only for a
+        completable set (the declaration and every pick are validated first),
+        so it never fails half-way.
+        """
+        need = self.declared - len(self.picking)
+        hc = self.hc[self.player]
+        if total == need or len(usable) == 1:
+            for t in usable:
+                k = hc[t]
+                if k > need:
+                    k = need
+                for _ in range(k):
+                    self.picking.append(self._from_hand(t))
+                need -= k
+                if need == 0:
+                    break
+            self._finish_play()
+
+    def _finish_play(self) -> None:
+        """Ruling N4: the set is laid; draw 1 to the area (or hand if Persona-less)."""
+        p = self.player
+        cards = self.picking
+        self.picking = []
+        self.sets[p].append(tuple(cards))  # finished sets are immutable
+        self.prev[p] = len(cards)
+        self.ev[EV_SET] += 1
+        if not self.deck:
+            self.ev[EV_NO_DRAW] += 1
+            self._end_turn()
+            return
+        c = self.deck.pop()
+        persona = self.game.type_persona
+        ctype = self.game.card_type
+        for x in cards:
+            if persona[ctype[x]]:
+                self._to_area(c)
+                self._peak_check(-2)
+                self._end_turn()
+                return
+        # Ruling N4a: the player sees the drawn card before choosing hand or
+        # area; N2b: the peak check runs after that choice.
+        self.pending = c
+        self.ph = KEEP
+
+    def apply_action(self, action: int) -> None:
+        """Apply a legal action for the current player.
+
+        Every branch checks legality before it changes anything, so an
+        illegal action raises :class:`~pnp.games.api.IllegalAction` and
+        leaves the state exactly as it was.
+        """
+        ph = self.ph
+        g = self.game
+        T = g.num_types
+        if ph == MAIN:
+            hc = self.hc[self.player]
+            if 0 <= action < T:  # N3: place one card
+                if not hc[action]:
+                    raise illegal(self, action)
+                self._to_area(self._from_hand(action))
+                self.ev[EV_PASS_ONE] += 1
+                self._peak_check(self.player)
+                self._end_turn()
+            elif T <= action < 2 * T:  # N3: first of two cards
+                t = action - T
+                # ruling N3a: a second card of a type ≥ t must remain
+                if not hc[t] or (hc[t] < 2 and not any(hc[t + 1:])):
+                    raise illegal(self, action)
+                self._to_area(self._from_hand(t))
+                self.first_type = t
+                self.ph = SECOND
+            elif 2 * T <= action < 2 * T + MAX_SET:  # N4: declare X
+                x = action - 2 * T + 1
+                if x < (self.prev[self.player] or 1):  # ruling N4: sets never shrink
+                    raise illegal(self, action)
+                usable = self._usable_types(x, 0)
+                total = 0
+                for t in usable:
+                    total += hc[t]
+                if total < x:  # fewer than X hand cards usable as X (N1, N4)
+                    raise illegal(self, action)
+                self.declared = x
+                self.last_pick = 0
+                self.ph = PICK
+                self._autocomplete(usable, total)
+            else:
+                raise illegal(self, action)
+        elif ph == SECOND:
+            t = action - g.A_SECOND
+            if not self.first_type <= t < T or not self.hc[self.player][t]:
+                raise illegal(self, action)
+            self._to_area(self._from_hand(t))
+            self.ph = TAKE
+        elif ph == TAKE:
+            t = action - g.A_TAKE
+            if not 0 <= t < T or not self.ac[t]:
+                raise illegal(self, action)
+            i = g.type_number[t] - 1
+            col = self.area[i]
+            ctype = g.card_type
+            for j, c in enumerate(col):
+                if ctype[c] == t:
+                    del col[j]
+                    break
+            self.ac[t] -= 1
+            if self.peaked[i]:
+                self.ev[EV_TAKE_PEAKED] += 1
+            self._to_hand(c)
+            self.known[self.player].append(t)  # everyone saw it taken (N3)
+            self.ev[EV_PASS_TWO] += 1
+            self._peak_check(self.player)  # N2: after all placing and taking
+            self._end_turn()
+        elif ph == PICK:
+            t = action - g.A_PICK
+            if not 0 <= t < T:
+                raise illegal(self, action)
+            # types ≥ the last pick usable as X (rulings N1, N4)
+            usable = self._usable_types(self.declared, self.last_pick)
+            if t not in usable:
+                raise illegal(self, action)
+            hc = self.hc[self.player]
+            left = 0
+            for u in usable:
+                if u >= t:
+                    left += hc[u]
+            if left < self.declared - len(self.picking):  # the set could not be finished
+                raise illegal(self, action)
+            self.picking.append(self._from_hand(t))
+            self.last_pick = t
+            if len(self.picking) == self.declared:
+                self._finish_play()
+            else:
+                # what may still be picked: the usable types ≥ t still held
+                self._autocomplete([u for u in usable if u >= t and hc[u]], left - 1)
+        elif ph == KEEP:
+            if action == g.A_KEEP:
+                c = self.pending
+                self.pending = -1
+                self._to_hand(c)
+                self.ev[EV_KEEP] += 1
+            elif action == g.A_PLACE_DRAWN:
+                c = self.pending
+                self.pending = -1
+                self._to_area(c)
+                self.ev[EV_TO_AREA] += 1
+                self._peak_check(-2)
+            else:
+                raise illegal(self, action)
+            self._end_turn()
+        else:
+            raise illegal(self, action)
+
+    # ------------------------------------------------------------------ results
+    def returns(self) -> list[float]:
+        """VP per seat: set values + peak pile − cards left in hand (ruling N6)."""
+        g = self.game
+        return [float(sum(g.score_set(s) for s in self.sets[p]) + len(self.piles[p])
+                      - len(self.hands[p])) for p in range(self.num_players)]
+
+    def winners(self) -> list[int]:
+        """The single winner: most VP, ties to the earlier seat (ruling N6)."""
+        r = self.returns()
+        best = max(r)
+        return [r.index(best)]
+
+    def action_to_string(self, action: int) -> str:
+        """Short text of ``action`` (``pass 5S``, ``declare 4``, ``keep`` …)."""
+        return self.game.codec.to_string(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose text is ``text`` (raises IllegalAction otherwise)."""
+        action = self.game.codec.from_string(text)
+        if action not in self.legal_actions():
+            raise illegal(self, action)
+        return action
+
+    def observation(self, player: int) -> NinePeakObservation:
+        """Own hand (and own pending draw), public zones, counts of hidden zones."""
+        ph = self.ph
+        own_turn = player == self.player and ph != OVER
+        pick = ph == PICK
+        return NinePeakObservation(
+            seat=player, current_player=self.current_player(), phase=PHASE_NAMES[ph],
+            num_players=self.num_players, hand=tuple(self.hands[player]),
+            area=tuple(map(tuple, self.area)), peaked=tuple(self.peaked),
+            discard=tuple(self.discard), sets=tuple(map(tuple, self.sets)),
+            peak_piles=tuple(map(tuple, self.piles)), deck_size=len(self.deck),
+            hand_sizes=tuple(map(len, self.hands)), prev_sizes=tuple(self.prev),
+            known=tuple(tuple(sorted(k)) for k in self.known),
+            triggered=self.triggered, declared=self.declared if pick else 0,
+            picked=tuple(self.picking), last_pick=self.last_pick if pick else 0,
+            first_placed=self.first_type if ph in (SECOND, TAKE) else -1,
+            pending=self.pending if own_turn else -1)
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "NinePeakState":
+        """A copy with the deck and other hands redealt with ``rng``, sizes kept.
+
+        Cards everyone saw enter another hand (2-for-1 takes, tracked per
+        type in ``known``) stay in that hand; a card drawn by another seat and
+        awaiting its keep choice is hidden from ``player`` and redealt too.
+        """
+        s = self.clone()
+        ctype = self.game.card_type
+        pool = s.deck[:]
+        hidden_draw = s.pending >= 0 and player != s.player
+        if hidden_draw:
+            pool.append(s.pending)
+        kept: list[list[int]] = []
+        for q in range(s.num_players):
+            if q == player:
+                kept.append(s.hands[q])
+                continue
+            need = s.known[q][:]
+            mine = []
+            for c in s.hands[q]:
+                t = ctype[c]
+                if t in need:
+                    need.remove(t)
+                    mine.append(c)
+                else:
+                    pool.append(c)
+            kept.append(mine)
+        rng.shuffle(pool)
+        for q in range(s.num_players):
+            if q != player:
+                k = len(s.hands[q]) - len(kept[q])
+                s.hands[q] = kept[q] + pool[len(pool) - k:]
+                del pool[len(pool) - k:]
+        if hidden_draw:
+            s.pending = pool.pop()
+        s.deck = pool
+        s._recount()
+        return s
+
+    def zones(self) -> Iterable[tuple[str, Iterable[int]]]:
+        """Every zone: deck, columns, discard, hands, sets, peak piles, set in progress, drawn card."""
+        yield "deck", self.deck
+        for i, col in enumerate(self.area):
+            yield f"column:{i + 1}", col
+        yield "discard", self.discard
+        for p in range(self.num_players):
+            yield f"hand:{p}", self.hands[p]
+            yield f"sets:{p}", [c for s in self.sets[p] for c in s]
+            yield f"peak:{p}", self.piles[p]
+        yield "set_in_progress", self.picking
+        yield "drawn", [self.pending] if self.pending >= 0 else []
+
+    def to_notation(self) -> str:
+        """This position in the one-line notation of :mod:`.notation`."""
+        g = self.game
+        ct = g.card_type
+
+        def types(cards: Iterable[int]) -> list[int]:
+            """Types of card ids."""
+            return [ct[c] for c in cards]
+
+        ph = self.ph
+        pos = notation.Position(
+            self.num_players, turn=self.nturns, seat=self.player, phase=PHASE_NAMES[ph],
+            first=self.first_type if ph in (SECOND, TAKE) else -1,
+            declared=self.declared if ph == PICK else 0, picked=types(self.picking),
+            drawn=ct[self.pending] if ph == KEEP else -1,
+            trigger=self.trigger_seat if self.triggered else -1,
+            peaked=list(self.peaked), area=[ct[c] for col in self.area for c in col],
+            hands=[types(h) for h in self.hands], known=[sorted(k) for k in self.known],
+            sets=[[types(x) for x in seat] for seat in self.sets], prev=list(self.prev),
+            peaks=[types(p) for p in self.piles], deck=types(reversed(self.deck)),
+            discard=types(self.discard))
+        return notation.write(pos, g.type_code)
+
+    def __str__(self) -> str:
+        """Multi-line dump of the position (debugging)."""
+        g = self.game
+        lines = [f"turn {self.nturns}, seat {self.player}, phase {PHASE_NAMES[self.ph]}, "
+                 f"deck {len(self.deck)}, trigger {self.triggered}"]
+        for i, col in enumerate(self.area):
+            lines.append(f"  column {i + 1}{'*' if self.peaked[i] else ''}: "
+                         + ", ".join(g.card_label(c) for c in col))
+        for p in range(self.num_players):
+            lines.append(f"  seat {p}: hand [{', '.join(g.card_label(c) for c in self.hands[p])}]"
+                         f" sets {[len(s) for s in self.sets[p]]} pile {len(self.piles[p])}")
+        return "\n".join(lines)
