@@ -1,27 +1,48 @@
-"""Tests of the Fortuna rules engine: rulebook examples, rulings F1–F8, playouts."""
+"""Tests of the Fortuna rules engine: rulebook examples, rulings F1–F8, playouts, greedy bot.
+
+Scripted positions are written in the engine's notation (grammar in
+``pnp/games/fortuna/notation.py``); cards the text does not name are set aside.
+"""
 
 from __future__ import annotations
 
 import random
 import shutil
 from collections import Counter
+from dataclasses import fields
+from itertools import combinations
 from pathlib import Path
+from typing import Callable, cast
 
 import pytest
 
-from pnp.data.inventory import DEFAULT_DATA_DIR
+from pnp.data import load_game_data
 from pnp.errors import PnpError
-from pnp.games import load_game
-from pnp.games.api import TERMINAL
-from pnp.games.fortuna import (DISCARD_BASE, FILL_BASE, SET_BASE, WHEEL_BASE, WHEEL_DECLINE,
-                               FortunaGame, FortunaState, card_values)
+from pnp.games import make_game, registered_games
+from pnp.games.api import TERMINAL, IllegalAction, NotationError
+from pnp.games.fortuna import FortunaGame, FortunaState, GreedyBot
+from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, SET_BASE, WHEEL_BASE,
+                                     WHEEL_DECLINE, wheel_action)
+from pnp.games.fortuna.engine import card_values
 
-G = FortunaGame()
+from gamedata import DATA, build_game
+
+G = cast(FortunaGame, build_game("fortuna"))
+
+
+def game(**params: object) -> FortunaGame:
+    """Fortuna built from the project's data with ``params``."""
+    return cast(FortunaGame, build_game("fortuna", params))
+
+
+def pos(text: str, g: FortunaGame = G) -> FortunaState:
+    """The state written as ``text``."""
+    return g.state_from_notation(text)
 
 
 def t(name: str) -> int:
     """Type id of a short card name such as '5B'."""
-    return G.type_of(name)
+    return G.codec.parse_type(name)
 
 
 def set_act(value: int, *names: str) -> int:
@@ -29,20 +50,19 @@ def set_act(value: int, *names: str) -> int:
     return G.set_action(value, [t(n) for n in names])
 
 
-def wheel(src: int, dst: int, count: int) -> int:
-    """Wheel of Fortune move action."""
-    return WHEEL_BASE + src * 10_000 + dst * 1_000 + count
-
-
-def sets_of(state: FortunaState) -> list[tuple[int, list[int]]]:
+def sets_of(state: FortunaState) -> list[tuple[int, tuple[int, ...]]]:
     """Decoded (value, types) of every legal set action."""
     return [G.decode_set(a) for a in state.legal_actions() if a >= SET_BASE]
 
 
-def conserved(state: FortunaState) -> bool:
+def conserved(state: FortunaState, g: FortunaGame = G) -> bool:
     """Every card in exactly one zone."""
-    cards = [c for _, zone in state.zones() for c in zone]
-    return sorted(cards) == list(G.deck())
+    return sorted(c for _, zone in state.zones() for c in zone) == list(g.deck())
+
+
+def number(card: int) -> int:
+    """Printed number of ``card``."""
+    return G.card_number[card]
 
 
 # -- data, set-up, parameters --------------------------------------------
@@ -53,12 +73,14 @@ def test_deck_comes_from_card_data() -> None:
     assert Counter(G.card_number) == {n: 13 for n in range(1, 7)}
     assert sum(1 for i in G.card_icon if i == G.goddess) == 6
     assert list(G.card_type) == sorted(G.card_type)
-    assert load_game("fortuna").slug == "fortuna"
+    assert registered_games()["fortuna"].game is FortunaGame
+    assert G.title == "Fortuna" and G.slug == "fortuna"
+    assert G.card_name(0) == "1B" and G.card_name(77) == "6G"
 
 
 def test_edited_csv_changes_the_game(tmp_path: Path) -> None:
     """A designer's edited CSV (4 goddesses per number) reaches the engine."""
-    shutil.copytree(DEFAULT_DATA_DIR / "fortuna", tmp_path / "fortuna")
+    shutil.copytree(DATA / "fortuna", tmp_path / "fortuna")
     manifest = tmp_path / "fortuna" / "manifest.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8").split("[[components.reel.rules]]")[0],
                         encoding="utf-8")
@@ -71,15 +93,16 @@ def test_edited_csv_changes_the_game(tmp_path: Path) -> None:
             row = row[:-1] + "4"
         rows.append(row)
     csv.write_text("\n".join(rows) + "\n", encoding="utf-8")
-    game = FortunaGame(data_dir=tmp_path)
-    assert sum(1 for i in game.card_icon if i == game.goddess) == 24
-    state = game.new_initial_state(4, 3)
-    assert conserved_in(game, state)
-
-
-def conserved_in(game: FortunaGame, state: FortunaState) -> bool:
-    """Conservation for another game instance."""
-    return sorted(c for _, z in state.zones() for c in z) == list(game.deck())
+    edited = make_game(load_game_data(tmp_path, "fortuna", strict=True))
+    assert isinstance(edited, FortunaGame)
+    assert sum(1 for i in edited.card_icon if i == edited.goddess) == 24
+    state = edited.new_initial_state(4, 3)
+    assert conserved(state, edited)
+    # No 稲妻 left: the notation refuses one, and names the goddess copies.
+    with pytest.raises(NotationError, match="no card 1B left"):
+        edited.state_from_notation("players 3; seat 0 main; hand:0 1B")
+    assert "1G.3" in edited.state_from_notation(
+        "players 3; seat 0 main; hand:0 1G.3; hand:1 2W; hand:2 2H").to_notation()
 
 
 def test_setup_deals_and_draws() -> None:
@@ -88,38 +111,48 @@ def test_setup_deals_and_draws() -> None:
     assert [len(h) for h in s.hands] == [8, 7, 7, 7]
     assert len(s.end_deck) == 7 and len(s.deck) == 78 - 28 - 7 - 1
     assert s.current_player() == 0 and s.turns() == 1 and not s.trigger
-    assert conserved(s)
-    g = FortunaGame({"end_deck_size": "10", "hand_size": 5})
-    s = g.new_initial_state(3, 1)
+    assert s.phase() == "main" and conserved(s)
+    s = game(end_deck_size="10", hand_size=5).new_initial_state(3, 1)
     assert len(s.end_deck) == 10 and [len(h) for h in s.hands] == [6, 5, 5]
 
 
 def test_bad_parameters_and_player_counts() -> None:
     """Bad parameters and player counts raise PnpError."""
     with pytest.raises(PnpError, match="unknown parameter"):
-        FortunaGame({"hand_sise": 7})
+        game(hand_sise=7)
     with pytest.raises(PnpError, match="expected int"):
-        FortunaGame({"hand_size": "seven"})
+        game(hand_size="seven")
     for n in (2, 5):
         with pytest.raises(PnpError, match="3–4 players"):
             G.new_initial_state(n, 0)
     with pytest.raises(PnpError, match="need more"):
-        FortunaGame({"hand_size": 18, "end_deck_size": 10}).new_initial_state(4, 0)
+        game(hand_size=18, end_deck_size=10).new_initial_state(4, 0)
 
 
-def test_position_helper_rejects_unknown_cards() -> None:
-    """The position helper refuses unknown or exhausted card names."""
-    with pytest.raises(PnpError, match="card name"):
-        G.position([["7B"], [], []])
-    with pytest.raises(PnpError, match="no card"):
-        G.position([["1G", "1G"], [], []])
+def test_game_pickles_without_data_or_caches() -> None:
+    """A pickled game drops the loaded data and the caches and plays the same games."""
+    import pickle
+    g = game()
+    play(g, 4, 0, random_choice)  # warm the caches
+    assert g._cache and g.codec._decoded
+    copy = pickle.loads(pickle.dumps(g))
+    assert copy.data is None and copy._cache == {} and copy.codec._decoded == {}
+    a, b = g.new_initial_state(4, 5), copy.new_initial_state(4, 5)
+    rng = random.Random(1)
+    while not a.is_terminal():
+        legal = a.legal_actions()
+        assert b.legal_actions() == legal
+        action = legal[int(rng.random() * len(legal))]
+        a.apply_action(action)
+        b.apply_action(action)
+    assert a.returns() == b.returns() and a.to_notation() == b.to_notation()
 
 
 # -- F1 / F2: slots and values -----------------------------------------------
 
 def test_rulebook_value_examples() -> None:
-    # A 6 with two cards in its slot can be 6, 7 or 8.
     """Rulebook value examples, with ruling F2's wrap to 0."""
+    # A 6 with two cards in its slot can be 6, 7 or 8.
     assert card_values(6, 2) == [6, 7, 8]
     # Ruling F2: past 10 only the units digit counts, and 10 itself gives 0.
     assert card_values(5, 5) == [0, 5, 6, 7, 8, 9]
@@ -129,30 +162,30 @@ def test_rulebook_value_examples() -> None:
 
 
 def test_values_follow_slot_contents_not_printed_numbers() -> None:
-    # Ruling F1: d(n) counts the cards in slot n, whatever is printed on them.
     """Ruling F1: d(n) counts slot n's cards whatever their numbers."""
-    s = G.position([["1B"], ["2B"], ["3B"]], slots={1: ["5B", "5W"]})
+    s = pos("players 3; seat 0 main; hand:0 1B; hand:1 2B; hand:2 3B; slot:1 5B 5W")
     assert s.values_of(s.hands[0][0]) == [1, 2, 3]
     assert s.discards(1) == 2 and s.discards(5) == 0
 
 
 def test_discard_goes_to_slot_of_printed_number() -> None:
     """A passed card lands in the slot of its printed number (F1)."""
-    s = G.position([["4B", "2W"], ["2B"], ["3B"]], deck=["1B", "1W"])
+    s = pos("players 3; seat 0 main; hand:0 4B 2W; hand:1 2B; hand:2 3B; deck 1B 1W")
     s.apply_action(t("4B"))  # pass 4稲妻
-    assert [G.card_number[c] for c in s.slots[4]] == [4]
+    assert [number(c) for c in s.slots[4]] == [4]
     assert s.current_player() == 1 and s.events()["pass"] == 1
 
 
 def test_raised_values_allow_rulebook_set() -> None:
-    # Rulebook: with two 3s discarded, 3·3·5·5·5 is a set of 5.
     """Rulebook example: 3·3·5·5·5 is a set of 5 with two 3s discarded."""
-    hand = ["3B", "3W", "5B", "5W", "5H", "1B", "1W"]
-    s = G.position([hand, ["2B"], ["2W"]], slots={3: ["3H", "3R"]}, deck=["6B"] * 3)
+    hand = "hand:0 3B 3W 5B 5W 5H 1B 1W; hand:1 2B; hand:2 2W; deck 6B 6B 6B"
+    s = pos(f"players 3; seat 0 main; {hand}; slot:3 3H 3R")
     action = set_act(5, "3B", "3W", "5B", "5W", "5H")
     assert action in s.legal_actions()
-    assert "3 as 5 ×2" in s.action_to_string(action)
-    plain = G.position([hand, ["2B"], ["2W"]], slots={3: ["3H"]}, deck=["6B"] * 3)
+    assert s.action_to_string(action) == "set 5: 3B 3W 5B 5W 5H"
+    threes = [c for c in s.hands[0] if number(c) == 3]
+    assert all(5 in s.values_of(c) for c in threes)  # the two 3s are used as 5s
+    plain = pos(f"players 3; seat 0 main; {hand}; slot:3 3H")
     assert action not in plain.legal_actions()
 
 
@@ -160,19 +193,19 @@ def test_raised_values_allow_rulebook_set() -> None:
 
 def test_sets_hold_exactly_x_cards() -> None:
     """Ruling F3: a set of X ≥ 1 holds exactly X cards usable as X."""
-    s = G.position([["2B", "2W", "2H", "4B"], ["1B"], ["1W"]], deck=["6B"] * 3)
+    s = pos("players 3; seat 0 main; hand:0 2B 2W 2H 4B; hand:1 1B; hand:2 1W; deck 6B 6B 6B")
     found = sets_of(s)
-    assert (2, sorted([t("2B"), t("2W")])) in found
+    assert (2, tuple(sorted([t("2B"), t("2W")]))) in found
     assert all(len(types) == value for value, types in found if value)
     assert not any(value == 3 for value, _ in found)  # three 2s are not a 3 without discards
-    assert (1, [t("4B")]) not in found  # a 4 cannot be 1
+    assert (1, (t("4B"),)) not in found  # a 4 cannot be 1
 
 
 def test_zero_sets_hold_one_to_six_cards() -> None:
-    # With four 6s in slot 6 every 6 may be 0 (6 + 4 = 10 → 0).
     """Ruling F3: value-0 sets hold 1–6 cards, every distinct multiset offered."""
-    hand = ["6B", "6B", "6W", "6W", "6H", "6H", "6R", "6G"]
-    s = G.position([hand, ["1B"], ["1W"]], slots={6: ["6B", "6W", "6H", "6R"]})
+    # With four 6s in slot 6 every 6 may be 0 (6 + 4 = 10 → 0).
+    s = pos("players 3; seat 0 main; hand:0 6B 6B 6W 6W 6H 6H 6R 6G; hand:1 1B; hand:2 1W;"
+            " slot:6 6B 6W 6H 6R")
     zero = [types for value, types in sets_of(s) if value == 0]
     assert {len(ts) for ts in zero} == {1, 2, 3, 4, 5, 6}
     # Distinct multisets of 1..6 cards from the multiset {B2, W2, H2, R1, G1}.
@@ -190,31 +223,39 @@ def test_zero_sets_hold_one_to_six_cards() -> None:
 
 def test_never_two_sets_of_one_value() -> None:
     """Ruling F3: no second set of a value the player already owns."""
-    s = G.position([["3B", "3W", "3H", "1B"], ["1W"], ["1H"]],
-                   sets=[[(3, ["3R", "3R", "3R"], [])], [], []])
+    s = pos("players 3; seat 0 main; hand:0 3B 3W 3H 1B; hand:1 1W; hand:2 1H;"
+            " sets:0 3:3R,3R,3R")
     assert not any(value == 3 for value, _ in sets_of(s))
     assert any(value == 1 for value, _ in sets_of(s))
-    with pytest.raises(PnpError, match="not legal"):
+    before = s.to_notation()
+    with pytest.raises(IllegalAction, match="not legal"):
         s.apply_action(set_act(3, "3B", "3W", "3H"))
+    assert s.to_notation() == before
 
 
 # -- F4: all-in sets ----------------------------------------------------------
 
 def test_all_in_set_with_filler_chosen_by_slot() -> None:
     """Ruling F4: all-in set, filler chosen by slot, scored at full size."""
-    s = G.position([["5B", "5W", "5G"], ["1B"], ["1W"]],
-                   slots={1: ["1H", "1R"], 3: ["3H"]}, deck=["2B", "2W", "2H"])
+    s = pos("players 3; seat 0 main; hand:0 5B 5W 5G; hand:1 1B; hand:2 1W;"
+            " deck 2B 2W 2H; slot:1 1H 1R; slot:3 3H")
     allin = set_act(5, "5B", "5W", "5G")
     assert allin in s.legal_actions()
     s.apply_action(allin)
     # Filler slots are taken in non-decreasing order; the first card must come
     # from slot 1 (slot 3 alone cannot supply both), so it is taken at once.
-    assert s.phase_name() == "fill"
+    assert s.phase() == "fill"
     assert s.legal_actions() == [FILL_BASE + 1, FILL_BASE + 3]
+    # The mid-phase position is written and read back exactly (ruling F4a's bound).
+    # The top card of slot 1 (1R) went face down first.
+    assert s.to_notation() == ("players 3; turn 1; seat 0 fill 1; hand:0; hand:1 1B; hand:2 1W; "
+                               "deck 2B 2W 2H; end_deck; slot:1 1H; slot:3 3H; "
+                               "sets:0 5:5B,5W,5G/1R; events set=1 all_in_set=1")
+    assert pos(s.to_notation()).legal_actions() == s.legal_actions()
     s.apply_action(FILL_BASE + 3)
     value, up, down = s.sets[0][0]
     assert value == 5 and len(up) == 3
-    assert sorted(G.card_number[c] for c in down) == [1, 3]
+    assert sorted(number(c) for c in down) == [1, 3]
     assert s.discards(1) == 1 and s.discards(3) == 0
     assert s.events()["all_in_set"] == 1
     # F5: all-in from 3 hand cards draws 3 − 2 = 1.
@@ -226,26 +267,26 @@ def test_all_in_set_with_filler_chosen_by_slot() -> None:
 
 def test_all_in_forbidden_when_discard_area_is_short() -> None:
     """Ruling F4: no all-in set when the discard area cannot fill it."""
-    s = G.position([["5B", "5W", "5G"], ["1B"], ["1W"]], slots={1: ["1H"]})
+    hands = "hand:0 5B 5W 5G; hand:1 1B; hand:2 1W"
+    s = pos(f"players 3; seat 0 main; {hands}; slot:1 1H")
     assert set_act(5, "5B", "5W", "5G") not in s.legal_actions()
     assert set_act(4, "5B", "5W", "5G") not in s.legal_actions()  # 5s cannot be 4
-    s = G.position([["5B", "5W", "5G"], ["1B"], ["1W"]], slots={1: ["1H", "1R"]})
+    s = pos(f"players 3; seat 0 main; {hands}; slot:1 1H 1R")
     assert set_act(5, "5B", "5W", "5G") in s.legal_actions()
-    no_allin = FortunaGame({"all_in": False})
-    s = no_allin.position([["5B", "5W", "5G"], ["1B"], ["1W"]], slots={1: ["1H", "1R"]})
+    s = pos(f"players 3; seat 0 main; {hands}; slot:1 1H 1R", game(all_in=False))
     assert not [a for a in s.legal_actions() if a >= SET_BASE]
 
 
 def test_all_in_needs_whole_hand() -> None:
     """Ruling F4: an all-in set needs every hand card usable as X."""
-    s = G.position([["5B", "5W", "1G"], ["1B"], ["1W"]], slots={1: ["1H", "1R", "1B"]})
+    s = pos("players 3; seat 0 main; hand:0 5B 5W 1G; hand:1 1B; hand:2 1W; slot:1 1H 1R 1B")
     assert not any(value == 5 for value, _ in sets_of(s))
 
 
 def test_all_in_from_one_card_draws_nothing_and_discards_nothing() -> None:
     """Ruling F5: all-in from one card draws max(0, 1 − 2) = 0, no discard."""
-    s = G.position([["4B"], ["1B"], ["1W"]], slots={2: ["2B", "2W", "2H"]},
-                   deck=["6B", "6W", "6H"])
+    s = pos("players 3; seat 0 main; hand:0 4B; hand:1 1B; hand:2 1W; deck 6B 6W 6H;"
+            " slot:2 2B 2W 2H")
     s.apply_action(set_act(4, "4B"))
     assert s.sets[0][0][0] == 4 and len(s.sets[0][0][2]) == 3
     assert s.hands[0] == [] and s.current_player() == 1
@@ -256,8 +297,8 @@ def test_all_in_from_one_card_draws_nothing_and_discards_nothing() -> None:
 
 def test_refill_draws_played_minus_two() -> None:
     """Ruling F5: a set of 4 draws 2."""
-    s = G.position([["4B", "4W", "4H", "4R", "1B"], ["1W"], ["1H"]],
-                   deck=["6B", "6W", "6H", "6R"])
+    s = pos("players 3; seat 0 main; hand:0 4B 4W 4H 4R 1B; hand:1 1W; hand:2 1H;"
+            " deck 6B 6W 6H 6R")
     s.apply_action(set_act(4, "4B", "4W", "4H", "4R"))
     assert len(s.hands[0]) == 1 + 2 and len(s.deck) == 1  # 2 refill, 1 for seat 1
     assert s.returns()[0] == 4.0  # 4 cards × 1 matching icon
@@ -265,10 +306,11 @@ def test_refill_draws_played_minus_two() -> None:
 
 def test_one_card_set_discards_instead_of_drawing() -> None:
     """Ruling F5: a 1-card set makes the player discard one card."""
-    s = G.position([["1B", "3B", "3W"], ["2B"], ["2W"]], deck=["6B", "6W"])
+    s = pos("players 3; seat 0 main; hand:0 1B 3B 3W; hand:1 2B; hand:2 2W; deck 6B 6W")
     s.apply_action(set_act(1, "1B"))
-    assert s.phase_name() == "discard" and s.current_player() == 0
+    assert s.phase() == "discard" and s.current_player() == 0
     assert s.legal_actions() == [DISCARD_BASE + t("3B"), DISCARD_BASE + t("3W")]
+    assert "seat 0 discard" in s.to_notation()
     s.apply_action(DISCARD_BASE + t("3W"))
     assert s.discards(3) == 1 and s.hands[0] != [] and s.current_player() == 1
     assert s.events()["one_card_set_discard"] == 1 and len(s.deck) == 1
@@ -276,18 +318,18 @@ def test_one_card_set_discards_instead_of_drawing() -> None:
 
 def test_one_card_set_with_empty_hand_does_nothing() -> None:
     """Ruling F5: a 1-card set with an empty hand discards nothing."""
-    s = G.position([["1B"], ["2B"], ["2W"]], deck=["6B"])
+    s = pos("players 3; seat 0 main; hand:0 1B; hand:1 2B; hand:2 2W; deck 6B")
     s.apply_action(set_act(1, "1B"))
     assert s.current_player() == 1 and s.events()["one_card_set_discard"] == 0
 
 
 def test_no_refill_or_discard_after_trigger() -> None:
     """Ruling F5: after the end trigger no refill and no 1-card discard."""
-    s = G.position([["4B", "4W", "4H", "4R", "1B"], ["1W"], ["1H"]],
-                   end_deck=["6B", "6W", "6H"], trigger=True)
+    s = pos("players 3; seat 0 main; trigger; hand:0 4B 4W 4H 4R 1B; hand:1 1W; hand:2 1H;"
+            " end_deck 6B 6W 6H")
     s.apply_action(set_act(4, "4B", "4W", "4H", "4R"))
     assert len(s.hands[0]) == 1 and len(s.end_deck) == 2
-    s = G.position([["1B", "3B"], ["2B"], ["2W"]], end_deck=["6B"], trigger=True)
+    s = pos("players 3; seat 0 main; trigger; hand:0 1B 3B; hand:1 2B; hand:2 2W; end_deck 6B")
     s.apply_action(set_act(1, "1B"))
     assert s.current_player() == 1 and s.discards(3) == 0
 
@@ -296,57 +338,56 @@ def test_no_refill_or_discard_after_trigger() -> None:
 
 def test_fourth_six_fires_the_wheel() -> None:
     """Rulebook example: the 4th discarded 6 fires the Wheel of Fortune (F6)."""
-    s = G.position([["6B", "2B"], ["2W"], ["2H"]],
-                   slots={6: ["6W", "6H", "6R"], 5: ["5B", "5W", "5H", "3B", "3W"]},
-                   deck=["1B", "1W"])
+    s = pos("players 3; seat 0 main; hand:0 6B 2B; hand:1 2W; hand:2 2H; deck 1B 1W;"
+            " slot:5 5B 5W 5H 3B 3W; slot:6 6W 6H 6R")
     s.apply_action(t("6B"))
-    assert s.events()["wheel_of_fortune"] == 1 and s.phase_name() == "wheel"
+    assert s.events()["wheel_of_fortune"] == 1 and s.phase() == "wheel"
+    assert "seat 0 wheel 6" in s.to_notation()
     legal = s.legal_actions()
     assert legal[0] == WHEEL_DECLINE
     assert all((a - WHEEL_BASE) // 10_000 != 6 for a in legal[1:])  # not the fired slot
-    assert wheel(5, 1, 5) in legal and wheel(5, 1, 6) not in legal
+    assert wheel_action(5, 1, 5) in legal and wheel_action(5, 1, 6) not in legal
     # Rulebook example: move 3 of slot 5's 5 cards to 1 (they may be any numbers).
-    s.apply_action(wheel(5, 1, 3))
+    assert s.action_to_string(wheel_action(5, 1, 3)) == "wheel 5>1x3"
+    s.apply_action(s.string_to_action("wheel 5>1x3"))
     assert s.discards(5) == 2 and s.discards(1) == 3
     assert s.events()["wheel_move"] == 1 and s.current_player() == 1
-    assert s.action_to_string(wheel(5, 1, 3)) == "wheel: slot 5 → 1 ×3"
     assert conserved(s)
 
 
 def test_wheel_fires_only_on_exactly_ten() -> None:
     """Ruling F6: n + d(n) must equal 10 exactly."""
-    s = G.position([["6B", "2B"], ["2W"], ["2H"]],
-                   slots={6: ["6W", "6H", "6R", "6G"], 5: ["5B"]}, deck=["1B"])
+    s = pos("players 3; seat 0 main; hand:0 6B 2B; hand:1 2W; hand:2 2H; deck 1B;"
+            " slot:5 5B; slot:6 6W 6H 6R 6G")
     s.apply_action(t("6B"))  # 6 + 5 = 11
     assert s.events()["wheel_of_fortune"] == 0 and s.current_player() == 1
 
 
 def test_wheel_from_one_card_set_discard_and_decline() -> None:
     """Ruling F6: the 1-card-set discard fires the Wheel; declining is allowed."""
-    s = G.position([["1B", "5B"], ["2W"], ["2H"]],
-                   slots={5: ["5W", "5H", "5R", "5G"], 2: ["2B"]}, deck=["3B", "3W"])
+    s = pos("players 3; seat 0 main; hand:0 1B 5B; hand:1 2W; hand:2 2H; deck 3B 3W;"
+            " slot:2 2B; slot:5 5W 5H 5R 5G")
     s.apply_action(set_act(1, "1B"))
     s.apply_action(DISCARD_BASE + t("5B"))  # 5 + 5 = 10
-    assert s.events()["wheel_of_fortune"] == 1 and s.phase_name() == "wheel"
-    assert s.legal_actions() == [WHEEL_DECLINE] + [wheel(2, d, 1) for d in (1, 3, 4, 5, 6)]
+    assert s.events()["wheel_of_fortune"] == 1 and s.phase() == "wheel"
+    assert s.legal_actions() == [WHEEL_DECLINE] + [wheel_action(2, d, 1) for d in (1, 3, 4, 5, 6)]
     s.apply_action(WHEEL_DECLINE)
     assert s.events()["wheel_declined"] == 1 and s.current_player() == 1
 
 
 def test_wheel_moves_never_retrigger_and_empty_source_skips() -> None:
     """Ruling F6: moves never re-fire; no source means nothing to choose."""
-    s = G.position([["6B", "2B"], ["2W"], ["2H"]],
-                   slots={6: ["6W", "6H", "6R"], 3: ["3B", "3W", "3H", "3R", "3G", "1B", "1W"]},
-                   deck=["1H", "1R"])
+    s = pos("players 3; seat 0 main; hand:0 6B 2B; hand:1 2W; hand:2 2H; deck 1H 1R;"
+            " slot:3 3B 3W 3H 3R 3G 1B 1W; slot:6 6W 6H 6R")
     s.apply_action(t("6B"))
-    s.apply_action(wheel(3, 4, 6))  # 4 + 6 = 10 by a move: no second wheel
+    s.apply_action(wheel_action(3, 4, 6))  # 4 + 6 = 10 by a move: no second wheel
     assert s.events()["wheel_of_fortune"] == 1 and s.current_player() == 1
-    lone = G.position([["6B", "2B"], ["2W"], ["2H"]], slots={6: ["6W", "6H", "6R"]},
-                      deck=["1H"])
+    lone = pos("players 3; seat 0 main; hand:0 6B 2B; hand:1 2W; hand:2 2H; deck 1H;"
+               " slot:6 6W 6H 6R")
     lone.apply_action(t("6B"))
     assert lone.events()["wheel_of_fortune"] == 1 and lone.current_player() == 1
-    off = FortunaGame({"wheel_of_fortune": False}).position(
-        [["6B", "2B"], ["2W"], ["2H"]], slots={6: ["6W", "6H", "6R"], 1: ["1B"]}, deck=["1H"])
+    off = pos("players 3; seat 0 main; hand:0 6B 2B; hand:1 2W; hand:2 2H; deck 1H;"
+              " slot:1 1B; slot:6 6W 6H 6R", game(wheel_of_fortune=False))
     off.apply_action(t("6B"))
     assert off.events()["wheel_of_fortune"] == 0 and off.current_player() == 1
 
@@ -355,20 +396,21 @@ def test_wheel_moves_never_retrigger_and_empty_source_skips() -> None:
 
 def test_draws_take_deck_then_end_deck_and_pull_trigger() -> None:
     """Ruling F7: deck first, end deck pulls the trigger, round ends at seat N−1."""
-    s = G.position([["1B"], ["2B"], ["3B"]], deck=["4B"], end_deck=["5B", "5W"])
+    s = pos("players 3; seat 0 main; hand:0 1B; hand:1 2B; hand:2 3B; deck 4B; end_deck 5B 5W")
     s.apply_action(t("1B"))  # seat 1 draws the last deck card
-    assert not s.trigger and [G.card_number[c] for c in s.hands[1]] == [2, 4]
+    assert not s.trigger and [number(c) for c in s.hands[1]] == [2, 4]
     s.apply_action(t("2B"))  # seat 2 draws from the end deck: trigger
     assert s.trigger and s.events()["end_trigger"] == 1 and len(s.end_deck) == 1
+    assert "; trigger;" in s.to_notation()
     s.apply_action(t("3B"))  # seat 2 was the last seat: round over
-    assert s.is_terminal() and s.current_player() == TERMINAL
+    assert s.is_terminal() and s.current_player() == TERMINAL and s.phase() == "over"
     assert s.events()["round_end"] == 1 and s.legal_actions() == []
 
 
 def test_refill_stops_at_trigger_card() -> None:
     """Rulings F5/F7: a refill stops at the card that pulls the trigger."""
-    hand = ["5B", "5W", "5H", "5R", "5G", "1B"]
-    s = G.position([hand, ["2B"], ["2W"]], deck=["3B"], end_deck=["4B", "4W", "4H"])
+    s = pos("players 3; seat 0 main; hand:0 5B 5W 5H 5R 5G 1B; hand:1 2B; hand:2 2W;"
+            " deck 3B; end_deck 4B 4W 4H")
     s.apply_action(set_act(5, "5B", "5W", "5H", "5R", "5G"))  # refill 3: 3B, 4B, stop
     assert len(s.hands[0]) == 1 + 2 and s.trigger
     assert s.events()["refill_cut"] == 1 and s.events()["end_trigger"] == 1
@@ -377,8 +419,8 @@ def test_refill_stops_at_trigger_card() -> None:
 
 def test_round_ends_after_last_seat() -> None:
     """Ruling F7: after the trigger, play continues to seat N−1's turn."""
-    s = G.position([["1B"], ["2B"], ["3B"], ["4B"]], end_deck=["5B", "5W", "5H", "5R"],
-                   current_player=1, trigger=True)
+    s = pos("players 4; seat 1 main; trigger; hand:0 1B; hand:1 2B; hand:2 3B; hand:3 4B;"
+            " end_deck 5B 5W 5H 5R")
     for seat in (1, 2, 3):
         assert s.current_player() == seat
         s.apply_action(s.legal_actions()[0])
@@ -387,22 +429,23 @@ def test_round_ends_after_last_seat() -> None:
 
 def test_end_deck_exhausted_ends_at_once() -> None:
     """Ruling F7: an impossible turn-start draw ends the game at once."""
-    s = G.position([["1B"], ["2B"], ["3B"], ["4B"]], end_deck=["5B"], trigger=True)
+    s = pos("players 4; seat 0 main; trigger; hand:0 1B; hand:1 2B; hand:2 3B; hand:3 4B;"
+            " end_deck 5B")
     s.apply_action(t("1B"))  # seat 1 draws the last end-deck card
     s.apply_action(t("2B"))  # seat 2 cannot draw
     assert s.is_terminal() and s.events()["end_deck_exhausted"] == 1
     assert s.events()["round_end"] == 0 and len(s.hands[2]) == 1
-    g = FortunaGame({"end_deck_size": 0})
-    s = g.position([["1B"], ["2B"], ["3B"]])
+    s = pos("players 3; seat 0 main; hand:0 1B; hand:1 2B; hand:2 3B", game(end_deck_size=0))
     s.apply_action(t("1B"))
     assert s.is_terminal() and not s.trigger
 
 
 def test_trigger_on_turn_start_draw_blocks_refill() -> None:
     """Rulings F5/F7: a trigger pulled by the turn's own draw blocks its refill."""
-    s = G.position([["4B", "4W", "4H", "4R"], ["1B"], ["1W"]], end_deck=["6B", "6W", "6H"],
-                   draw=True)
-    assert s.trigger and len(s.hands[0]) == 5
+    s = pos("players 3; seat 2 main; hand:0 4B 4W 4H 4R; hand:1 1B; hand:2 1W 2W;"
+            " end_deck 6B 6W 6H")
+    s.apply_action(t("1W"))  # seat 0's turn-start draw comes from the end deck
+    assert s.current_player() == 0 and s.trigger and len(s.hands[0]) == 5
     s.apply_action(set_act(4, "4B", "4W", "4H", "4R"))
     assert len(s.hands[0]) == 1
 
@@ -412,9 +455,7 @@ def test_trigger_on_turn_start_draw_blocks_refill() -> None:
 def test_rulebook_score_example_and_goddesses() -> None:
     """Ruling F8: 4 cards with 3 matching icons score 12; goddess-only sets count all."""
     # Positions for scoring only: the sets are not checked for legality.
-    s = G.position([[], [], []], sets=[[(4, ["4B", "4B", "4B", "4W"], [])],
-                                       [(3, ["3G", "2G", "1G"], [])],
-                                       [(3, ["3B", "3W", "4G"], [])]])
+    s = pos("players 3; over; sets:0 4:4B,4B,4B,4W; sets:1 3:3G,2G,1G; sets:2 3:3B,3W,4G")
     assert s.returns() == [12.0, 9.0, 6.0]  # 4×3; goddesses only 3×3; 3×(1+1)
     one_goddess = [G.card_type.index(t("1G"))]
     assert G.set_score(one_goddess, 1) == 1
@@ -422,9 +463,9 @@ def test_rulebook_score_example_and_goddesses() -> None:
 
 def test_tie_goes_to_earlier_seat() -> None:
     """Ruling F8: tied VP goes to the earlier seat."""
-    s = G.position([[], [], []], sets=[[], [(2, ["2B", "2B"], [])], [(2, ["2W", "2W"], [])]])
+    s = pos("players 3; over; sets:1 2:2B,2B; sets:2 2:2W,2W")
     assert s.returns() == [0.0, 4.0, 4.0] and s.winners() == [1]
-    s = G.position([[], [], []], sets=[[(1, ["1B"], [])], [(1, ["1W"], [])], []])
+    s = pos("players 3; over; sets:0 1:1B; sets:1 1:1W")
     assert s.winners() == [0]
 
 
@@ -434,28 +475,99 @@ def test_observation_hides_other_hands() -> None:
     """The observation shows own hand and public zones only."""
     s = G.new_initial_state(4, 7)
     obs = s.observation(2)
-    assert obs["hand"] == tuple(s.hands[2]) and obs["hand_sizes"] == (8, 7, 7, 7)
-    assert obs["deck_size"] == len(s.deck) and obs["end_deck_size"] == 7
+    assert obs.seat == 2 and obs.current_player == 0 and obs.phase == "main"
+    assert obs.hand == tuple(s.hands[2]) and obs.hand_sizes == (8, 7, 7, 7)
+    assert obs.deck_size == len(s.deck) and obs.end_deck_size == 7
     others = {c for p in (0, 1, 3) for c in s.hands[p]} | set(s.deck) | set(s.end_deck)
-    flat = set(obs["hand"]) | {c for slot in obs["slots"] for c in slot}
+    flat = set(obs.hand) | {c for slot in obs.slots for c in slot}
     assert not flat & others
-    assert "deck" not in obs and "hands" not in obs
+    names = {f.name for f in fields(obs)}
+    assert "deck" not in names and "hands" not in names and "end_deck" not in names
+    hash(obs)
+
+
+def test_observation_counts_face_down_filler_only() -> None:
+    """Face-down filler shows as a count; the fill bound only in phase fill."""
+    s = pos("players 3; seat 0 fill 1; hand:1 1B; hand:2 1W; sets:0 5:5B,5W,5G/1H;"
+            " slot:1 1R; slot:3 3H; deck 2B")
+    obs = s.observation(1)
+    assert obs.sets[0] == ((5, s.sets[0][0][1], 1),)
+    assert (obs.fill_left, obs.fill_min, obs.wheel_slot) == (1, 1, 0)
+    s.apply_action(FILL_BASE + 3)
+    assert s.observation(1).fill_min == 0 and s.fill_min == 1
+
+
+def test_resample_hidden_redeals_only_unseen_cards() -> None:
+    """resample_hidden redeals other hands, deck and end deck; the rest stays."""
+    s = G.new_initial_state(4, 3)
+    rng = random.Random(0)
+    for _ in range(25):  # into the game, so slots and sets hold cards
+        legal = s.legal_actions()
+        s.apply_action(legal[int(rng.random() * len(legal))])
+    p = s.current_player()
+    other = s.resample_hidden(p, random.Random(5))
+    assert other.observation(p) == s.observation(p)
+    assert other.legal_actions() == s.legal_actions()
+    assert other.slots == s.slots and other.sets == s.sets and other.hands[p] == s.hands[p]
+    hidden = sorted(c for q in range(4) if q != p for c in s.hands[q]) + s.deck + s.end_deck
+    again = sorted(c for q in range(4) if q != p for c in other.hands[q]) + other.deck \
+        + other.end_deck
+    assert sorted(hidden) == sorted(again) and other.deck != s.deck
+    assert conserved(other)
 
 
 def test_action_strings() -> None:
-    """Actions read as short English phrases."""
+    """Actions read as short phrases, and read back."""
     s = G.new_initial_state(3, 0)
-    assert s.action_to_string(t("4B")) == "pass 4稲妻"
-    assert s.action_to_string(WHEEL_DECLINE) == "decline wheel"
-    assert s.action_to_string(FILL_BASE + 2) == "all-in filler from slot 2"
-    assert "all-in, 2 face down" in s.action_to_string(set_act(5, "5B", "5W", "5G"))
+    assert s.action_to_string(t("4B")) == "pass 4B"
+    assert s.action_to_string(WHEEL_DECLINE) == "decline"
+    assert s.action_to_string(FILL_BASE + 2) == "fill 2"
+    assert s.action_to_string(set_act(5, "5B", "5W", "5G")) == "set 5: 5B 5W 5G +2"
+    for a in s.legal_actions():
+        assert s.string_to_action(s.action_to_string(a)) == a
+    with pytest.raises(IllegalAction, match="not legal"):
+        s.string_to_action("decline")  # well formed, but there is no wheel to decline
+
+
+def test_illegal_actions_change_nothing() -> None:
+    """apply_action accepts exactly the legal actions; anything else raises, state unchanged."""
+    probes = [-1, 0, 29, 30, 99, 100, 129, 130, 200, 201, 206, 207, 300, 301,
+              WHEEL_BASE, wheel_action(1, 1, 1), wheel_action(7, 1, 1), wheel_action(1, 2, 0),
+              SET_BASE, SET_BASE + 1, set_act(0, "1B"), set_act(2, "2B", "2B"),
+              G.set_action(0, []), SET_BASE + 10 * G.x_step + 1]
+    rng = random.Random(4)
+    tried = accepted = 0
+    for seed in range(12):
+        s = G.new_initial_state(3 + seed % 2, seed)
+        while not s.is_terminal():
+            legal = s.legal_actions()
+            near = [a + d for a in rng.sample(legal, min(4, len(legal))) for d in (-1, 1, 31)]
+            for a in probes + near:
+                child = s.clone()
+                before = child.to_notation()
+                if a in legal:
+                    child.apply_action(a)
+                    accepted += 1
+                else:
+                    with pytest.raises(IllegalAction):
+                        child.apply_action(a)
+                    assert child.to_notation() == before
+                    tried += 1
+            s.apply_action(legal[int(rng.random() * len(legal))])
+    assert tried > 10_000 and accepted > 100
+    over = pos("players 3; over")
+    with pytest.raises(IllegalAction):
+        over.apply_action(0)
 
 
 # -- playouts with invariants ------------------------------------------------
 
-def play(game: FortunaGame, n: int, seed: int, choose) -> tuple[FortunaState, list[int]]:
+Chooser = Callable[[FortunaState, list[int], random.Random], int]
+
+
+def play(g: FortunaGame, n: int, seed: int, choose: Chooser) -> tuple[FortunaState, list[int]]:
     """One game with ``choose(state, legal, rng)``; returns final state and history."""
-    state = game.new_initial_state(n, seed)
+    state = g.new_initial_state(n, seed)
     rng = random.Random(seed)
     history = []
     for _ in range(2000):
@@ -533,19 +645,26 @@ def test_events_all_fire_over_many_games() -> None:
 
 # -- greedy bot --------------------------------------------------------------
 
+def greedy(state: FortunaState, seed: int = 0) -> int:
+    """The greedy bot's choice for the player on turn."""
+    p = state.current_player()
+    return GreedyBot(G, p, random.Random(seed)).act(state.observation(p), state.legal_actions())
+
+
 def test_greedy_picks_legal_actions_and_beats_random() -> None:
     """The greedy bot picks legal actions and beats three random bots."""
     wins = 0
     games = 120
     for seed in range(games):
         me = seed % 4
+        bot = GreedyBot(G, me, random.Random(seed))
 
         def choose(state: FortunaState, legal: list[int], rng: random.Random) -> int:
             """Greedy for seat ``me``, random for the others."""
             p = state.current_player()
             if p != me or len(legal) == 1:
                 return random_choice(state, legal, rng)
-            action = G.greedy_action(state.observation(p), legal, rng)
+            action = bot.act(state.observation(p), legal)
             assert action in legal
             return action
         state, _ = play(G, 4, seed, choose)
@@ -555,24 +674,29 @@ def test_greedy_picks_legal_actions_and_beats_random() -> None:
 
 def test_greedy_prefers_the_highest_scoring_set() -> None:
     """The greedy bot plays the best-scoring set."""
-    hand = ["3B", "3B", "3B", "2W", "2H", "1G", "4R"]
-    s = G.position([hand, ["1B"], ["1W"]], deck=["6B"] * 3)
-    action = G.greedy_action(s.observation(0), s.legal_actions(), random.Random(0))
-    assert action == set_act(3, "3B", "3B", "3B")  # 3 × 3 = 9 beats every other set
+    s = pos("players 3; seat 0 main; hand:0 3B 3B 3B 2W 2H 1G 4R; hand:1 1B; hand:2 1W;"
+            " deck 6B 6B 6B")
+    assert greedy(s) == set_act(3, "3B", "3B", "3B")  # 3 × 3 = 9 beats every other set
 
 
 def test_greedy_wheel_raises_its_own_number() -> None:
     """The greedy bot moves discards onto the number it holds most."""
-    s = G.position([["6B", "4B", "4W", "4H"], ["2W"], ["2H"]],
-                   slots={6: ["6W", "6H", "6R"], 2: ["2B", "2R"]}, deck=["1B"])
+    s = pos("players 3; seat 0 main; hand:0 6B 4B 4W 4H; hand:1 2W; hand:2 2H; deck 1B;"
+            " slot:2 2B 2R; slot:6 6W 6H 6R")
     s.apply_action(t("6B"))
-    action = G.greedy_action(s.observation(0), s.legal_actions(), random.Random(0))
-    assert action == wheel(2, 4, 2)
+    assert greedy(s) == wheel_action(2, 4, 2)
+
+
+def test_greedy_fill_takes_the_fullest_slot() -> None:
+    """The greedy bot takes all-in filler from the fullest slot it may."""
+    s = pos("players 3; seat 0 fill 1; hand:1 1B; hand:2 1W; sets:0 5:5B,5W,5G;"
+            " slot:1 1H; slot:2 2B 2W 2H; slot:4 4B 4W; deck 6B")
+    assert s.legal_actions() == [FILL_BASE + 1, FILL_BASE + 2, FILL_BASE + 4]
+    assert greedy(s) == FILL_BASE + 2
 
 
 def brute_force_sets(state: FortunaState) -> set[tuple[int, tuple[int, ...]]]:
     """Every legal (value, card types) set by trying all card subsets (slow, F3/F4)."""
-    from itertools import combinations
     p = state.current_player()
     hand = state.hands[p]
     owned = {value for value, _, _ in state.sets[p]}
@@ -600,8 +724,8 @@ def test_set_enumeration_matches_brute_force() -> None:
         rng = random.Random(seed)
         while not state.is_terminal():
             legal = state.legal_actions()
-            if state.phase_name() == "main":
-                fast = {(v, tuple(ts)) for v, ts in sets_of(state)}
+            if state.phase() == "main":
+                fast = set(sets_of(state))
                 assert fast == brute_force_sets(state)
                 assert len(fast) == len([a for a in legal if a >= SET_BASE])
                 checked += 1

@@ -1,62 +1,47 @@
 """Fortuna rules engine: draft 2 of the rulebook plus rulings F1–F8.
 
-Cards are small ints: an index into the game's card table, which is read once
-from ``card_data/fortuna/reel.csv`` and sorted by (number, icon) so that a
-sorted hand is also sorted by card *type*. A card type is the pair
-(printed number, icon); two cards of one type are interchangeable in play, so
-actions name types, never individual cards.
+Cards are small ints: an index into the game's card table (the ``reel``
+component of the loaded data), sorted by (number, icon) so that a sorted hand
+is also sorted by card *type* (see :mod:`pnp.games.fortuna.codec` for types
+and the action encoding).
 
-Action encoding (stable; see docs/rules/fortuna-engine.md):
+Zones (``state.zones()``): ``deck``, ``end_deck``, ``hand:<seat>``,
+``slot:<n>`` (discard slots 1–6, ruling F1), ``sets:<seat>`` (every card of
+the seat's sets, face-down filler included) and ``box`` (cards a scripted
+position leaves out; empty in dealt games).
 
-* ``t`` (0 ≤ t < 100): pass, discarding a hand card of type ``t``.
-* ``100 + t``: the discard a 1-card set demands (ruling F5).
-* ``200 + s``: take one face-down filler card from discard slot ``s`` for the
-  pending all-in set (ruling F4); slots are chosen in non-decreasing order.
-* ``300``: decline the Wheel of Fortune (ruling F6).
-* ``1_000_000 + s·10_000 + t·1_000 + c``: Wheel of Fortune, move ``c`` cards
-  from slot ``s`` to slot ``t``.
-* ``10_000_000 + X·B⁹ + code``: a set of declared value ``X`` (0–9) made of
-  the k hand-card types ``t₁ ≤ … ≤ t_k``, ``code = Σ (tᵢ + 1)·B^(k−i)`` with
-  ``B = number of types + 1`` (31 for the printed deck). Fewer cards than
-  ``X`` (``X ≥ 1``) means an all-in set.
+Phases (``state.phase()``): ``main`` (play a set or pass), ``discard`` (the
+F5 discard after a 1-card set), ``fill`` (an all-in set owes face-down
+filler, F4), ``wheel`` (the Wheel of Fortune fired, F6) and ``over``.
 """
 
 from __future__ import annotations
 
 import random
 from bisect import bisect_left, insort
+from dataclasses import dataclass
 from itertools import combinations, compress
 from operator import lshift, mul
-from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
-from pnp.data.inventory import load_cards
 from pnp.errors import PnpError
-from pnp.games.api import TERMINAL, Game, Param, State
+from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
+                           State, illegal)
+from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, GODDESS, ICON_ORDER, MAX_VALUE,
+                                     NUM_SLOTS, PASS_BASE, SET_BASE, WHEEL_BASE, WHEEL_DECLINE,
+                                     FortunaCodec, decode_wheel)
+from pnp.games.fortuna.notation import PHASES, FortunaNotation, Position
+from pnp.games.fortuna.scoring import matches_from_counts, winner
 
-#: Discard slots are numbered 1..NUM_SLOTS, one per printed number (ruling F1).
-NUM_SLOTS = 6
-#: Largest declared value: card values are single digits 0–9 (ruling F2).
-MAX_VALUE = 9
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
+
 #: A value-0 set holds 1 to this many cards (ruling F3).
 ZERO_SET_MAX = 6
-#: The wild icon (rulebook ■精算; ruling F8).
-GODDESS = "女神"
-#: Icon order used for type ids; icons outside it are appended as found.
-ICON_ORDER = ("稲妻", "小麦", "兜", "車輪", "女神")
-#: One-letter icon names accepted by :meth:`FortunaGame.position`.
-ICON_LETTERS = {"B": "稲妻", "W": "小麦", "H": "兜", "R": "車輪", "G": "女神"}
 
-PASS_BASE = 0
-DISCARD_BASE = 100
-FILL_BASE = 200
-WHEEL_DECLINE = 300
-WHEEL_BASE = 1_000_000
-SET_BASE = 10_000_000
-
-#: Decision phases of the player on turn.
+#: Decision phases of the player on turn (indices into PHASES).
 MAIN, DISCARD, FILL, WHEEL, OVER = range(5)
-PHASE_NAMES = ("main", "discard", "fill", "wheel", "over")
+PHASE_NAMES = PHASES
 
 EVENT_NAMES = (
     "set", "pass", "zero_set", "all_in_set", "one_card_set_discard",
@@ -133,11 +118,40 @@ def card_values(number: int, discards: int) -> list[int]:
     return [v for v in range(10) if mask >> v & 1]
 
 
-class FortunaGame(Game):
+@dataclass(frozen=True)
+class FortunaObservation(Observation):
+    """What one seat sees: its hand, every public zone, the sizes of hidden ones.
+
+    Other hands, the deck order and which cards lie face down in sets are
+    never shown (face-down filler is counted only).
+    """
+
+    #: The seat's own hand (card ids, ascending).
+    hand: tuple[int, ...]
+    #: Cards in each seat's hand.
+    hand_sizes: tuple[int, ...]
+    #: Per seat, its sets in play order as (value, face-up card ids, face-down count).
+    sets: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...]
+    #: Discard slots 1..6 at indices 0..5, card ids bottom to top (F1).
+    slots: tuple[tuple[int, ...], ...]
+    deck_size: int
+    end_deck_size: int
+    #: The end trigger has been pulled (F7).
+    trigger: bool
+    #: Turns begun so far.
+    turn: int
+    #: Slot whose discard fired the pending Wheel of Fortune (phase wheel), else 0.
+    wheel_slot: int
+    #: Filler cards the pending all-in set still owes (phase fill), else 0.
+    fill_left: int
+    #: Lowest slot the next filler card may come from (phase fill), else 0 (F4a).
+    fill_min: int
+
+
+class FortunaGame(Game["FortunaState"]):
     """Fortuna: collect sets whose card values climb with the shared discard slots."""
 
     slug = "fortuna"
-    title = "Fortuna"
     min_players = 3
     max_players = 4
     param_specs = (
@@ -149,12 +163,12 @@ class FortunaGame(Game):
               "a discard that makes n + d(n) = 10 fires the Wheel of Fortune (ruling F6)"),
     )
     event_names = EVENT_NAMES
+    phase_names = PHASE_NAMES
 
-    def __init__(self, params: Mapping[str, Any] | None = None,
-                 data_dir: Path | None = None) -> None:
-        """Set up the rules and read the card table once."""
-        super().__init__(params, data_dir)
-        rows = load_cards("fortuna", "reel", data_dir)
+    def __init__(self, data: "GameData", params: Mapping[str, Any] | None = None) -> None:
+        """Bind the loaded reel cards and the parameters; build the lookup tables once."""
+        super().__init__(data, params)
+        rows = data.cards("reel")
         icons = list(ICON_ORDER)
         for row in rows:
             if row["icon"] not in icons:
@@ -166,26 +180,23 @@ class FortunaGame(Game):
             raise PnpError("fortuna: expected fewer than 1000 reel cards and 16 icons")
         # Sorting by type makes a sorted hand sorted by type as well.
         rows = sorted(rows, key=lambda r: (r["number"], icons.index(r["icon"])))
-        self.icons: tuple[str, ...] = tuple(icons)
+        self.codec = FortunaCodec(icons)
+        codec = self.codec
+        self.icons: tuple[str, ...] = codec.icons
         self.goddess: int = icons.index(GODDESS)
         n_icons = len(icons)
-        self.n_types: int = NUM_SLOTS * n_icons
+        self.n_icons: int = n_icons
+        self.n_types: int = codec.n_types
         self.card_ids: tuple[str, ...] = tuple(str(r["id"]) for r in rows)
         self.card_number: tuple[int, ...] = tuple(int(r["number"]) for r in rows)
         self.card_icon: tuple[int, ...] = tuple(icons.index(r["icon"]) for r in rows)
         self.card_type: tuple[int, ...] = tuple(
             (n - 1) * n_icons + i for n, i in zip(self.card_number, self.card_icon))
-        self.type_number: tuple[int, ...] = tuple(t // n_icons + 1 for t in range(self.n_types))
-        self.type_icon: tuple[int, ...] = tuple(t % n_icons for t in range(self.n_types))
-        self.base: int = self.n_types + 1
-        # _powr[k] = (B^(k−1), …, B, 1): the first (smallest) type is the most
-        # significant digit, so codes sort like the sorted type tuples do.
-        self._powr: tuple[tuple[int, ...], ...] = tuple(
-            tuple(self.base ** (k - 1 - i) for i in range(k)) for k in range(MAX_VALUE + 2))
-        self.x_step: int = self.base ** MAX_VALUE
-        # _ones[k] = Σ_{i<k} Bⁱ: the "+1" of every digit of a k-card code.
-        self._ones: tuple[int, ...] = tuple(sum(self._powr[k]) for k in range(MAX_VALUE + 2))
-        self.n_icons: int = n_icons
+        self.type_number: tuple[int, ...] = codec.type_number
+        self.type_icon: tuple[int, ...] = codec.type_icon
+        self._powr = codec.powr
+        self.x_step: int = codec.x_step
+        self._ones = codec.ones
         # vmask[n][d]: value mask of number n with d cards in its slot, for every d.
         self.vmask: tuple[tuple[int, ...], ...] = tuple(
             tuple(value_mask(n, d) for d in range(len(rows) + 1)) if n else ()
@@ -207,7 +218,11 @@ class FortunaGame(Game):
             1 << (self._lane_width * i) for i in self.card_icon)
         self._matches: dict[int, int] = {}
         self._cache: dict[tuple[tuple[int, ...], int], list[int]] = {}
-        self._decoded: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.notation = FortunaNotation(codec, self.card_type, EVENT_NAMES,
+                                        (self.min_players, self.max_players))
+        self._hand_zone = tuple(f"hand:{p}" for p in range(self.max_players))
+        self._set_zone = tuple(f"sets:{p}" for p in range(self.max_players))
+        self._slot_zone = tuple(f"slot:{n}" for n in range(NUM_SLOTS + 1))
 
     def _init_lanes(self, n_cards: int) -> None:
         """Tables that let set enumeration treat all ten values at once.
@@ -261,12 +276,12 @@ class FortunaGame(Game):
 
     #: Per-process caches, filled as games are played: left out when the
     #: game is pickled (the simulator ships it to each worker process once)
-    #: and started empty there.
-    _CACHES = ("_cache", "_decoded", "_matches", "_wheel_blocks")
+    #: and started empty there. The codec drops its own decode cache.
+    _CACHES = ("_cache", "_matches", "_wheel_blocks")
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickled state: everything but the per-process caches."""
-        state = self.__dict__.copy()
+        """Pickled state: the base class's (without the loaded data), minus the caches."""
+        state = super().__getstate__()
         for name in self._CACHES:
             state.pop(name, None)
         return state
@@ -282,6 +297,10 @@ class FortunaGame(Game):
     def deck(self) -> Sequence[int]:
         """Every card id (0..77 for the printed deck)."""
         return range(len(self.card_number))
+
+    def card_name(self, card: int) -> str:
+        """Short name of card ``card``'s type, e.g. ``5B``."""
+        return self.codec.type_name(self.card_type[card])
 
     def new_initial_state(self, num_players: int, seed: int) -> "FortunaState":
         """Shuffle, deal ``hand_size`` each, set aside the end deck; seat 0 draws."""
@@ -304,130 +323,44 @@ class FortunaGame(Game):
         state._start_turn()
         return state
 
-    def position(self, hands: Sequence[Sequence[int | str]], *,
-                 slots: Mapping[int, Sequence[int | str]] | None = None,
-                 deck: Sequence[int | str] = (), end_deck: Sequence[int | str] = (),
-                 sets: Sequence[Sequence[tuple[int, Sequence[int | str], Sequence[int | str]]]]
-                 | None = None,
-                 current_player: int = 0, trigger: bool = False,
-                 draw: bool = False) -> "FortunaState":
-        """Build a position directly (for tests and for designers exploring rules).
-
-        Cards are ids or short names such as ``"5B"`` (number then icon letter:
-        B 稲妻, W 小麦, H 兜, R 車輪, G 女神) or ``"5女神"``. ``deck`` and
-        ``end_deck`` list cards in draw order (first drawn first); ``sets`` gives
-        per seat ``(value, face_up, face_down)``. Cards not named are set aside
-        in a ``box`` zone, so card conservation still holds. With ``draw`` the
-        current player makes the turn-start draw first (ruling F7); otherwise
-        the hands are as after that draw.
-        """
-        num_players = len(hands)
-        self.check_players(num_players)
-        free: dict[int, list[int]] = {}
-        for cid in reversed(range(len(self.card_number))):
-            free.setdefault(self.card_type[cid], []).append(cid)
-        taken: set[int] = set()
-
-        def pick(spec: int | str) -> int:
-            """Take the card named by ``spec`` out of the free cards."""
-            if isinstance(spec, int):
-                cid = spec
-                if cid in taken or not 0 <= cid < len(self.card_number):
-                    raise PnpError(f"fortuna position: card {cid} is unknown or used twice")
-                free[self.card_type[cid]].remove(cid)
-            else:
-                t = self.type_of(spec)
-                if not free.get(t):
-                    raise PnpError(f"fortuna position: no card {spec!r} left")
-                cid = free[t].pop()
-            taken.add(cid)
-            return cid
-
-        hand_ids = [sorted(pick(c) for c in h) for h in hands]
-        slot_ids = [[] for _ in range(NUM_SLOTS + 1)]
-        for n, cards in (slots or {}).items():
-            if not 1 <= n <= NUM_SLOTS:
-                raise PnpError(f"fortuna position: slot {n}: expected 1–{NUM_SLOTS}")
-            slot_ids[n] = [pick(c) for c in cards]
-        deck_ids = [pick(c) for c in deck][::-1]
-        end_ids = [pick(c) for c in end_deck][::-1]
-        state = FortunaState(self, num_players, hand_ids, deck_ids, end_ids)
-        state.slots = slot_ids
+    def state_from_notation(self, text: str) -> "FortunaState":
+        """The state written as ``text`` (grammar in :mod:`pnp.games.fortuna.notation`)."""
+        pos = self.notation.read(text)
+        state = FortunaState(self, pos.num_players, pos.hands, pos.deck, pos.end_deck)
+        state.slots = pos.slots
         state._refresh_usable()
-        for seat, seat_sets in enumerate(sets or ()):
-            for value, up, down in seat_sets:
-                state.sets[seat].append((value, tuple(pick(c) for c in up),
-                                         tuple(pick(c) for c in down)))
-                state.used[seat] |= 1 << value
-        state.box = sorted(cid for ids in free.values() for cid in ids)
-        state.cur = current_player
-        state.trigger = trigger
-        if draw:
-            state._start_turn()
-        else:
-            state.n_turns = 1
+        state.sets = pos.sets
+        state.used = [sum({1 << value for value, _, _ in seat_sets}) for seat_sets in pos.sets]
+        state.box = pos.box
+        state.cur = pos.seat
+        state.stage = PHASE_NAMES.index(pos.phase)
+        state.trigger = pos.trigger
+        state.n_turns = pos.turn
+        state.ev = pos.events
+        if state.stage == WHEEL:
+            state.wheel_slot = pos.wheel_slot
+        elif state.stage == FILL:
+            value, up, down = pos.sets[pos.seat][-1]
+            state.fill_left = value - len(up) - len(down)
+            state.fill_min = pos.fill_min
+            state.pending = len(up)
+        elif state.stage == OVER:
+            state.final = state._score()
+        if state.stage != OVER and not state.legal_actions():
+            raise NotationError(f"fortuna notation: seat {pos.seat} has no legal action in "
+                                f"phase {pos.phase} (e.g. an empty hand, or filler the "
+                                f"discard area cannot supply)")
         return state
 
     # -- card helpers -----------------------------------------------------
 
-    def type_of(self, name: str) -> int:
-        """Type id of a short card name such as ``"5B"`` or ``"5女神"``."""
-        text = name.strip()
-        if len(text) < 2 or not text[0].isdigit():
-            raise PnpError(f"card name {name!r}: expected a number 1–6 then an icon, e.g. '5B'")
-        number, icon = int(text[0]), text[1:]
-        icon = ICON_LETTERS.get(icon.upper(), icon)
-        if icon not in self.icons or not 1 <= number <= NUM_SLOTS:
-            raise PnpError(f"card name {name!r}: expected a number 1–6 then one of "
-                           f"{', '.join(ICON_LETTERS)} or an icon name")
-        return (number - 1) * len(self.icons) + self.icons.index(icon)
-
-    def type_name(self, t: int) -> str:
-        """Readable name of type ``t``, e.g. ``5稲妻``."""
-        return f"{self.type_number[t]}{self.icons[self.type_icon[t]]}"
-
-    def set_code(self, types: Iterable[int]) -> int:
-        """The multiset code of ``types`` used in set actions."""
-        return self.code_sorted(sorted(types))
-
-    def code_sorted(self, types: Sequence[int]) -> int:
-        """Multiset code of sorted ``types`` t₁ ≤ … ≤ t_k: Σ (tᵢ + 1)·B^(k−i)."""
-        k = len(types)
-        return sum(map(mul, types, self._powr[k])) + self._ones[k]
-
     def set_action(self, value: int, types: Iterable[int]) -> int:
         """The action playing hand-card ``types`` as a set of ``value``."""
-        return SET_BASE + value * self.x_step + self.set_code(types)
+        return self.codec.set_action(value, types)
 
-    def decode_set(self, action: int) -> tuple[int, list[int]]:
-        """``(declared value, sorted card types)`` of a set action."""
-        value, types = self._decode(action)
-        return value, list(types)
-
-    def _decode(self, action: int) -> tuple[int, tuple[int, ...]]:
-        """:meth:`decode_set` with the types as a tuple, cached per game.
-
-        The same few thousand set actions recur in every game, and the
-        apply step and the greedy bot decode each one they meet.
-        """
-        found = self._decoded.get(action)
-        if found is None:
-            value, code = divmod(action - SET_BASE, self.x_step)
-            types = []
-            base = self.base
-            while code:
-                code, digit = divmod(code, base)
-                types.append(digit - 1)
-            types.reverse()
-            found = (value, tuple(types))
-            if len(self._decoded) > _CACHE_LIMIT:
-                self._decoded.clear()
-            self._decoded[action] = found
-        return found
-
-    def set_score(self, face_up: Sequence[int], size: int) -> int:
-        """VP of a set: size × most face-up cards showing one icon, goddesses wild (F8)."""
-        return size * self.icon_matches(face_up)
+    def decode_set(self, action: int) -> tuple[int, tuple[int, ...]]:
+        """``(declared value, sorted card types)`` of a set action (cached)."""
+        return self.codec.decode_set(action)
 
     def icon_matches(self, cards: Iterable[int]) -> int:
         """Most of ``cards`` showing one icon, goddesses wild (F8); cached per icon count."""
@@ -436,13 +369,15 @@ class FortunaGame(Game):
         if found is None:
             w, mask = self._lane_width, self._lane_mask
             counts = [packed >> (w * i) & mask for i in range(len(self.icons))]
-            wild = counts[self.goddess]
-            counts[self.goddess] = 0
-            found = max(counts) + wild
+            found = matches_from_counts(counts, self.goddess)
             if len(self._matches) > _CACHE_LIMIT:
                 self._matches.clear()
             self._matches[packed] = found
         return found
+
+    def set_score(self, face_up: Sequence[int], size: int) -> int:
+        """VP of a set: size × most face-up cards showing one icon, goddesses wild (F8)."""
+        return size * self.icon_matches(face_up)
 
     def _set_actions(self, elig: tuple[int, ...], value: int) -> list[int]:
         """Sorted set actions of ``value`` drawn from the eligible types ``elig`` (cached)."""
@@ -475,23 +410,17 @@ class FortunaGame(Game):
         self._wheel_blocks[(s, d)] = block  # at most NUM_SLOTS × (cards + 1) entries
         return block
 
-    def greedy_action(self, observation: Any, legal_actions: Sequence[int],
-                      rng: random.Random) -> int:
-        """One-ply heuristic player (see :mod:`pnp.games.fortuna_bot`)."""
-        from pnp.games.fortuna_bot import greedy_action
-        return greedy_action(self, observation, legal_actions, rng)
 
-
-class FortunaState(State):
+class FortunaState(State[FortunaGame]):
     """A Fortuna position: hands, deck, end deck, discard slots, sets, whose turn."""
 
     __slots__ = ("game", "num_players", "hands", "deck", "end_deck", "slots", "sets", "used",
-                 "box", "cur", "phase", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
+                 "box", "cur", "stage", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
                  "fill_min", "pending", "final", "usable")
 
     def __init__(self, game: FortunaGame, num_players: int, hands: list[list[int]],
                  deck: list[int], end_deck: list[int]) -> None:
-        """An empty table: the given hands, deck and end deck."""
+        """An empty table: the given hands, deck and end deck (tops at the end)."""
         self.game = game
         self.num_players = num_players
         self.hands = hands
@@ -501,15 +430,15 @@ class FortunaState(State):
         self.sets: list[list[tuple[int, tuple[int, ...], tuple[int, ...]]]] = [
             [] for _ in range(num_players)]
         self.used = [0] * num_players  # bit X set: the seat owns a set of value X (F3)
-        self.box: list[int] = []  # cards set aside by FortunaGame.position only
+        self.box: list[int] = []  # cards a scripted position leaves out
         self.cur = 0
-        self.phase = MAIN
+        self.stage = MAIN  # index into PHASE_NAMES
         self.trigger = False
         self.n_turns = 0
         self.ev = [0] * len(EVENT_NAMES)
         self.wheel_slot = 0  # slot whose discard fired the pending Wheel of Fortune
         self.fill_left = 0  # face-down filler cards still owed by a pending all-in set
-        self.fill_min = 1  # lowest slot the next filler card may come from
+        self.fill_min = 1  # lowest slot the next filler card may come from (F4a)
         self.pending = 0  # hand cards played by the pending all-in set
         self.final: list[float] | None = None  # VP, fixed when the game ends
         # usable[c]: lanes (FortunaGame._init_lanes) of the values card c may be
@@ -526,10 +455,14 @@ class FortunaState(State):
 
     def is_terminal(self) -> bool:
         """True once the game has ended (ruling F7)."""
-        return self.phase == OVER
+        return self.stage == OVER
+
+    def phase(self) -> str:
+        """Pending decision: main, discard (F5), fill (F4), wheel (F6) or over."""
+        return PHASE_NAMES[self.stage]
 
     def turns(self) -> int:
-        """Turns begun (turn-start draws made)."""
+        """Turns begun (turn-start draws made; ruling F7a)."""
         return self.n_turns
 
     def events(self) -> Mapping[str, int]:
@@ -542,7 +475,7 @@ class FortunaState(State):
         new.game = self.game
         new.num_players = self.num_players
         new.cur = self.cur
-        new.phase = self.phase
+        new.stage = self.stage
         new.trigger = self.trigger
         new.n_turns = self.n_turns
         new.wheel_slot = self.wheel_slot
@@ -563,15 +496,16 @@ class FortunaState(State):
         return new
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
-        """Deck, end deck, hands, discard slots, sets (face-down filler included), box."""
+        """deck, end_deck, hand:p, slot:n, sets:p (face-down filler included), box."""
+        g = self.game
         yield "deck", self.deck
         yield "end_deck", self.end_deck
         for p, hand in enumerate(self.hands):
-            yield f"hand{p}", hand
+            yield g._hand_zone[p], hand
         for n in range(1, NUM_SLOTS + 1):
-            yield f"slot{n}", self.slots[n]
+            yield g._slot_zone[n], self.slots[n]
         for p, seat_sets in enumerate(self.sets):
-            yield f"sets{p}", [c for _, up, down in seat_sets for c in up + down]
+            yield g._set_zone[p], [c for _, up, down in seat_sets for c in up + down]
         yield "box", self.box
 
     def returns(self) -> list[float]:
@@ -589,104 +523,114 @@ class FortunaState(State):
     def winners(self) -> list[int]:
         """The single winner: most VP, ties to the earlier seat (ruling F8)."""
         vp = self.final if self.final is not None else self._score()
-        return [vp.index(max(vp))]
+        return [winner(vp)]
 
     def legal_actions(self) -> list[int]:
         """Legal actions of the player on turn, ascending."""
-        phase = self.phase
-        if phase == MAIN:
+        stage = self.stage
+        if stage == MAIN:
             return self._main_actions()
-        if phase == DISCARD:
+        if stage == DISCARD:
             ctype = self.game.card_type
             return [DISCARD_BASE + t for t in dict.fromkeys(ctype[c] for c in self.hands[self.cur])]
-        if phase == FILL:
+        if stage == FILL:
             return self._fill_actions()
-        if phase == WHEEL:
+        if stage == WHEEL:
             return self._wheel_actions()
         return []
 
     def apply_action(self, action: int) -> None:
-        """Apply a legal ``action``; raises PnpError on one that cannot apply."""
-        phase = self.phase
-        if phase == MAIN:
+        """Apply ``action``; an illegal one raises IllegalAction and changes nothing.
+
+        Every branch checks the action against the rules before the first
+        mutation, without listing the legal actions.
+        """
+        stage = self.stage
+        if stage == MAIN:
             if action >= SET_BASE:
                 self._play_set(action)
-            elif PASS_BASE <= action < DISCARD_BASE:
-                self._discard(action - PASS_BASE, EV_PASS)
-            else:
-                self._illegal(action)
-        elif phase == DISCARD:
-            if not DISCARD_BASE <= action < FILL_BASE:
-                self._illegal(action)
-            self._discard(action - DISCARD_BASE, EV_ONE_DISCARD)
-        elif phase == FILL:
-            if action not in self._fill_actions():
-                self._illegal(action)
-            self._fill(action - FILL_BASE)
-            self._auto_fill()
-        elif phase == WHEEL:
-            self._wheel(action)
-        else:
-            raise PnpError(f"fortuna: action {action} applied after the game ended")
+                return
+            if PASS_BASE <= action < DISCARD_BASE:
+                card = self._take(self.hands[self.cur], action - PASS_BASE)
+                if card >= 0:
+                    self._discard(card, EV_PASS)
+                    return
+        elif stage == DISCARD:
+            if DISCARD_BASE <= action < FILL_BASE:
+                card = self._take(self.hands[self.cur], action - DISCARD_BASE)
+                if card >= 0:
+                    self._discard(card, EV_ONE_DISCARD)  # ruling F5
+                    return
+        elif stage == FILL:
+            if action in self._fill_actions():
+                self._fill(action - FILL_BASE)
+                self._auto_fill()
+                return
+        elif stage == WHEEL:
+            if self._wheel(action):
+                return
+        raise illegal(self, action)
 
     def action_to_string(self, action: int) -> str:
-        """Readable action, e.g. ``set 5: 3稲妻 3兜 5小麦 5小麦 5女神 (3 as 5 ×2)``."""
-        g = self.game
-        if action >= SET_BASE:
-            value, types = g.decode_set(action)
-            names = " ".join(g.type_name(t) for t in types)
-            notes = []
-            raised: dict[int, int] = {}
-            for t in types:
-                n = g.type_number[t]
-                if n != value:
-                    raised[n] = raised.get(n, 0) + 1
-            notes += [f"{n} as {value} ×{k}" for n, k in sorted(raised.items())]
-            if value and len(types) < value:
-                notes.append(f"all-in, {value - len(types)} face down from the discard area")
-            return f"set {value}: {names}" + (f" ({'; '.join(notes)})" if notes else "")
-        if action >= WHEEL_BASE:
-            s, rest = divmod(action - WHEEL_BASE, 10_000)
-            t, c = divmod(rest, 1_000)
-            return f"wheel: slot {s} → {t} ×{c}"
-        if action == WHEEL_DECLINE:
-            return "decline wheel"
-        if action >= FILL_BASE:
-            return f"all-in filler from slot {action - FILL_BASE}"
-        if action >= DISCARD_BASE:
-            return f"discard {g.type_name(action - DISCARD_BASE)} (1-card set)"
-        return f"pass {g.type_name(action - PASS_BASE)}"
+        """Short text, e.g. ``set 5: 3B 3H 5W 5W 5G``, ``pass 4B``, ``wheel 5>1x3``."""
+        return self.game.codec.action_to_string(action)
 
-    def observation(self, player: int) -> dict[str, Any]:
-        """What ``player`` sees: own hand, public zones, sizes of hidden ones.
+    def string_to_action(self, text: str) -> int:
+        """The legal action written ``text`` (inverse of :meth:`action_to_string`)."""
+        action = self.game.codec.parse_action(text)
+        if action not in self.legal_actions():
+            raise IllegalAction(f"fortuna: {text!r} is not legal for seat {self.cur} in "
+                                f"phase {self.phase()!r}")
+        return action
 
-        Keys: player, current_player, phase, hand, hand_sizes, sets (per seat
-        a tuple of ``(value, face_up_cards, face_down_count)``), slots (slot n
-        at index n − 1), deck_size, end_deck_size, trigger, turn, wheel_slot,
-        fill_left, fill_min.
+    def observation(self, player: int) -> FortunaObservation:
+        """What ``player`` sees: own hand, public zones, sizes of hidden ones."""
+        stage = self.stage
+        return FortunaObservation(
+            seat=player,
+            current_player=self.cur,
+            phase=PHASE_NAMES[stage],
+            hand=tuple(self.hands[player]),
+            hand_sizes=tuple(map(len, self.hands)),
+            sets=tuple(tuple((v, up, len(down)) for v, up, down in s) for s in self.sets),
+            slots=tuple(map(tuple, self.slots[1:])),
+            deck_size=len(self.deck),
+            end_deck_size=len(self.end_deck),
+            trigger=self.trigger,
+            turn=self.n_turns,
+            wheel_slot=self.wheel_slot if stage == WHEEL else 0,
+            fill_left=self.fill_left if stage == FILL else 0,
+            fill_min=self.fill_min if stage == FILL else 0,
+        )
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "FortunaState":
+        """A copy with the other hands, the deck and the end deck redealt with ``rng``.
+
+        Those are exactly the cards ``player`` has never seen; hand sizes and
+        deck sizes are kept, and everything public (slots, sets with their
+        face-down filler, which left face-up slots, the trigger) stays.
         """
-        return {
-            "player": player,
-            "current_player": self.cur,
-            "phase": PHASE_NAMES[self.phase],
-            "hand": tuple(self.hands[player]),
-            "hand_sizes": tuple(len(h) for h in self.hands),
-            "sets": tuple(tuple((v, up, len(down)) for v, up, down in s) for s in self.sets),
-            "slots": tuple(tuple(s) for s in self.slots[1:]),
-            "deck_size": len(self.deck),
-            "end_deck_size": len(self.end_deck),
-            "trigger": self.trigger,
-            "turn": self.n_turns,
-            "wheel_slot": self.wheel_slot if self.phase == WHEEL else 0,
-            "fill_left": self.fill_left if self.phase == FILL else 0,
-            "fill_min": self.fill_min,
-        }
+        new = self.clone()
+        others = [p for p in range(self.num_players) if p != player]
+        pool = [c for p in others for c in new.hands[p]] + new.deck + new.end_deck
+        rng.shuffle(pool)
+        at = 0
+        for p in others:
+            size = len(new.hands[p])
+            new.hands[p] = sorted(pool[at:at + size])
+            at += size
+        new.deck = pool[at:at + len(self.deck)]
+        new.end_deck = pool[at + len(self.deck):]
+        return new
+
+    def to_notation(self) -> str:
+        """This position as one line (grammar in :mod:`pnp.games.fortuna.notation`)."""
+        return self.game.notation.write(Position(
+            self.num_players, self.hands, self.deck, self.end_deck, self.slots, self.sets,
+            self.box, self.cur, PHASE_NAMES[self.stage], self.n_turns, self.trigger,
+            self.wheel_slot, self.fill_min, self.ev))
 
     # -- helpers ----------------------------------------------------------
-
-    def phase_name(self) -> str:
-        """Pending decision: main, discard (F5), fill (F4), wheel (F6) or over."""
-        return PHASE_NAMES[self.phase]
 
     def discards(self, number: int) -> int:
         """d(n): cards now in slot ``number`` (ruling F1)."""
@@ -711,11 +655,6 @@ class FortunaState(State):
         g = self.game
         self.usable[g.num_first[n]:g.num_first[n + 1]] = g._usable_run[n][len(self.slots[n])]
 
-    def _illegal(self, action: int) -> None:
-        """Raise PnpError for an action that cannot apply here."""
-        raise PnpError(f"fortuna: action {action} is not legal in phase "
-                       f"{PHASE_NAMES[self.phase]} (legal: {self.legal_actions()[:12]} …)")
-
     def _main_actions(self) -> list[int]:
         """Passes (one per hand type) then every set, by value then code (F3, F4).
 
@@ -736,10 +675,10 @@ class FortunaState(State):
         w = g._lane_width
         lmask = g._lane_mask
         # Lane X of ``where`` has bit i set iff hand card i is usable as X
-        # (hands of at most w cards; wider ones exist only via position()).
+        # (hands of at most w cards; wider ones exist only in scripted positions).
         where = sum(map(lshift, cls, range(h))) if h <= w else 0
         select = g._select
-        free = g._lane_top[1023 & ~self.used[p]]  # F3: never a second set of one value
+        free = g._lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
         cache = g._cache
         for x in g._top_values[(packed + g._set_threshold) & free]:
             sh = w * x
@@ -748,7 +687,7 @@ class FortunaState(State):
                 elig = types
             elif h <= w:
                 elig = tuple(compress(types, select[where >> sh & lmask]))
-            else:  # a hand wider than a lane (only via position()): card by card
+            else:  # a hand wider than a lane (scripted positions only): card by card
                 bit = 1 << sh
                 elig = tuple([t for t, m in zip(types, cls) if m & bit])
             if k == x:  # exactly x usable cards: one set, code computed inline
@@ -761,51 +700,55 @@ class FortunaState(State):
                     lst = g._set_actions(elig, x)
                 acts += lst
         if h < MAX_VALUE and g.all_in:
-            # F4: values X > h usable by every hand card are all-in sets if the
-            # discard area can supply the X − h filler cards. They exceed
+            # Ruling F4: values X > h usable by every hand card are all-in sets
+            # if the discard area can supply the X − h filler cards. They exceed
             # every value above (those need X ≤ h cards), so acts stay sorted.
             allin = g._top_values[(packed + g._allin_add[h]) & free & g._above[h]]
             if allin and h:
                 filler = sum(map(len, self.slots))
-                code = g.code_sorted(types)
+                code = g.codec.code_sorted(types)
                 x_step = g.x_step
                 acts += [SET_BASE + x * x_step + code for x in allin if filler >= x - h]
         return acts
 
     def _take(self, hand: list[int], t: int) -> int:
-        """Remove and return the lowest-id card of type ``t`` from the sorted ``hand``."""
-        g = self.game
-        if 0 <= t < g.n_types:
+        """Remove and return the lowest-id card of type ``t`` from the sorted ``hand``.
+
+        Returns −1 (and leaves ``hand`` alone) when it holds no such card.
+        """
+        first = self.game.type_first
+        if 0 <= t < len(first) - 1:
             # Card ids of one type are consecutive, so the first card at or
             # after the type's first id is of that type if any is.
-            first = g.type_first
             i = bisect_left(hand, first[t])
             if i < len(hand) and hand[i] < first[t + 1]:
                 return hand.pop(i)
-        raise PnpError(f"fortuna: no {self.game.type_name(t) if 0 <= t < self.game.n_types else t}"
-                       f" in seat {self.cur}'s hand")
+        return -1
 
     def _play_set(self, action: int) -> None:
-        """Play a set (F3) or an all-in set (F4), then refill (F5)."""
+        """Play a set (F3) or an all-in set (F4), then refill (F5); check first."""
         g = self.game
         p = self.cur
-        x, types = g._decode(action)
+        x, types = g.codec.decode_set(action)
         bit = 1 << x
         k = len(types)
-        hand = self.hands[p][:]
+        hand = self.hands[p][:]  # a copy: nothing changes until the set is known legal
         take = self._take
         played = tuple([take(hand, t) for t in types])
         allin = 0 < k < x and not hand and g.all_in
-        ok = (x <= MAX_VALUE and not self.used[p] & bit
-              and (k == x or allin or (x == 0 and 1 <= k <= ZERO_SET_MAX)))
+        # A code whose types are out of order names the same cards as another
+        # action; only the canonical (sorted) one is legal.
+        ok = (0 < k and -1 not in played and x <= MAX_VALUE and not self.used[p] & bit
+              and (k == x or allin or (x == 0 and k <= ZERO_SET_MAX))
+              and list(types) == sorted(types))
         if ok:
-            # F1, F2: all k cards must be usable as x with the slots as they are.
+            # Rulings F1, F2: all k cards must be usable as x with the slots as they are.
             w = g._lane_width
             ok = sum(map(self.usable.__getitem__, played)) >> (w * x) & g._lane_mask == k
         if ok and allin:
-            ok = sum(map(len, self.slots)) >= x - k
+            ok = sum(map(len, self.slots)) >= x - k  # ruling F4: enough filler exists
         if not ok:
-            self._illegal(action)
+            raise illegal(self, action)
         self.hands[p] = hand
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
@@ -815,7 +758,7 @@ class FortunaState(State):
             ev[EV_ZERO] += 1
         if allin:
             ev[EV_ALLIN] += 1
-            self.phase = FILL
+            self.stage = FILL
             self.fill_left = x - k
             self.fill_min = 1
             self.pending = k
@@ -829,7 +772,7 @@ class FortunaState(State):
             pass  # ruling F5: after the end trigger, no refill and no discard
         elif played == 1 and not allin:  # ruling F5a: any one-hand-card set, 0 included
             if self.hands[self.cur]:
-                self.phase = DISCARD
+                self.stage = DISCARD
                 return
         else:
             self._refill(played - 2)
@@ -886,13 +829,16 @@ class FortunaState(State):
             if len(acts) > 1:
                 return
             self._fill(acts[0] - FILL_BASE)
-        self.phase = MAIN
-        self._after_set(self.pending, True)
+        self.stage = MAIN
+        # Back to the resting values, so a state's notation (which writes the
+        # filler bound only in phase fill) reproduces it exactly.
+        self.fill_min = 1
+        pending, self.pending = self.pending, 0
+        self._after_set(pending, True)
 
-    def _discard(self, t: int, event: int) -> None:
-        """Discard a hand card of type ``t`` to its slot (pass or F5 discard); check F6."""
+    def _discard(self, card: int, event: int) -> None:
+        """Put ``card`` (already taken from hand) in its slot (F1); check the Wheel (F6)."""
         g = self.game
-        card = self._take(self.hands[self.cur], t)
         n = g.card_number[card]
         slot = self.slots[n]
         slot.append(card)
@@ -903,7 +849,7 @@ class FortunaState(State):
         if n + len(slot) == 10 and g.wheel_on:
             self.ev[EV_WHEEL] += 1
             if any(self.slots[s] for s in range(1, NUM_SLOTS + 1) if s != n):
-                self.phase = WHEEL
+                self.stage = WHEEL
                 self.wheel_slot = n
                 return
         self._end_turn()
@@ -927,16 +873,18 @@ class FortunaState(State):
                 acts += block
         return acts
 
-    def _wheel(self, action: int) -> None:
-        """Resolve the Wheel of Fortune: decline or move cards (F6); never re-fires."""
+    def _wheel(self, action: int) -> bool:
+        """Resolve the Wheel of Fortune: decline or move cards (F6); never re-fires.
+
+        Returns False, changing nothing, when ``action`` is no legal wheel choice.
+        """
         if action == WHEEL_DECLINE:
             self.ev[EV_WHEEL_DECLINE] += 1
         else:
-            s, rest = divmod(action - WHEEL_BASE, 10_000)
-            t, c = divmod(rest, 1_000)
-            if not (1 <= s <= NUM_SLOTS and 1 <= t <= NUM_SLOTS and s != t
-                    and s != self.wheel_slot and 1 <= c <= len(self.slots[s])):
-                self._illegal(action)
+            s, t, c = decode_wheel(action)
+            if not (action > WHEEL_BASE and 1 <= s <= NUM_SLOTS and 1 <= t <= NUM_SLOTS
+                    and s != t and s != self.wheel_slot and 1 <= c <= len(self.slots[s])):
+                return False
             src = self.slots[s]
             moved = src[len(src) - c:]
             del src[len(src) - c:]
@@ -946,6 +894,7 @@ class FortunaState(State):
             self.ev[EV_WHEEL_MOVE] += 1
         self.wheel_slot = 0
         self._end_turn()
+        return True
 
     def _end_turn(self) -> None:
         """Pass the turn; after the trigger the round ends with seat N−1 (F7)."""
@@ -969,10 +918,10 @@ class FortunaState(State):
             return
         insort(self.hands[self.cur], card)
         self.n_turns += 1  # ruling F7a: a turn begins with its draw
-        self.phase = MAIN
+        self.stage = MAIN
 
     def _finish(self) -> None:
         """End the game and fix the final scores."""
-        self.phase = OVER
+        self.stage = OVER
         self.cur = TERMINAL
         self.final = self._score()

@@ -1,0 +1,131 @@
+"""Fortuna's own bot: a greedy one-ply player that sees only its observation.
+
+Plan: play the best-scoring set when it is good enough (or the game is nearly
+over), otherwise pass the hand card least useful for future sets; take
+all-in filler from the fullest slots; use the Wheel of Fortune to move
+discards onto the number it holds most.
+
+The decisions, and every draw from the bot's generator, are those of the
+engine's former ``greedy_action``, so seeded games are unchanged.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence, cast
+
+from pnp.games.api import Game, Observation
+from pnp.games.bots import Bot
+from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, NUM_SLOTS, SET_BASE,
+                                     WHEEL_DECLINE, wheel_action)
+from pnp.games.fortuna.engine import FortunaGame, FortunaObservation
+from pnp.games.fortuna.scoring import matches_from_counts
+
+#: A set is played early only when at least this share of its cards match icons.
+GOOD_MATCH = 0.3
+
+
+class GreedyBot(Bot):
+    """Best immediate set when it matches well, else the least useful card away."""
+
+    name = "greedy"
+    summary = ("plays the best-scoring set when ≥ 30 % of it matches icons, "
+               "else passes its least useful card")
+    needs_observation = True
+
+    def __init__(self, game: Game[Any], seat: int, rng: random.Random) -> None:
+        """Seat the bot; it reads the card tables of the Fortuna ``game``."""
+        super().__init__(game, seat, rng)
+        self.fortuna = cast(FortunaGame, game)
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
+        """The greedy choice among ``legal_actions`` for this seat's observation."""
+        obs = cast(FortunaObservation, observation)
+        game = self.fortuna
+        phase = obs.phase
+        if phase == "fill":
+            return _fill_choice(obs, legal_actions)
+        if phase == "wheel":
+            return _wheel_choice(game, obs, legal_actions)
+        hand_types = [game.card_type[c] for c in obs.hand]
+        sets = [a for a in legal_actions if a >= SET_BASE]
+        if sets:
+            best, quality = _best_set(game, sets, self.rng)
+            endgame = obs.trigger or obs.deck_size <= 2 * len(obs.hand_sizes)
+            if endgame or quality >= GOOD_MATCH:
+                return best
+        base = DISCARD_BASE if phase == "discard" else 0
+        return _discard_choice(game, obs, hand_types,
+                               [a for a in legal_actions if a < SET_BASE], base, self.rng)
+
+
+def _icon_matches(game: FortunaGame, types: Sequence[int]) -> int:
+    """Largest count of one icon among ``types``, goddesses wild (ruling F8)."""
+    counts = [0] * len(game.icons)
+    for t in types:
+        counts[game.type_icon[t]] += 1
+    return matches_from_counts(counts, game.goddess)
+
+
+def _best_set(game: FortunaGame, sets: Sequence[int],
+              rng: random.Random) -> tuple[int, float]:
+    """Highest-scoring set now (ties at random) and its share of matching cards."""
+    decode = game.codec.decode_set
+    best: list[int] = []
+    best_key = (-1.0, -1.0)
+    best_quality = 0.0
+    for a in sets:
+        value, types = decode(a)
+        size = value if value else len(types)  # all-in: filler counts for size (F4)
+        match = _icon_matches(game, types)
+        key = (float(size * match), -float(len(types)))
+        if key > best_key:
+            best_key, best, best_quality = key, [a], match / size
+        elif key == best_key:
+            best.append(a)
+    return (best[0] if len(best) == 1 else rng.choice(best)), best_quality
+
+
+def _discard_choice(game: FortunaGame, obs: FortunaObservation, hand_types: Sequence[int],
+                    options: Sequence[int], base: int, rng: random.Random) -> int:
+    """Discard the card that shares the fewest numbers and icons with the rest."""
+    slots = obs.slots
+    scored: list[tuple[float, int]] = []
+    for a in options:
+        t = a - base
+        n, icon = game.type_number[t], game.type_icon[t]
+        same_n = sum(1 for u in hand_types if game.type_number[u] == n) - 1
+        same_i = sum(1 for u in hand_types if game.type_icon[u] == icon) - 1
+        keep: float = same_n + same_i + (3 if icon == game.goddess else 0)
+        if n + len(slots[n - 1]) + 1 == 10:
+            keep -= 1.5  # this discard fires the Wheel of Fortune (F6)
+        scored.append((keep, a))
+    low = min(k for k, _ in scored)
+    ties = [a for k, a in scored if k == low]
+    return ties[0] if len(ties) == 1 else rng.choice(ties)
+
+
+def _fill_choice(obs: FortunaObservation, legal: Sequence[int]) -> int:
+    """Take filler from the fullest slot (hurts everyone's ranges, ours is spent)."""
+    slots = obs.slots
+    return max(legal, key=lambda a: (len(slots[a - FILL_BASE - 1]), -a))
+
+
+def _wheel_choice(game: FortunaGame, obs: FortunaObservation, legal: Sequence[int]) -> int:
+    """Move a whole slot of a number we lack onto the number we hold most (F6)."""
+    held = [0] * (NUM_SLOTS + 1)
+    for c in obs.hand:
+        held[game.card_number[c]] += 1
+    target = max(range(1, NUM_SLOTS + 1), key=lambda n: (held[n], n))
+    slots = obs.slots
+    best = WHEEL_DECLINE
+    best_key = (0, 0)
+    for s in range(1, NUM_SLOTS + 1):
+        d = len(slots[s - 1])
+        if s == target or held[s] >= held[target] or not d:
+            continue
+        action = wheel_action(s, target, d)
+        key = (held[target] - held[s], d)
+        if key > best_key and action in legal:
+            best, best_key = action, key
+    return best
