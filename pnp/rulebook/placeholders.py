@@ -21,6 +21,9 @@ placeholder                            where   result
 ``{{ list_table NAME head=A,B          block   a list constant as a two-row table
 [start=N] [offset=N] [last=S] }}``
 ``{{ attack_odds COMPONENT }}``        block   第2話: chance an attack beats each boss HP
+``{{ sweep FILE.json key=LABEL         block   a saved ``pnp simulate --sweep --json``
+cols=NAME:LABEL,… }}``                         table from the game's data folder: one row
+                                               per value, the named figures as columns
 =====================================  ======  ==========================================
 
 Block placeholders must stand alone on their line. Any fault (unknown name,
@@ -41,7 +44,7 @@ from pnp.rulebook.markdown import Line
 _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
 
 INLINE = ("title", "title_ja", "draft", "players", "count", "const")
-BLOCK = ("components", "cards", "list_table", "attack_odds")
+BLOCK = ("components", "cards", "list_table", "attack_odds", "sweep")
 KNOWN = INLINE + BLOCK
 
 
@@ -150,6 +153,8 @@ def _block(ctx: _Context, name: str, args: list[str], options: dict[str, str]) -
         if "hp" not in ctx.game.manifest.components[cid].columns:
             raise ctx.fail(f"attack_odds: component {cid!r} has no 'hp' column")
         return generate.attack_odds_markdown(ctx.game, cid, dice=dice, bonus=bonus)
+    if name == "sweep":
+        return _sweep(ctx, args[0], options)
     # list_table
     value = ctx.constant(args[0])
     if not isinstance(value, list):
@@ -158,6 +163,37 @@ def _block(ctx: _Context, name: str, args: list[str], options: dict[str, str]) -
     return generate.list_table_markdown(
         value, head, start=_int_option(ctx, options, "start", 0),
         offset=_int_option(ctx, options, "offset", 0), last=options.get("last", ""))
+
+
+def _sweep(ctx: _Context, file: str, options: dict[str, str]) -> str:
+    """The ``sweep`` placeholder: a saved sweep's rows as a table."""
+    import json
+    path = ctx.game.manifest.game_dir / file
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        rows = doc["rows"]
+        swept = doc["swept"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ctx.fail(f"sweep: cannot read {path} as a saved sweep "
+                       f"(pnp simulate --sweep … --json): {exc}") from None
+    cols = [c.partition(":") for c in options.get("cols", "").split(",") if c]
+    if not cols:
+        raise ctx.fail("sweep: expected cols=NAME:LABEL,… naming the figures to show")
+    labels = [label or name for name, _, label in cols]
+    lines = ["| " + " | ".join([options.get("key", ", ".join(swept))] + labels) + " |",
+             "|---|" + "--:|" * len(cols)]
+    for row in rows:
+        figures = {f["name"]: f for f in row["figures"]}
+        cells = []
+        for name, _, _label in cols:
+            if name not in figures:
+                raise ctx.fail(f"sweep: {file} has no figure {name!r} (has: "
+                               f"{', '.join(figures)})")
+            value = figures[name]["value"]
+            cells.append(f"{value:.2f}" if name.startswith("mean") else f"{100 * value:.1f}%")
+        key = "・".join(str(row["values"][k]) for k in swept)
+        lines.append("| " + " | ".join([key] + cells) + " |")
+    return "\n".join(lines)
 
 
 def expand(lines: list[Line], game: GameData, path: Path | None) -> list[Line]:
