@@ -292,7 +292,8 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
 
     def state_from_notation(self, text: str) -> "FortuneCloverState":
         """The state written as ``text`` (grammar in :mod:`.notation`)."""
-        pos = notation.read(text, self.ids, SUITS, self.fortune_ids, self.deals)
+        pos = notation.read(text, self.ids, SUITS, self.fortune_ids, self.deals,
+                            (self.min_players, self.max_players))
         return FortuneCloverState.from_position(self, pos, text)
 
 
@@ -656,7 +657,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         return dict(zip(EVENT_NAMES, self.ev))
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
-        """``hand:n``, ``centre``, ``trick``, ``won:n`` (the centre joins the last winner's at the end)."""
+        """Zones ``hand:n``, ``centre``, ``trick``, ``won:n`` (centre: last winner's at the end)."""
         g = self.game
         centre_taken = self.phase_id == OVER
         for s in range(self.num_players):
@@ -756,6 +757,9 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 if self.discards[s] >= 0:
                     new.discards[s] = rng.choice(g.ids_of(new.hands[s]))
         elif dealt is not None:
+            played = self.tmask
+            for m in self.won:
+                played |= m
             pool = g.ids_of(new.centre & ~known_centre)
             picks = rng.sample(pool, n - 1)
             for s, c in zip(holders, picks):
@@ -765,10 +769,10 @@ class FortuneCloverState(State[FortuneCloverGame]):
                     a, b = rng.sample(g.ids_of(new.hands[s]), 2)
                     new.passes[s] = bit[a] | bit[b]
                 elif ph == PLAY and s != right:
-                    options = g.ids_of(new.hands[(s + 1) % n] & ~known[(s + 1) % n])
-                    if len(options) >= 2:
-                        a, b = rng.sample(options, 2)
-                        new.passes[s] = bit[a] | bit[b]
+                    # Cards the receiver may hold (not player's own knowledge) or played.
+                    options = g.ids_of(new.hands[(s + 1) % n] & ~known[(s + 1) % n] | played)
+                    a, b = rng.sample(options, 2)
+                    new.passes[s] = bit[a] | bit[b]
         new.future_seeds = [rng.getrandbits(64) for _ in self.future_seeds]
         rest = new.fortune_order[self.deal + 1:]
         rng.shuffle(rest)
@@ -910,6 +914,10 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 raise fail("hands: every hand has the same size before the passes")
             return st
         st.phase_id = PLAY
+        for s in range(n):
+            # C2: passed cards left their owner for good (the neighbour holds or played them).
+            if st.passes[s] & (st.hands[s] | st.centre):
+                raise fail(f"ex: seat {s}'s passed cards are in its hand or the centre")
         if len(pos.trick) >= n:
             raise fail("trick: a complete trick must be in won")
         played = {(st.lead + k) % n for k in range(len(pos.trick))}

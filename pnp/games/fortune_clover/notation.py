@@ -194,12 +194,13 @@ class _Reader:
 
 
 def read(text: str, ids: Mapping[str, int], suits: Sequence[str], fortune_ids: Sequence[str],
-         deals: int) -> Position:
+         deals: int, players: tuple[int, int] = (3, 6)) -> Position:
     """Parse one line into a :class:`Position` (syntax and shape; the engine checks rules).
 
     ``ids`` maps card names to card ids, ``suits`` are the suit symbols by
     suit index, ``fortune_ids`` the Fortune cards' ids, ``deals`` the number
-    of deals a game has. Raises :class:`NotationError` with a one-line reason.
+    of deals a game has, ``players`` the seat range. Raises
+    :class:`NotationError` with a one-line reason.
     """
     r = _Reader(text, ids, suits)
     words = text.split()
@@ -214,8 +215,8 @@ def read(text: str, ids: Mapping[str, int], suits: Sequence[str], fortune_ids: S
             raise r.fail(f"expected field {key}=…, got {word[:20]!r}")
         values[key] = value
     n = r.int_("p", values["p"])
-    if not 1 <= n <= 64:
-        raise r.fail(f"p: bad player count {n}")
+    if not players[0] <= n <= players[1]:
+        raise r.fail(f"p: the game is for {players[0]}–{players[1]} players, not {n}")
     over = values["deal"] == "end"
     deal = deals if over else r.int_("deal", values["deal"], 1) - 1
     if deal > deals - 1 and not over:
