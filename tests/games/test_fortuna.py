@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 import shutil
 from collections import Counter
-from dataclasses import fields
+from dataclasses import FrozenInstanceError, fields
 from itertools import combinations
 from pathlib import Path
 from typing import Callable, cast
@@ -20,7 +20,7 @@ from pnp.data import load_game_data
 from pnp.errors import PnpError
 from pnp.games import make_game, registered_games
 from pnp.games.api import TERMINAL, IllegalAction, NotationError
-from pnp.games.fortuna import FortunaGame, FortunaState, GreedyBot
+from pnp.games.fortuna import FortunaGame, FortunaObservation, FortunaState, GreedyBot
 from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, SET_BASE, WHEEL_BASE,
                                      WHEEL_DECLINE, wheel_action)
 from pnp.games.fortuna.engine import card_values
@@ -483,7 +483,12 @@ def test_observation_hides_other_hands() -> None:
     assert not flat & others
     names = {f.name for f in fields(obs)}
     assert "deck" not in names and "hands" not in names and "end_deck" not in names
-    hash(obs)
+    # The engine fills the frozen dataclass without its __init__: every field, no other.
+    assert set(vars(obs)) == names
+    built = FortunaObservation(**vars(obs))
+    assert obs == built and hash(obs) == hash(built)
+    with pytest.raises(FrozenInstanceError):
+        obs.turn = 3  # type: ignore[misc]
 
 
 def test_observation_counts_face_down_filler_only() -> None:

@@ -148,6 +148,10 @@ class FortunaObservation(Observation):
     fill_min: int
 
 
+#: ``object.__new__``, to create an observation whose fields are then set at once.
+_new_observation = object.__new__
+
+
 class FortunaGame(Game["FortunaState"]):
     """Fortuna: collect sets whose card values climb with the shared discard slots."""
 
@@ -586,13 +590,17 @@ class FortunaState(State[FortunaGame]):
     def observation(self, player: int) -> FortunaObservation:
         """What ``player`` sees: own hand, public zones, sizes of hidden ones."""
         stage = self.stage
-        return FortunaObservation(
+        # Filled without the generated __init__: its one object.__setattr__
+        # per field (frozen) cost as much as building the fields themselves,
+        # and the greedy bot asks for an observation at every decision.
+        obs = _new_observation(FortunaObservation)
+        obs.__dict__.update(
             seat=player,
             current_player=self.cur,
             phase=PHASE_NAMES[stage],
             hand=tuple(self.hands[player]),
             hand_sizes=tuple(map(len, self.hands)),
-            sets=tuple(tuple((v, up, len(down)) for v, up, down in s) for s in self.sets),
+            sets=tuple([tuple([(v, up, len(down)) for v, up, down in s]) for s in self.sets]),
             slots=tuple(map(tuple, self.slots[1:])),
             deck_size=len(self.deck),
             end_deck_size=len(self.end_deck),
@@ -602,6 +610,7 @@ class FortunaState(State[FortunaGame]):
             fill_left=self.fill_left if stage == FILL else 0,
             fill_min=self.fill_min if stage == FILL else 0,
         )
+        return obs
 
     def resample_hidden(self, player: int, rng: random.Random) -> "FortunaState":
         """A copy with the other hands, the deck and the end deck redealt with ``rng``.

@@ -17,9 +17,9 @@ from typing import Iterable, Sequence
 
 def matches_from_counts(counts: Sequence[int], goddess: int) -> int:
     """Most face-up cards showing one icon, from per-icon ``counts``, goddesses wild (F8)."""
-    wild = counts[goddess]
-    best = max([c for i, c in enumerate(counts) if i != goddess], default=0)
-    return best + wild
+    others = list(counts)
+    others[goddess] = 0  # counts are ≥ 0, so a zeroed goddess never wins the max
+    return max(others) + counts[goddess]
 
 
 def icon_matches(icons: Iterable[int], n_icons: int, goddess: int) -> int:
