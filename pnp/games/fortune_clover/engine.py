@@ -15,21 +15,26 @@ Flow of one deal (rulebook "ゲームの流れ"): deal (C1) → the Fortune card
 turned up → exchange (C2: every seat picks a discard, then every seat picks
 two cards to pass left; choices are hidden and cards move only when all have
 chosen) → tricks (C3–C5) → chips (C7). After the last deal: yellow return
-and the winners (C8). Engine rulings C2a, C3a, C5a, C7a, C8a are in
-docs/rules/fortune_clover-engine.md.
+and the winners (C8). The engine's own rulings C2a (exchange order and
+timing) and C5a (what is public) are in docs/rules/fortune_clover-engine.md;
+C6a and C6b are in docs/design/fortune_clover.md.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Callable, Iterator, Mapping, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
     State, illegal
 
 from . import notation
+
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
 from .codec import DISCARD_BASE, MAX_CARDS, PASS_BASE, PASS_STRIDE, action_text, text_action
 from .fortunes import RANKS, SUITS, FortuneCard, fortune_from_row
 from .scoring import (deal_payouts, final_winners, tied_paid_places, unpaid_places,
@@ -84,8 +89,9 @@ def _deal_order(n_cards: int, seed: int) -> list[int]:
     """A uniformly random order of the ``n_cards`` card ids, drawn from ``seed``.
 
     Sorting by one random float per card is a uniform shuffle (ties have
-    probability ~n²/2⁵³) and costs a fifth of ``Random.shuffle``: one C call
-    per card instead of a Python-level ``_randbelow``.
+    probability ~n²/2⁵³) and is cheaper than ``Random.shuffle`` (about 9 µs
+    against 16 µs for 52 cards): one C call per card instead of a
+    Python-level ``_randbelow``.
     """
     draw = random.Random(seed).random
     keys = [draw() for _ in range(n_cards)]
@@ -94,7 +100,7 @@ def _deal_order(n_cards: int, seed: int) -> list[int]:
 
 @dataclass(frozen=True)
 class FortuneCloverObservation(Observation):
-    """What one seat knows (decision C3a in the engine docs: played cards are public)."""
+    """What one seat knows (ruling C5a: every played card is public, the centre is not)."""
 
     num_players: int
     #: Deal in progress, 1-based (the last deal's number once the game is over).
@@ -148,7 +154,7 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
     event_names = EVENT_NAMES
     phase_names = PHASE_NAMES
 
-    def __init__(self, data: Any, params: Mapping[str, Any] | None = None) -> None:
+    def __init__(self, data: "GameData", params: Mapping[str, Any] | None = None) -> None:
         """Read the deck and the Fortune cards from ``data``, parse the mini-languages."""
         super().__init__(data, params)
         deck_path = self._table_path(data, "deck")
@@ -182,9 +188,9 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
             sum(1 << c for c in range(self.n_cards) if suit[c] == s) for s in range(len(SUITS)))
         self.club_mask: int = self.suit_mask[CLUB]
         self.nonclub_mask: int = ((1 << self.n_cards) - 1) & ~self.club_mask
-        # C4: with a led suit, the cards that must be played if held.
+        # ruling C4: with a led suit, the cards that must be played if held.
         self.follow_mask: tuple[int, ...] = tuple(m | self.club_mask for m in self.suit_mask)
-        # Trick keys (C5): a led-suit card beats a club of equal rank.
+        # Trick keys (ruling C5): a led-suit card beats a club of equal rank.
         self.led_key: tuple[int, ...] = tuple(2 * x + 1 for x in strength)
         self.club_key: tuple[int, ...] = tuple(2 * x for x in strength)
 
@@ -206,7 +212,7 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         self._set_tables()
 
     @staticmethod
-    def _table_path(data: Any, component: str) -> Any:
+    def _table_path(data: "GameData", component: str) -> Path | None:
         """Path of ``component``'s table (for error messages)."""
         comp = data.manifest.components.get(component)
         if comp is None or comp.table is None:
@@ -287,7 +293,7 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         state = FortuneCloverState(self, num_players)
         state.fortune_order = order
         state.future_seeds = [rng.getrandbits(64) for _ in range(self.deals)]
-        state._start_deal()  # C9: the first deal's leader is seat 0
+        state._start_deal()  # ruling C9: the first deal's leader is seat 0
         return state
 
     def state_from_notation(self, text: str) -> "FortuneCloverState":
@@ -358,7 +364,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 m |= bit[c]
             hands[s] = m
         centre = 0
-        for c in order[n * h:]:  # C1: the remainder goes face down to the centre
+        for c in order[n * h:]:  # ruling C1: the remainder goes face down to the centre
             centre |= bit[c]
         self.centre = centre
         # Rulebook: the top card of the shuffled Fortune pile is turned up each deal.
@@ -407,10 +413,10 @@ class FortuneCloverState(State[FortuneCloverGame]):
         if ph == PLAY:
             led = self.led
             if led < 0:
-                # C3: no club lead while holding a non-club.
+                # ruling C3: no club lead while holding a non-club.
                 m = h & g.nonclub_mask or h
             else:
-                # C4: led suit or club if holding either, else anything.
+                # ruling C4: led suit or club if holding either, else anything.
                 m = h & g.follow_mask[led] or h
             t4 = g.tables4
             if t4 is not None:  # decks of 40–52 cards: the lookups written out
@@ -444,15 +450,15 @@ class FortuneCloverState(State[FortuneCloverGame]):
         led = self.led
         if led < 0:
             if suit == CLUB and h & g.nonclub_mask:
-                raise illegal(self, action)  # C3: no club lead while holding a non-club
+                raise illegal(self, action)  # ruling C3: no club lead while holding a non-club
         elif suit != led and suit != CLUB and h & g.follow_mask[led]:
-            raise illegal(self, action)  # C4: must play led suit or club if holding one
+            raise illegal(self, action)  # ruling C4: must play led suit or club if holding one
         # Validated: from here on the state changes.
         self.hands[p] = h ^ (1 << action)
         trick = self.trick
         if led < 0:
             if suit == CLUB:
-                # C3: an only-clubs leader's club sets no led suit and passes the
+                # ruling C3: an only-clubs leader's club sets no led suit and passes the
                 # lead on; it still competes as a club (C5). It shows the seat
                 # holds nothing but clubs.
                 self.ev[EV_ONLY_CLUBS] += 1
@@ -462,17 +468,19 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 self.led = suit
                 key = g.led_key[action]
                 if trick and len(trick) == self.num_players - 1:
-                    self.ev[EV_LAST_SETS] += 1  # C3: the restriction binds the last player too
+                    # ruling C3: the restriction binds the last player too.
+                    self.ev[EV_LAST_SETS] += 1
         elif suit == led:
             key = g.led_key[action]
         elif suit == CLUB:
             key = g.club_key[action]
             if h & g.suit_mask[led]:
-                self.ev[EV_CLUB_HOLDING] += 1  # C4: a club may follow while holding the led suit
+                # ruling C4: a club may follow while holding the led suit.
+                self.ev[EV_CLUB_HOLDING] += 1
         else:
             key = -1
             self.ev[EV_VOID] += 1
-            self.voids[p] |= (1 << led) | (1 << CLUB)  # C4: held neither
+            self.voids[p] |= (1 << led) | (1 << CLUB)  # ruling C4: held neither
         trick.append(action)
         self.tmask |= 1 << action
         if key > self.best_key:
@@ -511,7 +519,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         led = self.led
         ev[EV_TRICK] += 1
         if led < 0:
-            ev[EV_ALL_CLUB] += 1  # C3: every card a club, the led suit is clubs
+            ev[EV_ALL_CLUB] += 1  # ruling C3: every card a club, the led suit is clubs
         else:
             win_card = self.trick[(w - self.lead) % self.num_players]
             ws = g.suit[win_card]
@@ -521,20 +529,20 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 st = g.strength[win_card]
                 for c in self.trick:
                     if g.suit[c] == CLUB and g.strength[c] == st:
-                        ev[EV_LED_EQUAL] += 1  # C5: led suit beats the equal club
+                        ev[EV_LED_EQUAL] += 1  # ruling C5: led suit beats the equal club
                         break
         self.won[w] |= m
         self.ntricks[w] += 1
         self.tricks.append((w, m))
         fm = m & self.fmask
         if fm:
-            # C6a: a trick-unit Fortune card counts tricks holding a target.
+            # ruling C6a: a trick-unit Fortune card counts tricks holding a target.
             self.counted[w] += 1 if self.ftrick else fm.bit_count()
         self.trick = []
         self.tmask = 0
         self.led = -1
         self.best_key = -1
-        self.lead = w  # C5: the winner leads the next trick
+        self.lead = w  # ruling C5: the winner leads the next trick
         self.cur = w
         if not self.hands[w]:
             self._end_deal()
@@ -548,7 +556,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         if self.centre:
             ev[EV_CENTRE] += 1
             if not self.ftrick:
-                # C5: the centre counts for the Fortune card; C6a: not a trick.
+                # ruling C5: the centre counts for the Fortune card; C6a: not a trick.
                 self.counted[w] += (self.centre & self.fmask).bit_count()
         counts = tuple(self.counted)
         reward = g.fortunes[self.fortune].rewards[n]
@@ -564,14 +572,14 @@ class FortuneCloverState(State[FortuneCloverGame]):
         self.log.append(counts)
         self.deal += 1
         if self.deal < g.deals:
-            # C9: the last trick's winner (self.lead) leads the next deal.
+            # ruling C9: the last trick's winner (self.lead) leads the next deal.
             self._start_deal()
             return
         self.phase_id = OVER
         self.cur = TERMINAL
         n_ret = [0] * n
         if g.yellow_return:
-            ret_y, ret_w = yellow_return(self.yellow, self.white)  # C8
+            ret_y, ret_w = yellow_return(self.yellow, self.white)  # ruling C8
         else:
             ret_y, ret_w = n_ret, n_ret[:]
         self.ret_y, self.ret_w = ret_y, ret_w
@@ -587,6 +595,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
         """Record seat ``p``'s hidden discard; when all have chosen, they go to the centre (C2)."""
         self.discards[p] = card
         self.n_turns += 1
+        # ruling C2a: choices go round from the deal's leader; the card stays in
+        # the hand (hidden from everyone else) until the last seat has chosen.
         nxt = p + 1 if p + 1 < self.num_players else 0
         if nxt != self.lead:
             self.cur = nxt
@@ -603,6 +613,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
         self.passes[p] = pair
         self.n_turns += 1
         n = self.num_players
+        # ruling C2a: passes are chosen from the hand after the discards left and
+        # before anything is received; all move together once every seat chose.
         nxt = p + 1 if p + 1 < n else 0
         if nxt != self.lead:
             self.cur = nxt
@@ -612,7 +624,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         for s in range(n):
             hands[s] ^= passes[s]
         for s in range(n):
-            hands[s + 1 if s + 1 < n else 0] |= passes[s]  # C2: seat i passes to seat i + 1
+            hands[s + 1 if s + 1 < n else 0] |= passes[s]  # ruling C2: seat i → seat i + 1
         self.ev[EV_EXCHANGE] += 1
         self.phase_id = PLAY
         self.cur = self.lead
@@ -674,7 +686,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
     # -- observation and redeal --------------------------------------------------
 
     def observation(self, player: int) -> FortuneCloverObservation:
-        """What ``player`` knows: own hand and choices, public table, chips (C3a)."""
+        """What ``player`` knows: own hand and choices, public table, chips (C5a)."""
         g = self.game
         n = self.num_players
         ids_of = g.ids_of
@@ -915,7 +927,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
             return st
         st.phase_id = PLAY
         for s in range(n):
-            # C2: passed cards left their owner for good (the neighbour holds or played them).
+            # ruling C2: passed cards left their owner for good (the neighbour
+            # holds or played them).
             if st.passes[s] & (st.hands[s] | st.centre):
                 raise fail(f"ex: seat {s}'s passed cards are in its hand or the centre")
         if len(pos.trick) >= n:
