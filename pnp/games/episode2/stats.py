@@ -1,0 +1,161 @@
+"""Report figures of 第2話: outcomes, spoils, HP left, why runs end, retreats.
+
+Everything is counts and sums (flat memory whatever the number of games).
+Rates carry 95 % Wilson intervals, means a normal-approximation interval.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pnp.games.api import Game, State
+from pnp.games.episode2.engine import Episode2Game, Episode2State
+from pnp.games.episode2.scoring import (CAUSE_NAMES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
+                                        NORMAL_CLEAR, RETREAT, RUN_END_LOST, TRUE_END)
+from pnp.games.stats import GameStats, KeyFigure
+from pnp.intervals import mean_interval, wilson_interval
+
+#: Outcomes reported, in order (ruling E6).
+OUTCOMES: tuple[tuple[int, str], ...] = ((TRUE_END, "true_end"),
+                                         (NORMAL_CLEAR, "normal_clear"),
+                                         (GAME_OVER, "game_over"))
+
+
+def _rate(count: int, n: int) -> dict[str, float | int]:
+    """``{count, rate, low, high}`` with a 95 % Wilson interval."""
+    share = count / n if n else 0.0
+    low, high = wilson_interval(share, n)
+    return {"count": count, "rate": round(share, 6), "low": round(low, 6),
+            "high": round(high, 6)}
+
+
+def _mean(total: float, total_sq: float, n: int) -> dict[str, float]:
+    """``{mean, sd, low, high}`` (95 % normal interval)."""
+    mean, sd, low, high = mean_interval(total, total_sq, n)
+    return {"mean": round(mean, 6), "sd": round(sd, 6), "low": round(low, 6),
+            "high": round(high, 6)}
+
+
+def _hist_mean(hist: Sequence[int]) -> dict[str, float]:
+    """Mean interval of a histogram over 0, 1, 2 …"""
+    n = sum(hist)
+    total = sum(i * c for i, c in enumerate(hist))
+    total_sq = sum(i * i * c for i, c in enumerate(hist))
+    return _mean(total, total_sq, n)
+
+
+class Episode2Stats(GameStats):
+    """Outcome rates, spoils and HP distributions, game-over causes, retreats."""
+
+    title = "第2話 runs"
+
+    def __init__(self, game: Game[Any], num_players: int) -> None:
+        """Empty counters sized by the game's bosses and starting HP."""
+        super().__init__(game, num_players)
+        assert isinstance(game, Episode2Game)
+        self.games = 0
+        self.causes = [0] * len(CAUSE_NAMES)
+        #: Spoils at the end, by count 0 … bosses; and by outcome.
+        self.spoils = [0] * (game.num_bosses + 1)
+        self.spoils_by_outcome = {name: [0] * (game.num_bosses + 1) for _, name in OUTCOMES}
+        #: HP at the end, 0 … starting HP.
+        self.hp_end = [0] * (game.starting_hp + 1)
+        #: Retreats: bosses taken when retreating, and attacks made before it.
+        self.retreat_spoils = [0] * (game.num_bosses + 1)
+        self.retreat_attacks = 0
+
+    def add(self, state: State[Any], seats: Sequence[str]) -> None:
+        """Count one finished run."""
+        assert isinstance(state, Episode2State)
+        self.games += 1
+        self.causes[state.cause] += 1
+        k = len(state.spoils)
+        self.spoils[k] += 1
+        outcome = CAUSE_OUTCOME[state.cause]
+        for code, name in OUTCOMES:
+            if code == outcome:
+                self.spoils_by_outcome[name][k] += 1
+        self.hp_end[min(state.hp, len(self.hp_end) - 1)] += 1
+        if state.cause == RETREAT:
+            self.retreat_spoils[k] += 1
+            self.retreat_attacks += state.turns()
+
+    def merge(self, other: Any) -> None:
+        """Add another chunk's counters (same game and parameters)."""
+        assert isinstance(other, Episode2Stats)
+        self.games += other.games
+        for mine, theirs in ((self.causes, other.causes), (self.spoils, other.spoils),
+                             (self.hp_end, other.hp_end),
+                             (self.retreat_spoils, other.retreat_spoils)):
+            for i, v in enumerate(theirs):
+                mine[i] += v
+        for name, hist in other.spoils_by_outcome.items():
+            for i, v in enumerate(hist):
+                self.spoils_by_outcome[name][i] += v
+        self.retreat_attacks += other.retreat_attacks
+
+    def to_dict(self) -> dict[str, Any]:
+        """Deterministic JSON-ready figures."""
+        n = self.games
+        counts = {name: 0 for _, name in OUTCOMES}
+        for cause, c in enumerate(self.causes):
+            for code, name in OUTCOMES:
+                if CAUSE_OUTCOME[cause] == code:
+                    counts[name] += c
+        overs = counts["game_over"]
+        retreats = self.causes[RETREAT]
+        return {
+            "games": n,
+            "outcomes": {name: _rate(counts[name], n) for _, name in OUTCOMES},
+            "causes": {CAUSE_NAMES[i]: c for i, c in enumerate(self.causes) if i},
+            "game_over_causes": {
+                "hp_zero": _rate(self.causes[HP_ZERO], overs),
+                "run_end_after_fail": _rate(self.causes[RUN_END_LOST], overs)},
+            "spoils": {"histogram": list(self.spoils), **_hist_mean(self.spoils)},
+            "spoils_by_outcome": {name: {"histogram": list(h), **_hist_mean(h)}
+                                  for name, h in self.spoils_by_outcome.items()},
+            "hp_end": {"histogram": list(self.hp_end), **_hist_mean(self.hp_end)},
+            "retreat": {**_rate(retreats, n),
+                        "spoils_histogram": list(self.retreat_spoils),
+                        "spoils_at_retreat": _hist_mean(self.retreat_spoils),
+                        "mean_attacks_before": round(self.retreat_attacks / retreats, 6)
+                        if retreats else 0.0},
+        }
+
+    def format(self, figures: dict[str, Any]) -> list[str]:
+        """Readable lines of :meth:`to_dict`'s figures."""
+        lines = []
+        outcomes = figures["outcomes"]
+        for _, name in OUTCOMES:
+            o = outcomes[name]
+            lines.append(f"{name.replace('_', ' '):<13} {o['rate'] * 100:6.2f} %  "
+                         f"[{o['low'] * 100:.2f}–{o['high'] * 100:.2f}]  ({o['count']})")
+        sp = figures["spoils"]
+        lines.append(f"spoils        mean {sp['mean']:.2f} [{sp['low']:.2f}–{sp['high']:.2f}]"
+                     f"  histogram 0–{len(sp['histogram']) - 1}: "
+                     + " ".join(map(str, sp["histogram"])))
+        for name, h in figures["spoils_by_outcome"].items():
+            if sum(h["histogram"]):
+                lines.append(f"  {name.replace('_', ' '):<13} mean spoils {h['mean']:.2f}")
+        hp = figures["hp_end"]
+        lines.append(f"HP at end     mean {hp['mean']:.2f} [{hp['low']:.2f}–{hp['high']:.2f}]"
+                     f"  histogram 0–{len(hp['histogram']) - 1}: "
+                     + " ".join(map(str, hp["histogram"])))
+        go = figures["game_over_causes"]
+        lines.append(f"game over by  HP 0 {go['hp_zero']['rate'] * 100:.1f} %, run ended "
+                     f"after a failed attack {go['run_end_after_fail']['rate'] * 100:.1f} %")
+        rt = figures["retreat"]
+        lines.append(f"retreats      {rt['rate'] * 100:.2f} % [{rt['low'] * 100:.2f}–"
+                     f"{rt['high'] * 100:.2f}], at {rt['spoils_at_retreat']['mean']:.2f} "
+                     f"bosses taken / {rt['mean_attacks_before']:.1f} attacks on average")
+        return lines
+
+    def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
+        """True end, normal clear and game over rates, and mean spoils."""
+        out: list[KeyFigure] = []
+        for _, name in OUTCOMES:
+            o = figures["outcomes"][name]
+            out.append((f"{name.replace('_', ' ')} rate", o["rate"], o["low"], o["high"]))
+        sp = figures["spoils"]
+        out.append(("mean spoils", sp["mean"], sp["low"], sp["high"]))
+        return out
