@@ -167,8 +167,10 @@ class FortunaCodec:
         """``(declared value, sorted card types)`` of a set action, cached.
 
         The same few thousand set actions recur in every game, and the apply
-        step and the greedy bot decode each one they meet. A malformed code
-        decodes to types outside 0..n_types − 1 (the engine rejects those).
+        step and the greedy bot decode each one they meet. An int that is no
+        canonical set code (a zero digit, or types out of order, which would
+        name the same cards as another action) decodes to the types ``(-1,)``,
+        which no hand holds, so the engine's hand check rejects it for free.
         """
         found = self._decoded.get(action)
         if found is None:
@@ -179,6 +181,8 @@ class FortunaCodec:
                 code, digit = divmod(code, base)
                 types.append(digit - 1)
             types.reverse()
+            if types != sorted(types) or (types and types[0] < 0):
+                types = [-1]
             found = (value, tuple(types))
             if len(self._decoded) > _CACHE_LIMIT:
                 self._decoded.clear()
@@ -191,6 +195,8 @@ class FortunaCodec:
         """Short text of ``action``, e.g. ``set 5: 3B 3H 5W 5W 5G`` or ``wheel 5>1x3``."""
         if action >= SET_BASE:
             value, types = self.decode_set(action)
+            if types and types[0] < 0:
+                return f"invalid set code {action}"
             text = f"set {value}: " + " ".join(map(self.type_name, types))
             if value and len(types) < value:  # all-in: the filler it still takes (F4)
                 text += f" +{value - len(types)}"

@@ -198,6 +198,7 @@ class FortunaGame(Game["FortunaState"]):
             (n - 1) * n_icons + i for n, i in zip(self.card_number, self.card_icon))
         self.type_number: tuple[int, ...] = codec.type_number
         self.type_icon: tuple[int, ...] = codec.type_icon
+        self._decode = codec.decode_set  # the apply step's decoder, one lookup away
         self._powr = codec.powr
         self.x_step: int = codec.x_step
         self._ones = codec.ones
@@ -725,10 +726,11 @@ class FortunaState(State[FortunaGame]):
 
         Returns −1 (and leaves ``hand`` alone) when it holds no such card.
         """
-        first = self.game.type_first
-        if 0 <= t < len(first) - 1:
+        g = self.game
+        if 0 <= t < g.n_types:
             # Card ids of one type are consecutive, so the first card at or
             # after the type's first id is of that type if any is.
+            first = g.type_first
             i = bisect_left(hand, first[t])
             if i < len(hand) and hand[i] < first[t + 1]:
                 return hand.pop(i)
@@ -738,18 +740,16 @@ class FortunaState(State[FortunaGame]):
         """Play a set (F3) or an all-in set (F4), then refill (F5); check first."""
         g = self.game
         p = self.cur
-        x, types = g.codec.decode_set(action)
+        x, types = g._decode(action)
         bit = 1 << x
         k = len(types)
         hand = self.hands[p][:]  # a copy: nothing changes until the set is known legal
         take = self._take
         played = tuple([take(hand, t) for t in types])
         allin = 0 < k < x and not hand and g.all_in
-        # A code whose types are out of order names the same cards as another
-        # action; only the canonical (sorted) one is legal.
+        # A missing card (or the −1 of a non-canonical code, see decode_set) is −1.
         ok = (0 < k and -1 not in played and x <= MAX_VALUE and not self.used[p] & bit
-              and (k == x or allin or (x == 0 and k <= ZERO_SET_MAX))
-              and list(types) == sorted(types))
+              and (k == x or allin or (x == 0 and k <= ZERO_SET_MAX)))
         if ok:
             # Rulings F1, F2: all k cards must be usable as x with the slots as they are.
             w = g._lane_width
