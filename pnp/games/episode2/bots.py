@@ -85,6 +85,8 @@ class _Tables:
         self.top_boss_hp = max(game.hp_of[game.num_player_cards:])
         self.n = n
         self._survive: dict[tuple[int, int], list[float]] = {}
+        #: The same tables keyed by boss_hp << 8 | bonus (one int: a faster lookup).
+        self.survive_by: dict[int, list[float]] = {}
         #: Per-hand summaries and best reroll subsets, filled on first use.
         self.hands: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.rerolls: dict[tuple[tuple[int, ...], int], tuple[int, float]] = {}
@@ -114,6 +116,7 @@ class _Tables:
                         f += p * table[hp - dmg]
                 table[hp] = f
             self._survive[key] = table
+            self.survive_by[boss_hp << 8 | bonus] = table
         return table
 
     def best_reroll(self, dice: tuple[int, ...], need: int) -> tuple[int, float]:
@@ -244,7 +247,10 @@ class HeuristicBot(Bot):
             return END_RUN
         hp, max_hp, boss_hp = obs.hp, obs.max_hp, obs.boss_hp
         effective = max_hp if full else min(max_hp, hp + heal_sum)
-        survive = self.t.survive(boss_hp, bonus)[effective]
+        table = self.t.survive_by.get(boss_hp << 8 | bonus)
+        if table is None:
+            table = self.t.survive(boss_hp, bonus)
+        survive = table[effective]
         if self.retreats and diamonds and ace < 0 and survive < RETREAT_BELOW:
             return g.retreat_base + diamonds[0]
         if hearts and len(hand) > 1:

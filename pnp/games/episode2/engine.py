@@ -23,7 +23,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
@@ -67,6 +67,7 @@ class Episode2Observation(Observation):
 
     #: Own hand, card-id order.
     hand: tuple[int, ...]
+    #: Current and maximum HP (maximum = starting HP, ruling E3).
     hp: int
     max_hp: int
     #: Face-up boss id (−1 after the true end) and its HP.
@@ -78,9 +79,11 @@ class Episode2Observation(Observation):
     enemy_hps: tuple[int, ...]
     #: Bosses taken so far (oldest first).
     spoils: tuple[int, ...]
-    #: Used cards (attack, ♥, ♦) and discarded cards, oldest first (public).
+    #: Used cards (attack, ♥, ♦), oldest first (public).
     pool: tuple[int, ...]
+    #: Discarded cards, oldest first (public).
     discard: tuple[int, ...]
+    #: Cards left in the face-down player deck (their set is known, not their order).
     deck_size: int
     #: Pending roll (damage phase) by die position, and the roll's bonus.
     dice: tuple[int, ...]
@@ -103,7 +106,7 @@ _new = object.__new__
 _set = object.__setattr__
 
 
-def _shuffle(cards: list[int], rnd: Any) -> None:
+def _shuffle(cards: list[int], rnd: Callable[[], float]) -> None:
     """Fisher–Yates shuffle drawing ``rnd()`` floats (about 2× faster than
     ``random.shuffle``; the ``int(random() * n)`` bias is ≈ n / 2**53)."""
     for i in range(len(cards) - 1, 0, -1):
@@ -471,6 +474,7 @@ class Episode2State(State[Episode2Game]):
         d["dice"] = self.dice[:]
         d["ev"] = self.ev[:]
         d["fixed"] = self.fixed[:]
+        d["_legal"] = None  # never share the cached list between two states
         rng = random.Random.__new__(random.Random)
         rng.setstate(self.rng.getstate())
         d["rng"] = rng
