@@ -7,9 +7,9 @@ Three levels, chosen with ``--invariants``:
   the returns/winners/events shape and a replay of the whole action history.
 * ``sample`` (default): conservation and action order every step of every
   game; the full clone check and the end-of-game replay for the first
-  :data:`FULL_GAMES` games of the run, then one randomly drawn legal action
-  per step applied to a clone, and the replay for one game in
-  :data:`REPLAY_EVERY`.
+  :data:`FULL_GAMES` games of the run, then, on one step in
+  :data:`CLONE_EVERY` (drawn at random), one randomly drawn legal action
+  applied to a clone, and the replay for one game in :data:`REPLAY_EVERY`.
 * ``off``: nothing beyond what playing needs (a step cap and errors).
 
 Which games get the full treatment depends only on the game index, so the
@@ -33,6 +33,32 @@ DEFAULT_LEVEL = "sample"
 FULL_GAMES = 20
 #: In ``sample`` mode, every REPLAY_EVERY-th game is also replayed at its end.
 REPLAY_EVERY = 16
+#: In ``sample`` mode after the first games, a step is clone-checked with chance 1/CLONE_EVERY.
+CLONE_EVERY = 4
+
+
+class Deck:
+    """The deck's card ids prepared for a fast conservation check."""
+
+    __slots__ = ("ids", "size", "unique", "sorted")
+
+    def __init__(self, cards: Sequence[int]) -> None:
+        """Remember the ids as a set (when unique) and sorted (always)."""
+        self.sorted = sorted(cards)
+        self.size = len(self.sorted)
+        self.ids = frozenset(self.sorted)
+        self.unique = len(self.ids) == self.size
+
+    def holds(self, cards: list[int]) -> bool:
+        """True when ``cards`` is exactly the deck (as a multiset).
+
+        With unique ids, equal size and equal sets imply each card exactly
+        once (pigeonhole), and both tests run in C; otherwise compare sorted.
+        """
+        if self.unique:
+            return len(cards) == self.size and self.ids.issuperset(cards) and \
+                len(set(cards)) == self.size
+        return sorted(cards) == self.sorted
 
 
 def zone_detail(game: Game[Any], state: State[Any]) -> str:
@@ -72,21 +98,22 @@ def safe_text(state: State[Any], action: int) -> str:
         return f"<action_to_string raised {type(exc).__name__}>"
 
 
-def check_cheap(state: State[Any], deck_sorted: Sequence[int],
-                legal: Sequence[int] | None) -> str | None:
+def check_cheap(state: State[Any], deck: Deck, legal: Sequence[int] | None,
+                player: int | None = None, terminal: bool | None = None) -> str | None:
     """Per-step checks every checked step runs: conservation, turn and action order.
 
     ``legal`` is the state's legal list when the caller already has it (None
-    for a terminal state).
+    for a terminal state); ``player`` and ``terminal`` likewise, to save calls.
     """
     cards: list[int] = []
     for _name, zone in state.zones():
         cards.extend(zone)
-    cards.sort()
-    if cards != deck_sorted:
+    if not deck.holds(cards):
         return f"card conservation broken: {zone_detail(state.game, state)}"
-    player = state.current_player()
-    terminal = state.is_terminal()
+    if player is None:
+        player = state.current_player()
+    if terminal is None:
+        terminal = state.is_terminal()
     if terminal != (player == TERMINAL):
         return (f"is_terminal() is {terminal} but current_player() is {player} "
                 f"(TERMINAL is {TERMINAL})")
@@ -139,10 +166,9 @@ def check_state(game: Game[Any], state: State[Any], deck_sorted: Sequence[int] |
     with ``rng``) applies without error on a ``clone()``, leaving the original
     untouched.
     """
-    if deck_sorted is None:
-        deck_sorted = sorted(game.deck())
+    deck = Deck(game.deck() if deck_sorted is None else deck_sorted)
     legal = None if state.is_terminal() else state.legal_actions()
-    msg = check_cheap(state, deck_sorted, legal)
+    msg = check_cheap(state, deck, legal)
     if msg or legal is None:
         return msg
     to_try: Sequence[int] = legal

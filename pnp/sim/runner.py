@@ -36,8 +36,8 @@ from pnp.games.bots import Bot, RandomBot
 from pnp.games.stats import GameStats
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import seat_bots
-from pnp.sim.invariants import (FULL_GAMES, REPLAY_EVERY, check_cheap, check_clones,
-                                check_final, check_state, describe, safe_text)
+from pnp.sim.invariants import (CLONE_EVERY, FULL_GAMES, REPLAY_EVERY, Deck, check_cheap,
+                                check_clones, check_final, check_state, describe, safe_text)
 
 #: Default maximum number of actions in one game before it counts as endless.
 DEFAULT_STEP_CAP = 10_000
@@ -207,12 +207,13 @@ class _Checked:
 
 
 def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
-                  step_cap: int, level: str, deck_sorted: Sequence[int],
+                  step_cap: int, level: str, deck: Deck | None,
                   check_rng: random.Random, replay_at_end: bool) -> _Checked:
     """Play one game recording every action and checking invariants at ``level``.
 
-    ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (one
-    randomly drawn legal action on a clone) or ``"off"`` (no checks; used to
+    ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (on a
+    random quarter of the steps, one randomly drawn legal action on a clone)
+    or ``"off"`` (no checks; used to
     re-play a game the fast loop could not finish). Makes exactly the same bot
     calls as :func:`_play_fast`, so it reproduces the fast loop's game.
     """
@@ -231,11 +232,14 @@ def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
             terminal = state.is_terminal()
             legal = None if p < 0 else state.legal_actions()
             if check:
-                msg = check_cheap(state, deck_sorted, None if terminal else legal)
+                assert deck is not None
+                msg = check_cheap(state, deck, None if terminal else legal, p, terminal)
                 if msg is None and legal and not terminal:
-                    to_try = (legal if level == "full"
-                              else [legal[int(check_rng.random() * len(legal))]])
-                    msg = check_clones(state, legal, to_try)
+                    if level == "full":
+                        msg = check_clones(state, legal, legal)
+                    elif check_rng.random() * CLONE_EVERY < 1.0:
+                        msg = check_clones(
+                            state, legal, [legal[int(check_rng.random() * len(legal))]])
                 if msg:
                     out.status, out.message = "invariant", f"step {step}: {msg}"
                     return out
@@ -351,7 +355,7 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
     n = job.num_players
     agg = Aggregate(n, tuple(game.event_names), job.bots,
                     stats=setup.stats(game, n) if setup.stats else None)
-    deck_sorted = sorted(game.deck()) if job.invariants != "off" else []
+    deck = Deck(game.deck()) if job.invariants != "off" else None
     traces = 0
     for g in range(job.start, job.stop):
         seats = seat_bots(job.bots, n, g)
@@ -377,7 +381,7 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
                     agg.games -= 1  # counted again as a failure below
                     fast_failed = True
         out = _play_checked(game, n, deal, make_bots(classes, game, job.seed, g),
-                            job.step_cap, level, deck_sorted,
+                            job.step_cap, level, deck,
                             random.Random(derive_seed(job.seed, g, "check")),
                             replay_at_end or fast_failed)
         if out.status == "ok" and fast_failed:

@@ -98,6 +98,11 @@ def _deal_order(n_cards: int, seed: int) -> list[int]:
     return sorted(range(n_cards), key=keys.__getitem__)
 
 
+#: Zone names by seat, built once (zones() runs at every checked step).
+_HAND_ZONES = tuple(f"hand:{s}" for s in range(16))
+_WON_ZONES = tuple(f"won:{s}" for s in range(16))
+
+
 @dataclass(frozen=True)
 class FortuneCloverObservation(Observation):
     """What one seat knows (ruling C5a: every played card is public, the centre is not)."""
@@ -670,18 +675,17 @@ class FortuneCloverState(State[FortuneCloverGame]):
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
         """Zones ``hand:n``, ``centre``, ``trick``, ``won:n`` (centre: last winner's at the end)."""
-        g = self.game
+        ids_of = self.game.ids_of
         centre_taken = self.phase_id == OVER
-        for s in range(self.num_players):
-            yield f"hand:{s}", g.ids_of(self.hands[s])
+        for s, mask in enumerate(self.hands):
+            yield _HAND_ZONES[s], ids_of(mask)
         if not centre_taken:
-            yield "centre", g.ids_of(self.centre)
+            yield "centre", ids_of(self.centre)
         yield "trick", list(self.trick)
-        for s in range(self.num_players):
-            m = self.won[s]
+        for s, m in enumerate(self.won):
             if centre_taken and s == self.lead:
                 m |= self.centre
-            yield f"won:{s}", g.ids_of(m)
+            yield _WON_ZONES[s], ids_of(m)
 
     # -- observation and redeal --------------------------------------------------
 
