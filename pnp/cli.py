@@ -111,55 +111,111 @@ def templates_dir_option(func: F) -> F:
         help="Folder of layout templates [default: templates/].")(func)
 
 
+def _preset_names() -> list[str]:
+    """Return the built-in profile names (for --help); never fails the CLI's import."""
+    try:
+        from pnp.printing.profiles import builtin_profiles
+
+        return builtin_profiles().names()
+    except PnpError:  # pragma: no cover - a broken package table is reported on use
+        return []
+
+
+def _paper_names() -> list[str]:
+    """Return the built-in paper names (for --paper's choices)."""
+    try:
+        from pnp.printing.profiles import builtin_profiles
+
+        table = builtin_profiles()
+        return [k for k in table.papers
+                if any(p.output == "sheets" and p.paper == k for p in table.profiles.values())]
+    except PnpError:  # pragma: no cover
+        return ["a4", "letter"]
+
+
 @main.command("build")
 @click.argument("games", nargs=-1)
-@click.option("--paper", type=click.Choice(["a4", "letter"], case_sensitive=False),
-              default="a4", show_default=True, help="Paper size of the sheets.")
+@click.option("--preset", "presets", multiple=True, metavar="NAME",
+              help="Print profile to build (repeatable): "
+                   + ", ".join(_preset_names())
+                   + ". Default: home-a4 (or the one --paper/--layout name).")
+@click.option("--paper", type=click.Choice(_paper_names(), case_sensitive=False),
+              default="a4", show_default=True,
+              help="Shorthand: the home-sheet preset for this paper.")
 @click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex",
               show_default=True,
-              help="duplex: a page of fronts then a page of mirrored backs (print "
-                   "double-sided, flip on the long edge); gutterfold: fronts and backs "
-                   "on one page around a fold line.")
+              help="Shorthand: duplex (a page of fronts then a page of mirrored backs; "
+                   "flip on the long edge) or gutterfold (fronts and backs on one page "
+                   "around a fold line).")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("output"), show_default=True, help="Output folder.")
 @click.option("--marks/--no-marks", default=True, show_default=True, help="Crop marks.")
 @click.option("--print-service", is_flag=True,
-              help="Also write one-card-per-page PDFs (card + 1/8 in bleed, TrimBox set, "
-                   "back1, front1, back2 … order) for print-on-demand services.")
+              help="Shorthand for adding --preset drivethru (one card per page, TrimBox "
+                   "set, back1, front1, back2 … order).")
 @click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0),
               metavar="DX DY", show_default=True,
-              help="Shift back pages by DX DY mm to correct your printer's duplex "
+              help="Shift duplex back pages by DX DY mm to correct your printer's "
                    "misregistration (read it off output/calibration-*.pdf).")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="TOML file with more [profiles.NAME] rows (see "
+                                 "docs/printing.md).")
+@click.option("--tts-url", "tts_url", default=None, metavar="URL",
+              help="Base URL where the TTS images will be uploaded (default: file:/// "
+                   "URLs for local play).")
+@click.option("--list-presets", is_flag=True, help="List the print profiles and exit.")
 @click.option("--rulebook/--no-rulebook", default=True, show_default=True,
               help="Also export each game's rulebook (A5 PDF; see `pnp rulebook`).")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @templates_dir_option
+@click.pass_context
 @user_errors
-def build_command(games: tuple[str, ...], paper: str, layout: str, out_dir: Path,
-                  marks: bool, print_service: bool, back_offset: tuple[float, float],
-                  rulebook: bool, quiet: bool, data_dir: Path | None,
-                  templates_dir: Path | None) -> None:
-    """Render print-ready PDF sheets of GAMES (all games if none named) into --out."""
-    from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
+def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str, ...],
+                  paper: str, layout: str, out_dir: Path, marks: bool, print_service: bool,
+                  back_offset: tuple[float, float], profiles_file: Path | None,
+                  tts_url: str | None, list_presets: bool, rulebook: bool, quiet: bool,
+                  data_dir: Path | None, templates_dir: Path | None) -> None:
+    """Render print-ready files of GAMES (all games if none named) into --out.
 
+    Home sheets, print-service exports and Tabletop Simulator decks all come
+    from one table of print profiles (--list-presets shows it).
+    """
+    from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
+    from pnp.printing.profiles import load_profiles
+
+    if list_presets:
+        table = load_profiles(profiles_file)
+        for name, profile in table.profiles.items():
+            click.echo(f"{name:<18} {profile.summary}")
+        return
+    explicit = [name for name in ("paper", "layout")
+                if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+    if presets and explicit:
+        raise PnpError(f"--{explicit[0]} is a shorthand for a preset; with --preset, name the "
+                       "preset instead (e.g. --preset home-letter or --preset gutterfold-a4)")
+    names = tuple(presets) + (("drivethru",) if print_service and presets else ())
     options = BuildOptions(paper=paper.lower(), layout=layout, out_dir=out_dir,
                            data_dir=data_dir, templates_dir=templates_dir, marks=marks,
                            print_service=print_service, back_offset_mm=back_offset,
-                           rulebooks=rulebook)
+                           rulebooks=rulebook, presets=names, profiles_file=profiles_file,
+                           tts_base_url=tts_url)
     loaded = load_for_build(list(games), options)
-    total = count_faces(loaded)
+    total = count_faces(loaded, options)
     if quiet or total == 0:
         result = build(loaded, options)
     else:
-        with click.progressbar(length=total, label="Rendering cards", file=sys.stderr,
+        with click.progressbar(length=total, label="Building", file=sys.stderr,
                                show_eta=False) as bar:
             result = build(loaded, options, progress=bar.update)
     for line in result.skipped:
         click.echo(f"skipped {line}")
+    for line in result.notes:
+        click.echo(f"note: {line}")
     for path in result.files + result.rulebooks:
         click.echo(f"wrote {path}")
-    click.echo(f"{result.faces} cards on {len(result.files)} file(s)"
+    click.echo(f"{len(result.files)} file(s) for "
+               + ", ".join(p.name for p in options.profiles())
                + (f", {len(result.rulebooks)} rulebook(s)" if result.rulebooks else ""))
 
 
@@ -184,6 +240,34 @@ def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Pa
                                show_bleed=not no_bleed, data_dir=data_dir,
                                templates_dir=templates_dir):
         click.echo(f"wrote {path}")
+
+
+@main.command("preflight")
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(path_type=Path))
+@click.option("--profile", "profile_name", default=None, metavar="NAME",
+              help="Check against this print profile instead of guessing it from the size.")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="TOML file with more [profiles.NAME] rows.")
+@click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@user_errors
+def preflight_command(files: tuple[Path, ...], profile_name: str | None,
+                      profiles_file: Path | None, as_json: bool) -> None:
+    """Check that FILES (PDF, PNG or TTS saved-object JSON; folders are searched) are print-ready.
+
+    Fonts embedded, page boxes nested, size matching a print profile, images
+    at 300 ppi or more, ink inside the printer margin on home sheets, colour
+    space. Exits 1 if any file fails.
+    """
+    from pnp.printing.preflight import expand_paths, preflight_files, render_text
+
+    reports = preflight_files(expand_paths(list(files)), profile=profile_name,
+                              profiles_file=profiles_file)
+    if as_json:
+        click.echo(json.dumps([r.to_json() for r in reports], ensure_ascii=False, indent=2))
+    else:
+        click.echo(render_text(reports), nl=False)
+    sys.exit(0 if all(r.ok for r in reports) else 1)
 
 
 @main.command("rulebook")

@@ -1,13 +1,18 @@
-"""`pnp build`: render every printable component of a game into print-ready PDFs."""
+"""`pnp build`: render every printable component of a game for each chosen print profile.
+
+Each card side is rendered once per game; every profile (home sheets, print
+services, Tabletop Simulator; see :mod:`pnp.printing.profiles`) then lays
+out the same layouts. Sheet layouts and ``--back-offset`` are planned and
+checked for every game before any file is written, so bad options stop the
+build with one line and no files.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any, Callable, Iterable
-
-from reportlab.pdfgen.canvas import Canvas
+from typing import Callable, Iterable
 
 from pnp import PROJECT_ROOT
 from pnp.build.context import card_context
@@ -17,25 +22,38 @@ from pnp.data.manifest import Component
 from pnp.data.tables import Row
 from pnp.errors import PnpError
 from pnp.printing.calibration import write_calibration
-from pnp.printing.sheets import SheetItem, write_card_pages, write_sheets
-from pnp.render.draw import FormCache
+from pnp.printing.forms import placer
+from pnp.printing.imposition import PagePlan, SheetLayout, bleed_by_side, compute_layout
+from pnp.printing.packing import Piece, pack_pieces
+from pnp.printing.profiles import Profile, ProfileTable, load_profiles
+from pnp.printing.service import (ServiceCard, bleed_shortfall, page_geometry, service_product,
+                                  write_card_pdf, write_card_pngs)
+from pnp.printing.sheets import SheetItem, check_back_offset, grid_sheets, write_pages
+from pnp.printing.tts import UrlMaker, export_deck, export_tiles
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
 from pnp.units import mm, to_mm
 
-PAPERS = ("a4", "letter")
-LAYOUTS = ("duplex", "gutterfold")
 #: Size tolerance between a template's <card> and the manifest (points).
 SIZE_TOLERANCE = 0.5
+#: File stem of the shared sheet of a game's tokens and boards.
+SMALL_PARTS = "small-parts"
+#: A service export notes when the art's edge is stretched further than this (mm).
+STRETCH_NOTE_MM = 1.0
 
-#: Called once per card side rendered (for progress bars).
+#: Called with the number of physical cards done (for progress bars).
 Progress = Callable[[int], None]
 
 
 @dataclass(frozen=True)
 class BuildOptions:
-    """Where to read from, where to write, and how to lay out sheets."""
+    """Where to read from, where to write, and which print profiles to build.
+
+    ``presets`` names rows of the profiles table; when empty, ``paper`` and
+    ``layout`` (the older flags) pick the home-sheet profile, and
+    ``print_service`` adds ``drivethru``.
+    """
 
     paper: str = "a4"
     layout: str = "duplex"
@@ -43,22 +61,67 @@ class BuildOptions:
     data_dir: Path | None = None
     templates_dir: Path | None = None
     marks: bool = True
-    #: Also write one-card-per-page PDFs for print services (DriveThruCards order).
+    #: Also write one-card-per-page PDFs (shorthand for ``--preset drivethru``).
     print_service: bool = False
     #: Shift of duplex back pages in mm (dx, dy), read off the calibration sheet.
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
     #: Also export each game's rulebook (A5 PDF) next to its sheets.
     rulebooks: bool = True
+    #: Profile names (``pnp build --preset NAME``, repeatable).
+    presets: tuple[str, ...] = ()
+    #: A user's TOML with more profile rows (``--profiles FILE``).
+    profiles_file: Path | None = None
+    #: Where TTS should load images from once uploaded (default: file:/// URLs).
+    tts_base_url: str | None = None
+
+    def table(self) -> ProfileTable:
+        """Return the profiles table (built-in rows plus ``profiles_file``)."""
+        return load_profiles(self.profiles_file)
+
+    def profiles(self) -> list[Profile]:
+        """Return the profiles to build, in the order asked, without repeats."""
+        table = self.table()
+        names = list(self.presets)
+        if not names:
+            names = [table.sheet_profile(self.paper, self.layout).name]
+            if self.print_service:
+                names.append("drivethru")
+        out: list[Profile] = []
+        for name in names:
+            profile = table.get(name)
+            if profile not in out:
+                out.append(profile)
+        return out
 
 
 @dataclass
 class BuildResult:
-    """What a build wrote."""
+    """What a build wrote, and what it has to tell the user."""
 
     files: list[Path] = field(default_factory=list)
     rulebooks: list[Path] = field(default_factory=list)
     faces: int = 0
     skipped: list[str] = field(default_factory=list)
+    #: Per deck and profile: layout and bleed per edge, stretched art, offsets.
+    notes: list[str] = field(default_factory=list)
+    #: (profile, game, component) -> files written for it.
+    outputs: dict[tuple[str, str, str], list[Path]] = field(default_factory=dict)
+
+    def add(self, profile: str, slug: str, component: str, paths: Iterable[Path]) -> None:
+        """Record files written for one component under one profile."""
+        paths = list(paths)
+        self.files.extend(paths)
+        self.outputs.setdefault((profile, slug, component), []).extend(paths)
+
+    def merge(self, other: "BuildResult") -> None:
+        """Add ``other``'s files, counts and messages to this result."""
+        self.files.extend(other.files)
+        self.rulebooks.extend(other.rulebooks)
+        self.faces += other.faces
+        self.skipped.extend(other.skipped)
+        self.notes.extend(other.notes)
+        for key, paths in other.outputs.items():
+            self.outputs.setdefault(key, []).extend(paths)
 
 
 def resolve_templates_dir(templates_dir: Path | None) -> Path:
@@ -87,8 +150,20 @@ def component_rows(game: GameData, component: Component) -> list[Row]:
                                                  "qty": component.count}))]
 
 
+def component_size(component: Component) -> tuple[float, float]:
+    """Return the component's trim size in points (a round token: its diameter square)."""
+    size = component.size or (component.diameter, component.diameter)
+    assert size[0] is not None and size[1] is not None
+    return (float(size[0]), float(size[1]))
+
+
+def is_round(component: Component) -> bool:
+    """Return True for a round token (cut along a circle)."""
+    return component.size is None and component.diameter is not None
+
+
 def _check_size(layout: Layout, component: Component, where: str) -> None:
-    expected = component.size or (component.diameter, component.diameter)
+    expected = component_size(component)
     if (abs(layout.width - expected[0]) > SIZE_TOLERANCE
             or abs(layout.height - expected[1]) > SIZE_TOLERANCE):
         raise PnpError(
@@ -98,19 +173,18 @@ def _check_size(layout: Layout, component: Component, where: str) -> None:
             "width/height from the context in <card>")
 
 
-def render_items(env: PnpEnvironment, game: GameData, component: Component,
+def render_cards(env: PnpEnvironment, game: GameData, component: Component,
                  progress: Progress | None = None,
-                 only: Iterable[str] | None = None) -> list[tuple[str, SheetItem]]:
-    """Render each distinct card once; return (card id, item) per physical copy."""
+                 only: Iterable[str] | None = None) -> list[ServiceCard]:
+    """Render each distinct card of ``component`` once; rows with qty 0 are left out."""
     wanted = set(only) if only is not None else None
-    items: list[tuple[str, SheetItem]] = []
+    cards: list[ServiceCard] = []
     for row in component_rows(game, component):
         if wanted is not None and row.id not in wanted:
             continue
         where = f"{game.slug}/{component.id} {row.id}"
-        front = render_layout(env, component.face or "", card_context(game, component,
-                                                                      row, "face"),
-                              where=where)
+        front = render_layout(env, component.face or "",
+                              card_context(game, component, row, "face"), where=where)
         _check_size(front, component, where)
         back: Layout | None = None
         if component.back:
@@ -119,23 +193,19 @@ def render_items(env: PnpEnvironment, game: GameData, component: Component,
             back = render_layout(env, component.back,
                                  card_context(game, component, row, "back"), where=where)
             _check_size(back, component, where)
-        items.extend((row.id, SheetItem(front, back)) for _ in range(row.qty))
+        if row.qty > 0:
+            cards.append(ServiceCard(row.id, row.qty, front, back))
         if progress is not None:
             progress(row.qty)
-    return items
+    return cards
 
 
-def _placer() -> Callable[[Canvas, Any, float, float], None]:
-    """A place callback that draws layouts through one FormCache per canvas."""
-    caches: dict[int, FormCache] = {}
-
-    def place(canvas: Canvas, layout: Any, x: float, y: float) -> None:
-        cache = caches.get(id(canvas))
-        if cache is None:
-            cache = caches[id(canvas)] = FormCache(canvas)
-        cache.place(layout, x, y)
-
-    return place
+def render_items(env: PnpEnvironment, game: GameData, component: Component,
+                 progress: Progress | None = None,
+                 only: Iterable[str] | None = None) -> list[tuple[str, SheetItem]]:
+    """Render each distinct card once; return (card id, item) per physical copy."""
+    return [(c.id, SheetItem(c.front, c.back)) for c in
+            render_cards(env, game, component, progress, only) for _ in range(c.qty)]
 
 
 def _ensure_dir(path: Path) -> Path:
@@ -146,75 +216,312 @@ def _ensure_dir(path: Path) -> Path:
     return path
 
 
+def _qty(game: GameData, component: Component) -> int:
+    """Return the physical pieces of ``component`` (sum of qty)."""
+    return sum(r.qty for r in component_rows(game, component))
+
+
+def _accepts(profile: Profile, component: Component) -> bool:
+    """Return True if ``profile`` prints components of this kind."""
+    return component.kind in profile.kinds
+
+
+# --------------------------------------------------------------------------
+# planning (no files written)
+
+
+@dataclass(frozen=True)
+class SheetPlan:
+    """The planned sheets of one file: a card deck, or the game's small parts."""
+
+    stem: str
+    components: tuple[Component, ...]
+    layout: SheetLayout | None
+    sheets: list[list[PagePlan]]
+
+
+def plan_game_sheets(game: GameData, profile: Profile, marks: bool) -> list[SheetPlan]:
+    """Return the sheet files ``profile`` makes for ``game`` (layouts, pages; no drawing).
+
+    Card decks get a grid each; tokens and boards of the game share
+    :data:`SMALL_PARTS` sheets (issue 9 item 4).
+    """
+    plans: list[SheetPlan] = []
+    small: list[Component] = []
+    for component in printable_components(game):
+        if not _accepts(profile, component) or _qty(game, component) == 0:
+            continue
+        if component.kind != "card":
+            small.append(component)
+            continue
+        lay = compute_layout(profile.paper, component_size(component), kind=profile.layout,
+                             bleed=profile.bleed, marks=marks and profile.marks,
+                             mark_length=profile.mark_length, margin=profile.margin,
+                             min_bleed=profile.min_bleed, priority=profile.priority)
+        plans.append(SheetPlan(component.id, (component,), lay,
+                               grid_sheets(lay, _qty(game, component))))
+    if small:
+        pieces: list[Piece] = []
+        for component in small:
+            w, h = component_size(component)
+            shape = "circle" if is_round(component) else "rect"
+            for row in component_rows(game, component):
+                for _ in range(row.qty):
+                    pieces.append(Piece(len(pieces), w, h, shape,
+                                        f"{game.slug}/{component.id}"))
+        sheets = pack_pieces(profile.paper, pieces, kind=profile.layout, bleed=profile.bleed,
+                             marks=marks and profile.marks, mark_length=profile.mark_length,
+                             margin=profile.margin)
+        plans.append(SheetPlan(SMALL_PARTS, tuple(small), None, sheets))
+    return plans
+
+
+def bleed_report(game: GameData, profile: Profile, plan: SheetPlan,
+                 better: str | None = None) -> str:
+    """Return one line: the layout and how much bleed each cut edge got (mm)."""
+    slots = [s for sheet in plan.sheets for page in sheet for s in page.slots
+             if s.side == "front"]
+    sides = bleed_by_side(slots)
+
+    def span(side: str) -> str:
+        lo, hi = sides[side]
+        return f"{lo:g}" if lo == hi else f"{lo:g}-{hi:g}"
+
+    edges = [getattr(s.bleed, side) for s in slots for side in ("left", "right", "bottom", "top")]
+    short = sum(1 for e in edges if e < profile.min_bleed - 1e-6)
+    where = f"{game.slug}/{plan.stem} [{profile.name}]"
+    if plan.layout is not None:
+        lay = plan.layout
+        head = (f"{lay.per_sheet} a sheet ({lay.columns}x{lay.rows} {lay.paper.name} "
+                f"{lay.paper.orientation})")
+    else:
+        names = ", ".join(c.id for c in plan.components)
+        head = f"shared sheet of {names}"
+    tail = (f"every edge >= {to_mm(profile.min_bleed):g}" if not short else
+            f"{short} of {len(edges)} edges under {to_mm(profile.min_bleed):g} mm"
+            + (f" (--preset {better} gives every edge {to_mm(profile.min_bleed):g} mm)"
+               if better else ""))
+    return (f"{where}: {head}, {len(plan.sheets)} sheet(s); bleed mm left {span('left')}, "
+            f"right {span('right')}, top {span('top')}, bottom {span('bottom')}; {tail}")
+
+
+def plan_build(games: list[GameData], options: BuildOptions
+               ) -> dict[tuple[str, str], list[SheetPlan]]:
+    """Plan every sheet file of every game and profile; check ``--back-offset`` on each.
+
+    Raises PnpError (one line) before anything is written.
+    """
+    profiles = options.profiles()
+    offset = options.back_offset_mm
+    sheet_profiles = [p for p in profiles if p.output == "sheets"]
+    if offset != (0.0, 0.0) and not any(p.layout == "duplex" for p in sheet_profiles):
+        check_back_offset([], offset, "this build")  # finite/limit checks, then refuses
+    plans: dict[tuple[str, str], list[SheetPlan]] = {}
+    for game in games:
+        for profile in sheet_profiles:
+            plan = plan_game_sheets(game, profile, options.marks)
+            if profile.layout == "duplex":
+                for p in plan:
+                    check_back_offset(p.sheets, offset,
+                                      f"{game.slug}/{profile.sheet_file(p.stem)}")
+            plans[(game.slug, profile.name)] = plan
+    return plans
+
+
+# --------------------------------------------------------------------------
+# writing
+
+
+def _write_sheet_files(game: GameData, profile: Profile, plans: list[SheetPlan],
+                       cards: dict[str, list[ServiceCard]], options: BuildOptions,
+                       result: BuildResult, progress: Progress | None) -> None:
+    """Write the home-sheet PDFs of one game for one profile."""
+    out = _ensure_dir(options.out_dir / game.slug)
+    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1])) \
+        if profile.layout == "duplex" else (0.0, 0.0)
+    for plan in plans:
+        items = [SheetItem(c.front, c.back) for comp in plan.components
+                 for c in cards[comp.id] for _ in range(c.qty)]
+        path = out / profile.sheet_file(plan.stem)
+        if plan.layout is not None:
+            comp = plan.components[0]
+            title = f"{game.manifest.title} — {comp.name} ({comp.name_ja})"
+            label = f"{game.manifest.title} {comp.name}"
+        else:
+            title = f"{game.manifest.title} — small parts"
+            label = (f"{game.manifest.title} "
+                     + ", ".join(c.name for c in plan.components))
+        write_pages(path, plan.sheets, items, place=placer(), title=title,
+                    canvas_kwargs=canvas_kwargs(), label=label, back_offset=offset)
+        if profile.layout == "duplex":
+            result.notes.extend(check_back_offset(plan.sheets, options.back_offset_mm,
+                                                  f"{game.slug}/{path.name}"))
+        result.notes.append(bleed_report(game, profile, plan, _better(profile, options)))
+        for comp in plan.components:
+            result.add(profile.name, game.slug, comp.id, [path])
+        result.faces += len(items)
+        if progress is not None:
+            progress(len(items))
+
+
+def _better(profile: Profile, options: BuildOptions) -> str | None:
+    """Return a profile of the same paper and layout that puts bleed first, if any."""
+    if profile.priority == "bleed":
+        return None
+    for other in options.table().profiles.values():
+        if (other.output == "sheets" and other.priority == "bleed"
+                and other.paper == profile.paper and other.layout == profile.layout):
+            return other.name
+    return None
+
+
+def _skip(result: BuildResult, profile: Profile, game: GameData, component: Component,
+          why: str, progress: Progress | None) -> None:
+    """Record a component a profile leaves out, and advance the progress bar past it."""
+    result.skipped.append(f"{game.slug}/{component.id} [{profile.name}]: {why}")
+    if progress is not None:
+        progress(_qty(game, component))
+
+
+def _write_service(game: GameData, profile: Profile, cards: dict[str, list[ServiceCard]],
+                   options: BuildOptions, result: BuildResult,
+                   progress: Progress | None) -> None:
+    """Write one game's print-service files (card PDFs or card PNGs) for ``profile``."""
+    folder = options.out_dir / game.slug / profile.out_folder()
+    for component in printable_components(game):
+        if not cards.get(component.id):
+            continue
+        if not _accepts(profile, component):
+            _skip(result, profile, game, component,
+                  f"a {component.kind}; {profile.name} prints "
+                  f"{', '.join(k + 's' for k in profile.kinds)} only (the home sheets and "
+                  "tts have it)", progress)
+            continue
+        size = component_size(component)
+        try:
+            product = service_product(profile, size, f"{component.id}")
+        except PnpError as exc:
+            _skip(result, profile, game, component, exc.message.split(": ", 1)[1], progress)
+            continue
+        deck = cards[component.id]
+        page, trim = page_geometry(profile, product)
+        short = max(bleed_shortfall(c.front, trim, page) for c in deck)
+        if to_mm(short) > STRETCH_NOTE_MM:
+            result.notes.append(f"{game.slug}/{component.id} [{profile.name}]: the design's "
+                                f"bleed is {to_mm(short):.1f} mm short of the service's; "
+                                "its edge art is stretched to fill it")
+        def per_card(n: int) -> None:
+            """Forward progress (physical cards)."""
+            if progress is not None:
+                progress(n)
+        if profile.output == "card-pdf":
+            path = _ensure_dir(folder) / f"{component.id}.pdf"
+            write_card_pdf(path, deck, profile, product,
+                           title=f"{game.manifest.title} — {component.name} "
+                                 f"({profile.name} {product.name})",
+                           canvas_kwargs=canvas_kwargs(), progress=per_card)
+            result.add(profile.name, game.slug, component.id, [path])
+        else:
+            paths = write_card_pngs(folder / component.id, deck, profile, product,
+                                    two_sided=component.two_sided, progress=None)
+            result.add(profile.name, game.slug, component.id, paths)
+            per_card(sum(c.qty for c in deck))
+
+
+def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCard]],
+               options: BuildOptions, result: BuildResult, used_keys: set[int],
+               progress: Progress | None) -> None:
+    """Write one game's Tabletop Simulator sheets, images and saved objects."""
+    folder = options.out_dir / game.slug / profile.out_folder()
+    urls = UrlMaker(options.out_dir, options.tts_base_url)
+    for component in printable_components(game):
+        deck = cards.get(component.id)
+        if not deck:
+            continue
+        if not _accepts(profile, component):
+            _skip(result, profile, game, component,
+                  f"{profile.name} does not take a {component.kind}", progress)
+            continue
+        nickname = f"{game.manifest.title} - {component.name}"
+        size = component_size(component)
+        if component.kind == "card":
+            paths = export_deck(folder, game.slug, component.id, nickname, deck, size,
+                                profile, two_sided=component.two_sided, urls=urls,
+                                used_keys=used_keys)
+        else:
+            paths = export_tiles(folder, game.slug, component.id, nickname, deck, size,
+                                 is_round(component), profile, urls=urls)
+        result.add(profile.name, game.slug, component.id, paths)
+        if progress is not None:
+            progress(sum(c.qty for c in deck))
+
+
 def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
-               progress: Progress | None = None) -> BuildResult:
-    """Write the sheets of every printable component of ``game``."""
+               progress: Progress | None = None,
+               plans: dict[tuple[str, str], list[SheetPlan]] | None = None,
+               used_keys: set[int] | None = None) -> BuildResult:
+    """Write every profile's files for ``game`` (plans from :func:`plan_build` if given)."""
     result = BuildResult()
     components = printable_components(game)
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result
-    out = _ensure_dir(options.out_dir / game.slug)
-    suffix = options.paper + ("" if options.layout == "duplex" else f"-{options.layout}")
-    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1]))
+    if plans is None:
+        plans = plan_build([game], options)
+    cards: dict[str, list[ServiceCard]] = {}
     for component in components:
-        items = [item for _, item in render_items(env, game, component, progress)]
-        if not items:  # every qty is 0: nothing to print, no empty PDF
+        cards[component.id] = render_cards(env, game, component, progress)
+        if not cards[component.id]:  # every qty is 0: nothing to print, no empty file
             result.skipped.append(f"{game.slug}/{component.id}: no cards (every qty is 0)")
-            continue
-        first = items[0].front
-        size = component.size or (component.diameter, component.diameter)
-        title = f"{game.manifest.title} — {component.name} ({component.name_ja})"
-        path = out / f"{component.id}-{suffix}.pdf"
-        write_sheets(path, items, paper=options.paper, layout=options.layout,
-                     card_size=size, bleed=first.bleed, place=_placer(), title=title,
-                     canvas_kwargs=canvas_kwargs(), marks=options.marks,
-                     label=f"{game.manifest.title} {component.name}",
-                     back_offset=offset)
-        result.files.append(path)
-        result.faces += len(items)
-        if options.print_service:
-            service = _ensure_dir(out / "print-service")
-            spath = service / f"{component.id}.pdf"
-            write_card_pages(spath, items, card_size=size, place=_placer(), title=title,
-                             canvas_kwargs=canvas_kwargs())
-            result.files.append(spath)
+    keys = used_keys if used_keys is not None else set()
+    for profile in options.profiles():
+        if profile.output == "sheets":
+            _write_sheet_files(game, profile, plans[(game.slug, profile.name)], cards,
+                               options, result, progress)
+            for component in components:
+                if cards[component.id] and not _accepts(profile, component):
+                    _skip(result, profile, game, component,
+                          f"{profile.name} does not print a {component.kind}", progress)
+        elif profile.output in ("card-pdf", "card-png"):
+            _write_service(game, profile, cards, options, result, progress)
+        else:
+            _write_tts(game, profile, cards, options, result, keys, progress)
     return result
 
 
-def count_faces(games: list[GameData]) -> int:
-    """Physical cards to render across ``games`` (progress bar length)."""
-    return sum(sum(r.qty for r in component_rows(g, c)) for g in games
-               for c in printable_components(g))
+def count_faces(games: list[GameData], options: BuildOptions | None = None) -> int:
+    """Return the progress bar's length: physical cards x (rendering + each profile)."""
+    profiles = len(options.profiles()) if options is not None else 1
+    cards = sum(_qty(g, c) for g in games for c in printable_components(g))
+    return cards * (1 + profiles)
 
 
 def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
-    """Load and strictly check the games to build (bad data stops the build)."""
-    if options.paper not in PAPERS:
-        raise PnpError(f"--paper {options.paper!r}: expected one of {', '.join(PAPERS)}")
-    if options.layout not in LAYOUTS:
-        raise PnpError(f"--layout {options.layout!r}: expected one of {', '.join(LAYOUTS)}")
+    """Check the options, then load and strictly check the games (bad data stops the build)."""
+    options.profiles()  # unknown preset, paper or layout: one line, before any loading
     root = resolve_data_dir(options.data_dir)
     return [load_game_data(root, slug, strict=True) for slug in resolve_slugs(root, slugs)]
 
 
 def build(games: list[GameData], options: BuildOptions,
           progress: Progress | None = None) -> BuildResult:
-    """Build every game in ``games`` plus the duplex calibration sheet."""
+    """Build every game in ``games`` for every profile, plus the duplex calibration sheets."""
     env = make_environment(resolve_templates_dir(options.templates_dir))
+    plans = plan_build(games, options)
     total = BuildResult()
+    used_keys: set[int] = set()
     for game in games:
-        part = build_game(env, game, options, progress)
-        total.files.extend(part.files)
-        total.faces += part.faces
-        total.skipped.extend(part.skipped)
+        total.merge(build_game(env, game, options, progress, plans, used_keys))
         if options.rulebooks:
             from pnp.rulebook.cli import export_rulebooks
 
             total.rulebooks.extend(export_rulebooks([game.slug], out_dir=options.out_dir,
                                                     data_dir=options.data_dir))
-    if total.files and options.layout == "duplex":
-        calibration = _ensure_dir(options.out_dir) / f"calibration-{options.paper}.pdf"
-        write_calibration(calibration, options.paper)
-        total.files.append(calibration)
+    papers = sorted({p.paper for p in options.profiles()
+                     if p.output == "sheets" and p.layout == "duplex"})
+    if total.files:
+        for paper in papers:
+            calibration = _ensure_dir(options.out_dir) / f"calibration-{paper}.pdf"
+            write_calibration(calibration, paper)
+            total.files.append(calibration)
     return total

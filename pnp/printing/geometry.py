@@ -46,6 +46,15 @@ class Rect:
                     self.w + bleed.left + bleed.right,
                     self.h + bleed.bottom + bleed.top)
 
+    def shifted(self, dx: float, dy: float) -> "Rect":
+        """Return this rectangle moved by (dx, dy)."""
+        return Rect(self.x + dx, self.y + dy, self.w, self.h)
+
+    def union(self, other: "Rect") -> "Rect":
+        """Return the smallest rectangle holding both."""
+        x, y = min(self.x, other.x), min(self.y, other.y)
+        return Rect(x, y, max(self.x1, other.x1) - x, max(self.y1, other.y1) - y)
+
     def as_mm(self) -> tuple[float, float, float, float]:
         """Return (x, y, w, h) in millimetres, rounded to 0.01 mm, for reports."""
         return tuple(round(to_mm(v), 2) for v in (self.x, self.y, self.w, self.h))  # type: ignore[return-value]
@@ -67,6 +76,10 @@ class Bleed:
     def mirrored_y(self) -> "Bleed":
         """Return the bleed seen in a top-bottom mirror (bottom and top swap)."""
         return Bleed(self.left, self.right, self.top, self.bottom)
+
+    def smallest(self) -> float:
+        """Return the least bleed of the four sides."""
+        return min(self.left, self.right, self.bottom, self.top)
 
     def as_mm(self) -> tuple[float, float, float, float]:
         """Return (left, right, bottom, top) in millimetres, rounded to 0.01 mm."""
@@ -106,7 +119,9 @@ class Slot:
 
     ``trim`` is the card's cut rectangle on the page; ``bleed`` is the bleed the
     layout allows on each side; ``rotation`` (0 or 180) turns the art about the
-    trim centre; ``page`` is 0 (first page of the sheet) or 1 (duplex back page).
+    trim centre; ``page`` is 0 (first page of the sheet) or 1 (duplex back page);
+    ``shape`` is "rect", or "circle" for a round piece cut along the circle
+    inscribed in ``trim`` (its art is clipped to that circle grown by the bleed).
     """
 
     index: int
@@ -115,6 +130,7 @@ class Slot:
     trim: Rect
     bleed: Bleed
     rotation: int = 0
+    shape: str = "rect"
 
     @property
     def bleed_rect(self) -> Rect:

@@ -4,31 +4,39 @@ Pure geometry (points, no ReportLab). The rules, in priority order:
 
 1. Nothing is printed inside the printer margin (5 mm; REFERENCE "Card and
    paper sizes").
-2. Fit as many cards as possible (page orientation chosen per layout).
-3. Per axis, if gutters of 2 x bleed fit without losing a card *and* still
-   leave the outer band room for full bleed plus a crop mark, use them: every
-   card then has full bleed on that axis. Otherwise the grid is gapless on that
-   axis: neighbours share a cut line and get no bleed there; only the outer
-   edges bleed.
+2. The profile's priority: "cards" fits as many cards as possible (page
+   orientation chosen per layout); "bleed" first gives every cut edge at
+   least ``min_bleed`` (2 mm) and then fits as many cards as that allows.
+3. Per axis (gutter "auto"), the gutter maximises the smallest bleed of any
+   cut edge, then the number of edges with at least ``min_bleed``: full
+   gutters (2 x bleed) where they fit, small gutters where a gapless grid
+   would leave the inner edges bare, gapless only where a gutter would give
+   less than 1 mm a side (two cuts for nothing). Neighbours in a gapless
+   grid share a cut line and get no bleed there.
 4. In an outer band (grid to margin), crop marks come before bleed: the outer
    bleed shrinks so that a mark of at least ``MIN_MARK`` fits; if even that
    cannot fit, the band gets all the bleed it can and no marks.
 5. Every cut line must be findable: if the bands leave no room for the marks
    of the horizontal (vertical) cut lines, the cards get no bleed top and
    bottom (left and right), so those cut lines show as the edges of the art.
+6. Crop marks are drawn only for cards on the page: a part-filled last sheet
+   gets marks next to its cards (also in the empty slots) and its cards'
+   edges facing an empty slot get full bleed.
 
 Worked figures for poker 63 x 88 mm, 3 mm bleed (tests check them):
-A4 portrait 3 x 3, gapless columns, 6 mm row gutters -> every card has 3 mm
-top/bottom bleed, 3 mm on the sheet's outer left/right edges only. Letter
-portrait 3 x 3, gapless both ways; outer left/right bleed 3 mm, outer
-top/bottom bleed 0.9 mm (the band is 2.7 mm and keeps 1.5 mm for marks).
-Gutter-fold: landscape, 4 fronts above a horizontal fold, 4 backs below.
+A4 portrait 3 x 3: 2.47 mm column gutters (1.23 mm bleed on every left and
+right edge), 6 mm row gutters (3 mm top and bottom). Letter portrait 3 x 3:
+4.43 mm column gutters (2.22 mm left and right), gapless rows with 0.9 mm
+outer bleed (the band is 2.7 mm and keeps 1.8 mm for marks). The "bleed"
+priority gives 8 cards (4 x 2 landscape) on A4 and 6 (3 x 2 landscape) on
+Letter, 3 mm on every edge. Gutter-fold A4: landscape, 4 fronts above a
+horizontal fold, 4 backs below, 3 mm everywhere.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Sequence, TypeVar
 
 from pnp.errors import PnpError
@@ -38,6 +46,11 @@ from pnp.units import mm, to_mm
 
 #: Default bleed (REFERENCE: home print-and-play uses 2-3 mm).
 DEFAULT_BLEED: float = mm(3)
+#: Bleed every cut edge should get where the paper allows (issue 9).
+DEFAULT_MIN_BLEED: float = mm(2)
+#: A gutter must give at least this much bleed a side, else the grid stays
+#: gapless on that axis (a gutter doubles the cuts; 0.3 mm is not worth it).
+MIN_GUTTER_BLEED: float = mm(1)
 #: Default crop-mark length and the shortest mark worth drawing.
 DEFAULT_MARK_LENGTH: float = mm(3)
 MIN_MARK: float = mm(1.5)
@@ -51,19 +64,22 @@ MIN_FOLD_GAP: float = mm(1)
 
 LAYOUTS = ("duplex", "gutterfold")
 FLIPS = ("long", "short")
+PRIORITIES = ("cards", "bleed")
+SIDES = ("left", "right", "bottom", "top")
 
 T = TypeVar("T")
 
 
 @dataclass(frozen=True)
 class SheetLayout:
-    """Where every card face and mark goes on one sheet (all lengths in points).
+    """Where every card face and mark goes on one full sheet (all lengths in points).
 
     ``fronts[i]`` and ``backs[i]`` are the two faces of the i-th card item on
     the sheet. For "duplex" the backs are on page 1 (mirrored so each lands
     behind its front); for "gutterfold" both are on page 0. ``marks[p]`` are the
-    crop-mark segments of page p; ``folds`` the dashed fold-line segments
-    (gutter-fold only, page 0).
+    crop-mark segments of page p of a full sheet; ``folds`` the dashed
+    fold-line segments (gutter-fold only, page 0). :func:`plan_sheet` gives
+    the pages of a part-filled sheet.
     """
 
     kind: str
@@ -81,6 +97,9 @@ class SheetLayout:
     backs: tuple[Slot, ...]
     marks: tuple[tuple[Segment, ...], ...]
     folds: tuple[Segment, ...] = field(default=())
+    mark_length: float = DEFAULT_MARK_LENGTH
+    min_bleed: float = DEFAULT_MIN_BLEED
+    draw_marks: bool = True
 
     @property
     def per_sheet(self) -> int:
@@ -102,6 +121,14 @@ class SheetLayout:
         """Return every slot printed on ``page`` (0 or 1) of the sheet."""
         return tuple(s for s in self.fronts + self.backs if s.page == page)
 
+    def edge_bleeds(self) -> list[float]:
+        """Return the bleed of every cut edge of the fronts (4 per card)."""
+        return [getattr(s.bleed, side) for s in self.fronts for side in SIDES]
+
+    def smallest_bleed(self) -> float:
+        """Return the least bleed of any cut edge on a full sheet."""
+        return min(self.edge_bleeds(), default=0.0)
+
     def describe(self) -> dict[str, object]:
         """Return the layout's key figures in millimetres, for reports and logs."""
         return {
@@ -112,8 +139,19 @@ class SheetLayout:
             "card_mm": (round(to_mm(self.card_w), 2), round(to_mm(self.card_h), 2)),
             "gutter_mm": (round(to_mm(self.gutter_x), 2), round(to_mm(self.gutter_y), 2)),
             "front_bleed_mm": [s.bleed.as_mm() for s in self.fronts],
+            "bleed_by_side_mm": bleed_by_side(self.fronts),
             "marks": [len(m) for m in self.marks],
         }
+
+
+def bleed_by_side(slots: Sequence[Slot]) -> dict[str, tuple[float, float]]:
+    """Return, per side of the card (left/right/bottom/top), the (least, most) bleed in mm."""
+    out: dict[str, tuple[float, float]] = {}
+    for side in SIDES:
+        values = [getattr(s.bleed, side) for s in slots]
+        if values:
+            out[side] = (round(to_mm(min(values)), 2), round(to_mm(max(values)), 2))
+    return out
 
 
 # --------------------------------------------------------------------------
@@ -148,117 +186,171 @@ def _outer_bleed(band: float, bleed: float, marks: bool) -> float:
     return max(0.0, min(bleed, band))
 
 
-def _pick_gutter(space: float, card: float, bleed: float, gutter: str | float,
-                 marks: bool, sides: int) -> float:
-    """Return the gutter width to use on one axis (rule 3); ``sides`` = outer bands."""
-    if isinstance(gutter, str):
-        if gutter == "none" or bleed <= 0:
-            return 0.0
-        if gutter == "full":
-            return 2 * bleed
-        if gutter == "auto":
-            reserve = sides * (bleed + (MARK_GAP + MIN_MARK if marks else 0.0))
-            n0 = _count(space, card, 0.0, 0.0)
-            if n0 > 1 and _count(space, card, 2 * bleed, reserve) == n0:
-                return 2 * bleed
-            return 0.0
-        raise PnpError(f"bad gutter {gutter!r}: expected 'auto', 'none', 'full' "
-                       f"or a length")
-    if gutter < 0:
-        raise PnpError(f"bad gutter {to_mm(gutter):.2f} mm: expected 0 or more")
-    return float(gutter)
+def _gutters(space: float, n: int, card: float, bleed: float, target: float,
+             gutter: str | float, marks: bool, sides: int) -> list[float]:
+    """Return the gutter widths worth trying on one axis (rule 3).
 
-
-def _plan_centred(lo: float, hi: float, card: float, bleed: float,
-                  gutter: str | float, marks: bool) -> _Axis:
-    """Return a grid axis centred in [lo, hi]."""
-    space = hi - lo
-    g = _pick_gutter(space, card, bleed, gutter, marks, sides=2)
-    n = _count(space, card, g, 0.0)
-    if n == 0:
-        return _Axis((), (), (), g)
-    span = n * card + (n - 1) * g
-    band = (space - span) / 2
-    ob = _outer_bleed(band, bleed, marks)
-    ib = min(bleed, g / 2)
-    starts = tuple(lo + band + i * (card + g) for i in range(n))
-    return _Axis(starts, tuple(ob if i == 0 else ib for i in range(n)),
-                 tuple(ob if i == n - 1 else ib for i in range(n)), g)
-
-
-def _plan_from_fold(lo: float, hi: float, card: float, bleed: float,
-                    fold_bleed: float, gutter: str | float, marks: bool) -> _Axis:
-    """Return a grid axis whose first card starts at ``lo`` (the fold side)."""
-    space = hi - lo
-    g = _pick_gutter(space, card, bleed, gutter, marks, sides=1)
-    n = _count(space, card, g, 0.0)
-    if n == 0:
-        return _Axis((), (), (), g)
-    band = space - (n * card + (n - 1) * g)
-    ob = _outer_bleed(band, bleed, marks)
-    ib = min(bleed, g / 2)
-    starts = tuple(lo + i * (card + g) for i in range(n))
-    return _Axis(starts, tuple(fold_bleed if i == 0 else ib for i in range(n)),
-                 tuple(ob if i == n - 1 else ib for i in range(n)), g)
-
-
-def _cuts(starts: Sequence[float], card: float) -> list[float]:
-    """Return the distinct cut-line coordinates of cards starting at ``starts``."""
-    out: list[float] = []
-    for v in sorted([s for s in starts] + [s + card for s in starts]):
-        if not out or v - out[-1] > EPS:
-            out.append(v)
-    return out
-
-
-def _mark_ranges(lo: float, hi: float, occupied: Sequence[tuple[float, float]],
-                 mark_length: float) -> list[tuple[float, float]]:
-    """Return where crop marks may go along one axis.
-
-    ``occupied`` are the card+bleed intervals (whole rows or columns); marks go
-    in the free space between them and the printable limits [lo, hi], keeping
-    ``MARK_GAP`` from any bleed, at most ``mark_length`` long from each bleed
-    edge, and at least ``MIN_MARK`` long.
+    ``sides`` is the number of outer bands (2 centred, 1 from a fold).
     """
-    out: list[tuple[float, float]] = []
-    occ = sorted(occupied)
-    if not occ:
-        return out
-    edges: list[tuple[float, bool, float, bool]] = []  # (start, start_is_bleed, end, end_is_bleed)
-    edges.append((lo, False, occ[0][0], True))
-    for (_, a1), (b0, _) in zip(occ, occ[1:]):
-        edges.append((a1, True, b0, True))
-    edges.append((occ[-1][1], True, hi, False))
-    for a, a_bleed, b, b_bleed in edges:
-        start = a + MARK_GAP if a_bleed else a
-        end = b - MARK_GAP if b_bleed else b
-        if end - start < MIN_MARK - EPS:
+    if isinstance(gutter, str):
+        if gutter not in ("auto", "none", "full"):
+            raise PnpError(f"bad gutter {gutter!r}: expected 'auto', 'none', 'full' "
+                           f"or a length")
+        if gutter == "none" or bleed <= 0 or n <= 1:
+            return [0.0]
+        if gutter == "full":
+            return [2 * bleed]
+        reserve = MARK_GAP + MIN_MARK if marks else 0.0
+        spare = space - n * card
+        # The balanced gutter gives inner and outer edges the same bleed b:
+        # n*card + (n-1)*2b + sides*(b + reserve) = space.
+        balanced = (spare - sides * reserve) / (2 * n - 2 + sides)
+        wanted = {0.0, 2 * bleed, 2 * min(target, bleed), 2 * min(max(balanced, 0.0), bleed)}
+        least = min(MIN_GUTTER_BLEED, bleed)
+        return sorted(g for g in wanted
+                      if g == 0.0 or (g / 2 >= least - EPS
+                                      and n * card + (n - 1) * g + sides * reserve
+                                      <= space + EPS))
+    if not math.isfinite(gutter) or gutter < 0:
+        raise PnpError(f"bad gutter {to_mm(gutter):.2f} mm: expected 0 or more")
+    return [float(gutter)]
+
+
+def _axis_score(axis: _Axis, target: float, fold_edge: bool) -> tuple[float, int, float]:
+    """Return (least bleed, edges with at least ``target``, -gutter) for ranking axes.
+
+    The fold-side bleed of a gutter-fold is fixed by the fold gap, so it is
+    left out of the comparison (``fold_edge``).
+    """
+    edges = list(axis.lo[1:] if fold_edge else axis.lo) + list(axis.hi)
+    least = min(edges) if edges else 0.0
+    good = sum(1 for e in edges if e >= target - EPS)
+    return (round(least, 6), good, -axis.gutter)
+
+
+def _plan_axis(lo: float, hi: float, n: int, card: float, bleed: float, target: float,
+               gutter: str | float, marks: bool, fold_bleed: float | None = None) -> _Axis:
+    """Return ``n`` cards along [lo, hi], centred, or from ``lo`` when ``fold_bleed`` is set.
+
+    Of the candidate gutters (rule 3) the one with the best :func:`_axis_score`
+    wins.
+    """
+    space = hi - lo
+    sides = 1 if fold_bleed is not None else 2
+    best: _Axis | None = None
+    best_score: tuple[float, int, float] | None = None
+    for g in _gutters(space, n, card, bleed, target, gutter, marks, sides):
+        span = n * card + (n - 1) * g
+        if n <= 0 or span > space + EPS:
             continue
-        if a_bleed and b_bleed:
-            if end - start <= 2 * mark_length + EPS:
-                out.append((start, end))
-            else:
-                out.append((start, start + mark_length))
-                out.append((end - mark_length, end))
-        elif a_bleed:
-            out.append((start, min(end, start + mark_length)))
-        elif b_bleed:
-            out.append((max(start, end - mark_length), end))
+        band = (space - span) / sides
+        ob = _outer_bleed(band, bleed, marks)
+        ib = min(bleed, g / 2)
+        first = lo + (band if sides == 2 else 0.0)
+        starts = tuple(first + i * (card + g) for i in range(n))
+        lows = tuple((ob if fold_bleed is None else fold_bleed) if i == 0 else ib
+                     for i in range(n))
+        highs = tuple(ob if i == n - 1 else ib for i in range(n))
+        axis = _Axis(starts, lows, highs, g)
+        score = _axis_score(axis, target, fold_bleed is not None)
+        if best_score is None or score > best_score:
+            best, best_score = axis, score
+    return best if best is not None else _Axis((), (), (), 0.0)
+
+
+# --------------------------------------------------------------------------
+# crop marks
+
+
+def _merge(intervals: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Return the union of ``intervals`` as sorted disjoint intervals."""
+    out: list[tuple[float, float]] = []
+    for a, b in sorted(intervals):
+        if out and a <= out[-1][1] + EPS:
+            out[-1] = (out[-1][0], max(out[-1][1], b))
+        else:
+            out.append((a, b))
     return out
 
 
-def _marks(printable: Rect, xs: _Axis, ys: _Axis, card_w: float, card_h: float,
-           mark_length: float) -> tuple[Segment, ...]:
-    """Return crop marks on the extension of every cut line, outside all art."""
-    cols = [(s - lo, s + card_w + hi) for s, lo, hi in zip(xs.starts, xs.lo, xs.hi)]
-    rows = [(s - lo, s + card_h + hi) for s, lo, hi in zip(ys.starts, ys.lo, ys.hi)]
+def _line_marks(pos: float, vertical: bool, slots: Sequence[Slot], area: Rect,
+                mark_length: float) -> list[Segment]:
+    """Return the crop marks of the cut line at ``pos`` (x if ``vertical``, else y).
+
+    Along the line, every bleed rectangle within ``MARK_GAP`` of it blocks the
+    line (marks never touch art). In each free stretch, a mark starts beside
+    a card whose trim edge lies on the line, at most ``mark_length`` long
+    and at least ``MIN_MARK``; a short stretch between two such cards gets
+    one mark across it.
+    """
+    lo, hi = (area.y, area.y1) if vertical else (area.x, area.x1)
+    blocked: list[tuple[float, float]] = []
+    owners: list[tuple[float, float]] = []
+    for s in slots:
+        r = s.bleed_rect
+        a0, a1 = (r.x, r.x1) if vertical else (r.y, r.y1)
+        if a0 - MARK_GAP < pos - EPS and pos + EPS < a1 + MARK_GAP:
+            b0, b1 = (r.y, r.y1) if vertical else (r.x, r.x1)
+            blocked.append((b0 - MARK_GAP, b1 + MARK_GAP))
+            t0, t1 = (s.trim.x, s.trim.x1) if vertical else (s.trim.y, s.trim.y1)
+            if s.shape == "rect" and (abs(t0 - pos) < EPS or abs(t1 - pos) < EPS):
+                owners.append((b0 - MARK_GAP, b1 + MARK_GAP))
     segs: list[Segment] = []
-    for x in _cuts(xs.starts, card_w):
-        for y0, y1 in _mark_ranges(printable.y, printable.y1, rows, mark_length):
-            segs.append(Segment(x, y0, x, y1))
-    for y in _cuts(ys.starts, card_h):
-        for x0, x1 in _mark_ranges(printable.x, printable.x1, cols, mark_length):
-            segs.append(Segment(x0, y, x1, y))
+    merged = _merge(blocked)
+    cursor = lo
+    free: list[tuple[float, float, bool, bool]] = []
+    for a, b in merged:
+        if a > cursor + EPS:
+            free.append((cursor, min(a, hi), cursor > lo + EPS, True))
+        cursor = max(cursor, b)
+    if cursor < hi - EPS:
+        free.append((cursor, hi, bool(merged), False))
+
+    def owned(at: float) -> bool:
+        """Return True if a card with a trim edge on the line ends its blocked run at ``at``."""
+        return any(abs(o0 - at) < EPS or abs(o1 - at) < EPS for o0, o1 in owners)
+
+    for a, b, a_art, b_art in free:
+        a_own = a_art and owned(a)
+        b_own = b_art and owned(b)
+        if b - a < MIN_MARK - EPS:
+            continue
+        ranges: list[tuple[float, float]] = []
+        if a_own and b_own and b - a <= 2 * mark_length + EPS:
+            ranges.append((a, b))
+        else:
+            if a_own:
+                ranges.append((a, min(b, a + mark_length)))
+            if b_own:
+                ranges.append((max(a, b - mark_length), b))
+        for r0, r1 in ranges:
+            if r1 - r0 >= MIN_MARK - EPS:
+                segs.append(Segment(pos, r0, pos, r1) if vertical else Segment(r0, pos, r1, pos))
+    return segs
+
+
+def crop_marks(slots: Sequence[Slot], area: Rect, mark_length: float) -> tuple[Segment, ...]:
+    """Return crop marks on the extension of every cut line of ``slots``, outside all art.
+
+    Only rectangular slots have straight cut lines; round pieces get circle
+    guides instead (drawn by the sheet writer) but still block marks.
+    """
+    xs: list[float] = []
+    ys: list[float] = []
+    for s in slots:
+        if s.shape != "rect":
+            continue
+        for v in (s.trim.x, s.trim.x1):
+            if not any(abs(v - x) < EPS for x in xs):
+                xs.append(v)
+        for v in (s.trim.y, s.trim.y1):
+            if not any(abs(v - y) < EPS for y in ys):
+                ys.append(v)
+    segs: list[Segment] = []
+    for x in sorted(xs):
+        segs.extend(_line_marks(x, True, slots, area, mark_length))
+    for y in sorted(ys):
+        segs.extend(_line_marks(y, False, slots, area, mark_length))
     return tuple(segs)
 
 
@@ -275,6 +367,15 @@ def _unmarked(segs: Sequence[Segment]) -> tuple[bool, bool]:
     return (not vertical, not horizontal)
 
 
+def _grid_slots(xs: _Axis, ys: _Axis, cw: float, ch: float) -> list[Slot]:
+    """Return front slots for every grid cell, in reading order (top row first)."""
+    cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
+             for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
+             for y, yl, yh in zip(ys.starts, ys.lo, ys.hi)]
+    cells.sort(key=lambda rb: (-round(rb[0].y, 6), round(rb[0].x, 6)))
+    return [Slot(i, "front", 0, r, b) for i, (r, b) in enumerate(cells)]
+
+
 def _marked_axes(area: Rect, xs: _Axis, ys: _Axis, expand: Callable[[_Axis], _Axis],
                  card_w: float, card_h: float, mark_length: float
                  ) -> tuple[_Axis, _Axis, tuple[Segment, ...]]:
@@ -284,12 +385,12 @@ def _marked_axes(area: Rect, xs: _Axis, ys: _Axis, expand: Callable[[_Axis], _Ax
     the fronts' rows below the fold); returns the possibly bleed-less axes
     and the marks.
     """
-    segs = _marks(area, xs, expand(ys), card_w, card_h, mark_length)
+    segs = crop_marks(_grid_slots(xs, expand(ys), card_w, card_h), area, mark_length)
     no_vertical, no_horizontal = _unmarked(segs)
     if no_vertical or no_horizontal:  # rule 5
         xs = _without_bleed(xs) if no_vertical else xs
         ys = _without_bleed(ys) if no_horizontal else ys
-        segs = _marks(area, xs, expand(ys), card_w, card_h, mark_length)
+        segs = crop_marks(_grid_slots(xs, expand(ys), card_w, card_h), area, mark_length)
     return xs, ys, segs
 
 
@@ -335,41 +436,43 @@ def back_slot(front: Slot, paper: Paper, flip: str = "long") -> Slot:
     axis = flip_axis(paper, flip)
     bleed = front.bleed.mirrored_x() if axis == "x" else front.bleed.mirrored_y()
     rotation = front.rotation if axis == "x" else (front.rotation + 180) % 360
-    return Slot(front.index, "back", 1, mirror_rect(front.trim, paper, flip), bleed, rotation)
+    return Slot(front.index, "back", 1, mirror_rect(front.trim, paper, flip), bleed,
+                rotation, front.shape)
+
+
+def fold_back_slot(front: Slot, fold: float) -> Slot:
+    """Return the gutter-fold back of ``front``: mirrored across the fold line, turned 180."""
+    t = front.trim
+    return Slot(front.index, "back", 0, Rect(t.x, 2 * fold - t.y - t.h, t.w, t.h),
+                front.bleed.mirrored_y(), 180, front.shape)
 
 
 # --------------------------------------------------------------------------
 # layouts
 
 
-def _reading_order(rects: list[tuple[Rect, Bleed]]) -> list[tuple[Rect, Bleed]]:
-    """Sort slots top row first, left to right."""
-    return sorted(rects, key=lambda rb: (-round(rb[0].y, 6), round(rb[0].x, 6)))
-
-
-def _duplex(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | float,
-            marks: bool, mark_length: float, margin: float, flip: str) -> SheetLayout:
-    """Return the duplex layout on ``paper`` in its given orientation."""
+def _duplex(paper: Paper, cw: float, ch: float, bleed: float, target: float,
+            gutter: str | float, marks: bool, mark_length: float, margin: float,
+            flip: str, nx: int, ny: int) -> SheetLayout:
+    """Return the duplex layout of ``nx`` x ``ny`` cards on ``paper`` as oriented."""
     area = Rect(margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
-    xs = _plan_centred(area.x, area.x1, cw, bleed, gutter, marks)
-    ys = _plan_centred(area.y, area.y1, ch, bleed, gutter, marks)
+    xs = _plan_axis(area.x, area.x1, nx, cw, bleed, target, gutter, marks)
+    ys = _plan_axis(area.y, area.y1, ny, ch, bleed, target, gutter, marks)
     front_marks: tuple[Segment, ...] = ()
     if marks and xs.starts and ys.starts:
         xs, ys, front_marks = _marked_axes(area, xs, ys, lambda axis: axis, cw, ch,
                                            mark_length)
-    cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
-             for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
-             for y, yl, yh in zip(ys.starts, ys.lo, ys.hi)]
-    fronts = tuple(Slot(i, "front", 0, r, b) for i, (r, b) in enumerate(_reading_order(cells)))
+    fronts = tuple(_grid_slots(xs, ys, cw, ch))
     backs = tuple(back_slot(s, paper, flip) for s in fronts)
     back_marks = tuple(mirror_segment(s, paper, flip) for s in front_marks)
     return SheetLayout("duplex", paper, cw, ch, bleed, margin, len(xs.starts),
                        len(ys.starts), xs.gutter, ys.gutter, flip, fronts, backs,
-                       (front_marks, back_marks))
+                       (front_marks, back_marks), (), mark_length, target, marks)
 
 
-def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | float,
-                marks: bool, mark_length: float, margin: float) -> SheetLayout:
+def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, target: float,
+                gutter: str | float, marks: bool, mark_length: float, margin: float,
+                nx: int, ny: int) -> SheetLayout:
     """Return the gutter-fold layout on ``paper``: fronts above a horizontal fold.
 
     The fold runs across the page centre. Fronts sit above it, backs below it,
@@ -380,8 +483,9 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | 
     area = Rect(margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
     fold = paper.height / 2
     gap = max(bleed, MIN_FOLD_GAP)
-    xs = _plan_centred(area.x, area.x1, cw, bleed, gutter, marks)
-    top = _plan_from_fold(fold + gap, area.y1, ch, bleed, min(bleed, gap), gutter, marks)
+    xs = _plan_axis(area.x, area.x1, nx, cw, bleed, target, gutter, marks)
+    top = _plan_axis(fold + gap, area.y1, ny, ch, bleed, target, gutter, marks,
+                     fold_bleed=min(bleed, gap))
 
     def both_halves(half: _Axis) -> _Axis:
         """Return the fronts' axis and its mirror (the backs) as one y axis."""
@@ -392,26 +496,28 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, gutter: str | 
     page_marks: tuple[Segment, ...] = ()
     if marks and xs.starts and top.starts:
         xs, top, page_marks = _marked_axes(area, xs, top, both_halves, cw, ch, mark_length)
-    cells = [(Rect(x, y, cw, ch), Bleed(xl, xh, yl, yh))
-             for x, xl, xh in zip(xs.starts, xs.lo, xs.hi)
-             for y, yl, yh in zip(top.starts, top.lo, top.hi)]
-    fronts = tuple(Slot(i, "front", 0, r, b) for i, (r, b) in enumerate(_reading_order(cells)))
-    backs = tuple(
-        Slot(s.index, "back", 0, Rect(s.trim.x, 2 * fold - s.trim.y - ch, cw, ch),
-             s.bleed.mirrored_y(), 180)
-        for s in fronts)
-    folds: list[Segment] = []
-    if fronts:
-        # The fold line may cross a column only where that column's art stays
-        # MARK_GAP clear of the fold (no bleed into the fold gap).
-        near = min(s.bleed_rect.y for s in fronts) - fold
-        cols = [] if near >= MARK_GAP - EPS else \
-            [(s - lo, s + cw + hi) for s, lo, hi in zip(xs.starts, xs.lo, xs.hi)]
-        for x0, x1 in _free_ranges(area.x, area.x1, cols):
-            folds.append(Segment(x0, fold, x1, fold))
+    fronts = tuple(_grid_slots(xs, top, cw, ch))
+    backs = tuple(fold_back_slot(s, fold) for s in fronts)
     return SheetLayout("gutterfold", paper, cw, ch, bleed, margin, len(xs.starts),
                        len(top.starts) * 2, xs.gutter, top.gutter, "fold", fronts,
-                       backs, (page_marks,), tuple(folds))
+                       backs, (page_marks,), fold_lines(area, fold, fronts),
+                       mark_length, target, marks)
+
+
+def fold_lines(area: Rect, fold: float, fronts: Sequence[Slot]) -> tuple[Segment, ...]:
+    """Return the dashed fold line's segments: across the page, clear of all art.
+
+    The line may cross a column only where that column's art stays
+    ``MARK_GAP`` clear of the fold (no bleed into the fold gap).
+    """
+    if not fronts:
+        return ()
+    cols: list[tuple[float, float]] = []
+    for s in fronts:
+        r = s.bleed_rect
+        if r.y - fold < MARK_GAP - EPS:
+            cols.append((r.x, r.x1))
+    return tuple(Segment(x0, fold, x1, fold) for x0, x1 in _free_ranges(area.x, area.x1, cols))
 
 
 def _free_ranges(lo: float, hi: float, occupied: Sequence[tuple[float, float]]
@@ -419,7 +525,7 @@ def _free_ranges(lo: float, hi: float, occupied: Sequence[tuple[float, float]]
     """Return the parts of [lo, hi] not within ``MARK_GAP`` of any occupied interval."""
     out: list[tuple[float, float]] = []
     cursor, cursor_bleed = lo, False
-    for a, b in sorted(occupied):
+    for a, b in _merge(list(occupied)):
         start = cursor + (MARK_GAP if cursor_bleed else 0.0)
         end = a - MARK_GAP
         if end - start >= MIN_MARK - EPS:
@@ -431,28 +537,45 @@ def _free_ranges(lo: float, hi: float, occupied: Sequence[tuple[float, float]]
     return out
 
 
+def _rank(lay: SheetLayout, priority: str, preferred: bool) -> tuple[object, ...]:
+    """Return the sort key of a candidate layout under ``priority`` (higher is better)."""
+    edges = lay.edge_bleeds()
+    least = round(min(edges), 6) if edges else 0.0
+    good = sum(1 for e in edges if e >= lay.min_bleed - EPS) / max(1, len(edges))
+    if priority == "bleed":
+        return (least >= lay.min_bleed - EPS, lay.per_sheet, least, good, preferred)
+    return (lay.per_sheet, least, good, preferred)
+
+
 def compute_layout(paper: str | Paper, card_size: tuple[float, float], *,
                    kind: str = "duplex", bleed: float = DEFAULT_BLEED,
                    gutter: str | float = "auto", marks: bool = True,
                    mark_length: float = DEFAULT_MARK_LENGTH,
                    margin: float = PRINTER_MARGIN, orientation: str = "auto",
-                   flip: str = "long") -> SheetLayout:
-    """Return the sheet layout that fits the most cards of ``card_size`` (points).
+                   flip: str = "long", min_bleed: float | None = None,
+                   priority: str = "cards") -> SheetLayout:
+    """Return the sheet layout for cards of ``card_size`` (points) under ``priority``.
 
-    ``kind`` is "duplex" or "gutterfold"; ``gutter`` is "auto" (2 x bleed where
-    it costs no card), "none", "full" (2 x bleed always) or a length in points;
-    ``orientation`` is "auto", "portrait" or "landscape" (auto: most cards; a
-    tie keeps portrait for duplex, landscape for gutter-fold). Cards are never
+    ``kind`` is "duplex" or "gutterfold"; ``gutter`` is "auto" (rule 3),
+    "none", "full" (2 x bleed always) or a length in points; ``orientation``
+    is "auto", "portrait" or "landscape" (auto: the better by ``priority``; a
+    tie keeps portrait for duplex, landscape for gutter-fold); ``priority``
+    "cards" fits the most cards, "bleed" first gives every edge
+    ``min_bleed`` (default the lesser of 2 mm and ``bleed``). Cards are never
     rotated on the page. Raises PnpError if not even one card fits.
     """
     if kind not in LAYOUTS:
         raise PnpError(f"bad sheet layout {kind!r}: expected 'duplex' or 'gutterfold'")
+    if priority not in PRIORITIES:
+        raise PnpError(f"bad priority {priority!r}: expected 'cards' or 'bleed'")
     cw, ch = (float(v) for v in card_size)
-    if cw <= 0 or ch <= 0:
+    if not (math.isfinite(cw) and math.isfinite(ch)) or cw <= 0 or ch <= 0:
         raise PnpError(f"bad card size {to_mm(cw):.2f} x {to_mm(ch):.2f} mm: "
                        f"expected positive width and height")
-    if bleed < 0 or mark_length < 0 or margin < 0:
+    if not all(math.isfinite(v) and v >= 0 for v in (bleed, mark_length, margin)):
         raise PnpError("bad bleed, mark length or margin: expected 0 or more")
+    target = min(bleed, DEFAULT_MIN_BLEED if min_bleed is None else min_bleed)
+    order: tuple[str, ...]
     if orientation == "auto":
         order = ("portrait", "landscape") if kind == "duplex" else ("landscape", "portrait")
     elif orientation in ("portrait", "landscape"):
@@ -461,16 +584,34 @@ def compute_layout(paper: str | Paper, card_size: tuple[float, float], *,
         raise PnpError(f"bad orientation {orientation!r}: expected 'auto', "
                        f"'portrait' or 'landscape'")
     best: SheetLayout | None = None
-    for orient in order:
+    best_key: tuple[object, ...] | None = None
+    for rank, orient in enumerate(order):
         p = get_paper(paper, orient)
+        area_w, area_h = p.width - 2 * margin, p.height - 2 * margin
+        nx = _count(area_w, cw, 0.0, 0.0)
         if kind == "duplex":
-            lay = _duplex(p, cw, ch, bleed, gutter, marks, mark_length, margin, flip)
+            ny = _count(area_h, ch, 0.0, 0.0)
         else:
-            lay = _gutterfold(p, cw, ch, bleed, gutter, marks, mark_length, margin)
-        if best is None or lay.per_sheet > best.per_sheet:
-            best = lay
-    assert best is not None
-    if best.per_sheet == 0:
+            ny = _count(p.height / 2 - max(bleed, MIN_FOLD_GAP) - margin, ch, 0.0, 0.0)
+        counts = [(nx, ny)]
+        if priority == "bleed":  # one card fewer per axis may buy gutters
+            counts += [(a, b) for a in (nx, nx - 1) for b in (ny, ny - 1)
+                       if (a, b) != (nx, ny) and a >= 1 and b >= 1]
+        for cx, cy in counts:
+            if cx < 1 or cy < 1:
+                continue
+            if kind == "duplex":
+                lay = _duplex(p, cw, ch, bleed, target, gutter, marks, mark_length, margin,
+                              flip, cx, cy)
+            else:
+                lay = _gutterfold(p, cw, ch, bleed, target, gutter, marks, mark_length,
+                                  margin, cx, cy)
+            if lay.per_sheet == 0:
+                continue
+            key = _rank(lay, priority, rank == 0)
+            if best_key is None or key > best_key:
+                best, best_key = lay, key
+    if best is None:
         name = paper.name if isinstance(paper, Paper) else paper
         raise PnpError(f"card {to_mm(cw):.1f} x {to_mm(ch):.1f} mm does not fit "
                        f"on {name} ({kind}) inside the {to_mm(margin):.0f} mm "
@@ -478,16 +619,137 @@ def compute_layout(paper: str | Paper, card_size: tuple[float, float], *,
     return best
 
 
-def label_box(layout: SheetLayout, page: int = 0) -> Rect | None:
+# --------------------------------------------------------------------------
+# pages of a sheet
+
+
+@dataclass(frozen=True)
+class PagePlan:
+    """Everything drawn on one page: slots (``index`` = item on the sheet), marks, guides.
+
+    ``back`` is True for a duplex back page (``--back-offset`` moves it);
+    ``part`` names the page in its label ("fronts", "backs" or "fold").
+    """
+
+    slots: tuple[Slot, ...]
+    marks: tuple[Segment, ...]
+    folds: tuple[Segment, ...]
+    back: bool
+    part: str
+    paper: Paper
+    margin: float
+
+    @property
+    def printable(self) -> Rect:
+        """Return the area inside the printer margin."""
+        return Rect(self.margin, self.margin, self.paper.width - 2 * self.margin,
+                    self.paper.height - 2 * self.margin)
+
+    def circles(self) -> list[tuple[float, float, float]]:
+        """Return the cut-guide circles (cx, cy, r) of the round pieces on the page."""
+        return [(s.trim.x + s.trim.w / 2, s.trim.y + s.trim.h / 2, s.trim.w / 2)
+                for s in self.slots if s.shape == "circle"]
+
+    def ink(self) -> Rect | None:
+        """Return the box around all art and marks on the page (None if empty)."""
+        box: Rect | None = None
+        for s in self.slots:
+            box = s.bleed_rect if box is None else box.union(s.bleed_rect)
+        for m in self.marks:
+            r = m.box(MARK_WIDTH)
+            box = r if box is None else box.union(r)
+        return box
+
+
+def _open_sides(slot: Slot, others: Sequence[Slot], occupied: set[int],
+                bleed: float, axes: tuple[bool, bool]) -> Bleed:
+    """Return ``slot``'s bleed, full on each side that faces an empty grid slot (rule 6).
+
+    ``axes`` says whether the layout bleeds at all across x and across y
+    (rule 5 may have removed it; then nothing is added).
+    """
+    b = slot.bleed
+    t = slot.trim
+    new = {"left": b.left, "right": b.right, "bottom": b.bottom, "top": b.top}
+    for o in others:
+        if o.index == slot.index:
+            continue
+        ot = o.trim
+        same_row = abs(ot.y - t.y) < EPS
+        same_col = abs(ot.x - t.x) < EPS
+        side = None
+        if same_row and axes[0]:
+            if abs(ot.x - t.x1) <= 2 * bleed + EPS and ot.x > t.x:
+                side = "right"
+            elif abs(t.x - ot.x1) <= 2 * bleed + EPS and ot.x < t.x:
+                side = "left"
+        elif same_col and axes[1]:
+            if abs(ot.y - t.y1) <= 2 * bleed + EPS and ot.y > t.y:
+                side = "top"
+            elif abs(t.y - ot.y1) <= 2 * bleed + EPS and ot.y < t.y:
+                side = "bottom"
+        if side is None:
+            continue
+        if o.index not in occupied:
+            new[side] = max(new[side], bleed)
+    # A side facing an occupied neighbour keeps the layout's value; a side
+    # facing an empty slot may now bleed fully, unless an occupied neighbour
+    # on the same side (none in a grid) would be touched.
+    return Bleed(new["left"], new["right"], new["bottom"], new["top"])
+
+
+def plan_sheet(layout: SheetLayout, count: int) -> list[PagePlan]:
+    """Return the pages of one sheet holding ``count`` items (1 .. per_sheet).
+
+    A full sheet is the layout as computed; a part-filled one keeps only
+    the occupied slots, gives their edges facing an empty slot full bleed
+    and draws crop marks for them alone (rule 6).
+    """
+    if not 1 <= count <= layout.per_sheet:
+        raise PnpError(f"bad sheet fill {count}: expected 1 to {layout.per_sheet}")
+    area = layout.printable
+    fronts = list(layout.fronts[:count])
+    if count < layout.per_sheet:
+        occupied = {s.index for s in fronts}
+        axes = (any(s.bleed.left > 0 or s.bleed.right > 0 for s in layout.fronts),
+                any(s.bleed.bottom > 0 or s.bleed.top > 0 for s in layout.fronts))
+        fronts = [replace(s, bleed=_open_sides(s, layout.fronts, occupied, layout.bleed,
+                                               axes)) for s in fronts]
+    if layout.kind == "duplex":
+        backs = [back_slot(s, layout.paper, layout.flip) for s in fronts]
+        marks = crop_marks(fronts, area, layout.mark_length) if layout.draw_marks else ()
+        back_marks = tuple(mirror_segment(m, layout.paper, layout.flip) for m in marks)
+        return [PagePlan(tuple(fronts), marks, (), False, "fronts", layout.paper,
+                         layout.margin),
+                PagePlan(tuple(backs), back_marks, (), True, "backs", layout.paper,
+                         layout.margin)]
+    fold = layout.paper.height / 2
+    backs = [fold_back_slot(s, fold) for s in fronts]
+    slots = fronts + backs
+    marks = crop_marks(slots, area, layout.mark_length) if layout.draw_marks else ()
+    return [PagePlan(tuple(slots), marks, layout.folds, False, "fold", layout.paper,
+                     layout.margin)]
+
+
+def label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
     """Return free space for a sheet label below the lowest card, or None.
 
     The box lies between the printer margin and the lowest card's bleed (less
     ``MARK_GAP``), horizontally within that card's trim less 1 mm each side,
     so it avoids every crop mark (which sit on cut lines) and all art.
     """
-    slots = layout.slots_on_page(page)
+    slots = layout.slots if isinstance(layout, PagePlan) else layout.slots_on_page(page)
     if not slots:
         return None
+    if isinstance(layout, PagePlan):
+        # Free band under all ink (a packed or part-filled page): the label
+        # may use the printable width there.
+        ink = layout.ink()
+        assert ink is not None
+        band = ink.y - MARK_GAP - layout.margin
+        if band >= mm(2.5):
+            return Rect(layout.margin + mm(1), layout.margin,
+                        layout.paper.width - 2 * layout.margin - mm(2), band)
     lowest = min(slots, key=lambda s: (round(s.bleed_rect.y, 6), s.trim.x))
     top = min(s.bleed_rect.y for s in slots) - MARK_GAP
     h = top - layout.margin

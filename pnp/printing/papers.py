@@ -5,17 +5,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp.errors import PnpError
+from pnp.printing.profiles import builtin_profiles
 from pnp.units import mm, to_mm
 
 #: Home printers rarely print closer than ~5 mm to the paper edge (REFERENCE
 #: "Card and paper sizes"): nothing of ours (art, bleed, marks, text) goes there.
 PRINTER_MARGIN: float = mm(5)
 
-#: Portrait sizes (width, height) in points.
+#: Portrait sizes (width, height) in points, from the ``[papers]`` table of
+#: ``profiles.toml`` (the one list of papers; the CLI's choices come from it).
 PAPER_SIZES: dict[str, tuple[float, float]] = {
-    "a4": (mm(210), mm(297)),
-    "letter": (mm(215.9), mm(279.4)),
-}
+    key: (p.width, p.height) for key, p in builtin_profiles().papers.items()}
+_PAPER_NAMES: dict[str, str] = {key: p.name for key, p in builtin_profiles().papers.items()}
 
 ORIENTATIONS = ("portrait", "landscape")
 
@@ -57,9 +58,9 @@ def get_paper(name: str | Paper, orientation: str = "portrait") -> Paper:
         key = str(name).strip().lower()
         if key not in PAPER_SIZES:
             raise PnpError(f"unknown paper {name!r}: expected one of "
-                           f"{', '.join(sorted(p.capitalize() if p != 'a4' else 'A4' for p in PAPER_SIZES))}")
+                           f"{', '.join(sorted(_PAPER_NAMES.values()))}")
         w, h = PAPER_SIZES[key]
-        paper = Paper("A4" if key == "a4" else key.capitalize(), w, h)
+        paper = Paper(_PAPER_NAMES[key], w, h)
     if paper.orientation != orientation:
         paper = paper.rotated()
     return paper

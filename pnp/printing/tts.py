@@ -1,0 +1,286 @@
+"""Tabletop Simulator export: face sheets, back images and saved-object JSON.
+
+Per card deck: the distinct faces on sheets of at most ``max_columns`` x
+``max_rows`` cells (10 x 7) and ``max_sheet_px`` (4096) pixels a side, at
+most 69 faces a sheet (TTS keeps the 70th cell for the "hidden" face; we set
+``BackIsHidden`` so the back is shown instead); the shared back as one image
+(or, for two-sided cards, a back sheet per face sheet, ``UniqueBack``); and
+a saved object: a ``DeckCustom`` whose ``CustomDeck`` has one entry per
+sheet, ``DeckIDs`` one id per physical card (quantities honoured; id = sheet
+key x 100 + cell) and ``ContainedObjects`` one ``Card`` per physical card.
+Tokens become round (or square) ``Custom_Tile`` objects in a ``Bag``; a
+board is one tile. Images are referenced by ``file:///`` URLs (local play)
+or under ``base_url`` once uploaded (see docs/printing.md).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable, Sequence
+
+from PIL import Image
+
+from pnp.errors import PnpError
+from pnp.fileio import write_text_atomic
+from pnp.printing.geometry import Rect
+from pnp.printing.profiles import Profile
+from pnp.printing.service import RasterJob, render_images, save_png, shared_back, ServiceCard
+from pnp.render.layout import Layout
+
+Progress = Callable[[int], None]
+
+#: TTS Custom_Tile shapes (Box, Hex, Circle, Rounded).
+TILE_BOX = 0
+TILE_CIRCLE = 2
+#: Card ids are key * 100 + cell, so a key must stay below this.
+MAX_KEY = 9999
+#: The grey TTS gives new objects.
+_DIFFUSE = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
+
+
+@dataclass(frozen=True)
+class Grid:
+    """One face sheet's grid: columns, rows, cell size in pixels."""
+
+    columns: int
+    rows: int
+    cell_w: int
+    cell_h: int
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """Return the sheet's pixel size."""
+        return (self.columns * self.cell_w, self.rows * self.cell_h)
+
+
+def per_sheet(profile: Profile) -> int:
+    """Return how many faces one sheet holds: every cell but the hidden-face cell."""
+    return profile.max_columns * profile.max_rows - 1
+
+
+def sheet_grid(n: int, size: tuple[float, float], profile: Profile) -> Grid:
+    """Return the grid for ``n`` faces of a card of ``size`` (points) on one sheet.
+
+    Columns fill first (at most ``max_columns``); cells keep the card's
+    aspect, as wide as ``max_card_px`` allows and small enough that the
+    sheet stays within ``max_sheet_px`` both ways.
+    """
+    if not 1 <= n <= per_sheet(profile):
+        raise PnpError(f"a TTS sheet holds 1 to {per_sheet(profile)} faces, not {n}")
+    cols = min(profile.max_columns, n)
+    rows = math.ceil(n / cols)
+    aspect = size[1] / size[0]
+    cell_w = min(profile.max_card_px, profile.max_sheet_px // cols,
+                 int(profile.max_sheet_px // rows / aspect))
+    cell_h = min(round(cell_w * aspect), profile.max_sheet_px // rows)
+    return Grid(cols, rows, cell_w, cell_h)
+
+
+def _guid(*parts: str) -> str:
+    """Return a stable 6-hex-digit TTS GUID for ``parts``."""
+    return hashlib.blake2b("/".join(parts).encode("utf-8"), digest_size=3).hexdigest()
+
+
+def deck_key(slug: str, deck: str, sheet: int, used: set[int]) -> int:
+    """Return a CustomDeck key for a sheet: stable per (game, deck, sheet), unique in ``used``."""
+    h = int.from_bytes(hashlib.blake2b(f"{slug}/{deck}/{sheet}".encode("utf-8"),
+                                       digest_size=4).digest(), "big")
+    key = 1 + h % (MAX_KEY - 1)
+    while key in used:
+        key = key % (MAX_KEY - 1) + 1
+    used.add(key)
+    return key
+
+
+def _transform(scale: float = 1.0, y: float = 1.0) -> dict[str, float]:
+    """Return a TTS Transform at the table centre, face up."""
+    return {"posX": 0.0, "posY": y, "posZ": 0.0, "rotX": 0.0, "rotY": 180.0, "rotZ": 0.0,
+            "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
+
+
+def _saved_object(obj: dict[str, Any], name: str) -> dict[str, Any]:
+    """Wrap ``obj`` as a TTS saved-object file (Saves/Saved Objects/NAME.json)."""
+    return {"SaveName": name, "GameMode": "", "Date": "", "VersionNumber": "",
+            "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "",
+            "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
+            "ObjectStates": [obj], "TabStates": {}}
+
+
+class UrlMaker:
+    """Turns written image paths into URLs: ``file:///`` or under a base URL."""
+
+    def __init__(self, out_dir: Path, base_url: str | None) -> None:
+        """Keep the output root (for relative URLs) and the optional base URL."""
+        self.out_dir = out_dir
+        self.base_url = base_url.rstrip("/") if base_url else None
+
+    def __call__(self, path: Path) -> str:
+        """Return the URL TTS should load ``path`` from."""
+        if self.base_url:
+            rel = path.resolve().relative_to(self.out_dir.resolve()).as_posix()
+            return f"{self.base_url}/{rel}"
+        return path.resolve().as_uri()
+
+
+def _ensure(folder: Path) -> None:
+    """Create ``folder`` or raise a one-line PnpError."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PnpError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
+
+
+def _sheet_image(grid: Grid, faces: Sequence[Image.Image]) -> Image.Image:
+    """Return a sheet with ``faces`` in reading order (empty cells dark grey)."""
+    sheet = Image.new("RGB", grid.size, (40, 40, 40))
+    for i, face in enumerate(faces):
+        sheet.paste(face, ((i % grid.columns) * grid.cell_w, (i // grid.columns) * grid.cell_h))
+    return sheet
+
+
+def export_deck(folder: Path, slug: str, deck: str, nickname: str,
+                cards: Sequence[ServiceCard], size: tuple[float, float], profile: Profile,
+                *, two_sided: bool, urls: UrlMaker, used_keys: set[int],
+                progress: Progress | None = None) -> list[Path]:
+    """Write a deck's face sheets, back image(s) and saved object; return the files.
+
+    The saved object is ``<deck>.json`` (a ``CardCustom`` for a one-card
+    deck, else a ``DeckCustom``).
+    """
+    if not cards:
+        raise PnpError(f"nothing to export for {slug}/{deck}: the deck has no cards")
+    _ensure(folder)
+    cap = per_sheet(profile)
+    chunks = [list(cards[i:i + cap]) for i in range(0, len(cards), cap)]
+    back = shared_back(cards, two_sided)
+    written: list[Path] = []
+    custom: dict[str, dict[str, Any]] = {}
+    ids: dict[str, tuple[int, str]] = {}
+    back_url = ""
+    if back is not None:
+        grid = sheet_grid(1, size, profile)
+        (image,) = render_images([RasterJob(back, grid.cell_w, grid.cell_h,
+                                            Rect(0, 0, grid.cell_w, grid.cell_h))])
+        path = folder / f"{deck}-back.png"
+        save_png(image, path)
+        written.append(path)
+        back_url = urls(path)
+    for k, chunk in enumerate(chunks, start=1):
+        grid = sheet_grid(len(chunk), size, profile)
+        cell = Rect(0, 0, grid.cell_w, grid.cell_h)
+        faces = list(render_images([RasterJob(c.front, grid.cell_w, grid.cell_h, cell)
+                                    for c in chunk], progress))
+        path = folder / f"{deck}-faces-{k}.png"
+        save_png(_sheet_image(grid, faces), path)
+        written.append(path)
+        key = deck_key(slug, deck, k, used_keys)
+        sheet_back = back_url
+        if back is None:
+            backs = [c.back for c in chunk]
+            if any(b is None for b in backs):
+                raise PnpError(f"{slug}/{deck}: some cards have no back; TTS needs one")
+            images = list(render_images([RasterJob(b, grid.cell_w, grid.cell_h, cell)
+                                         for b in backs if b is not None]))
+            bpath = folder / f"{deck}-backs-{k}.png"
+            save_png(_sheet_image(grid, images), bpath)
+            written.append(bpath)
+            sheet_back = urls(bpath)
+        custom[str(key)] = {"FaceURL": urls(path), "BackURL": sheet_back,
+                            "NumWidth": grid.columns, "NumHeight": grid.rows,
+                            "BackIsHidden": True, "UniqueBack": back is None, "Type": 0}
+        for i, c in enumerate(chunk):
+            ids[c.id] = (key * 100 + i, str(key))
+    contained = []
+    deck_ids = []
+    n = 0
+    for c in cards:
+        cid, key_text = ids[c.id]
+        for _ in range(c.qty):
+            n += 1
+            deck_ids.append(cid)
+            contained.append({
+                "Name": "Card", "Transform": _transform(), "Nickname": c.id,
+                "Description": "", "CardID": cid, "Hands": True, "SidewaysCard": False,
+                "CustomDeck": {key_text: custom[key_text]},
+                "GUID": _guid(slug, deck, "card", str(n))})
+    if len(contained) == 1:
+        obj = dict(contained[0])
+        obj.update({"Name": "CardCustom", "Nickname": nickname})
+    else:
+        obj = {"Name": "DeckCustom", "Transform": _transform(), "Nickname": nickname,
+               "Description": f"{len(contained)} cards", "ColorDiffuse": _DIFFUSE,
+               "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
+               "Sticky": True, "Tooltip": True, "Hands": False, "SidewaysCard": False,
+               "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
+               "GUID": _guid(slug, deck, "deck")}
+    jpath = folder / f"{deck}.json"
+    write_text_atomic(jpath, json.dumps(_saved_object(obj, nickname), ensure_ascii=False,
+                                        indent=2) + "\n")
+    written.append(jpath)
+    return written
+
+
+def export_tiles(folder: Path, slug: str, component: str, nickname: str,
+                 pieces: Sequence[ServiceCard], size: tuple[float, float], round_: bool,
+                 profile: Profile, *, urls: UrlMaker,
+                 progress: Progress | None = None) -> list[Path]:
+    """Write tokens or a board as TTS tiles: images per distinct piece and a saved object.
+
+    Round tokens are ``Custom_Tile`` circles, square tokens and boards boxes;
+    several pieces go in a ``Bag``. Tile scale follows the physical size
+    (1.0 = one inch, TTS's unit), so chips, markers and boards keep their
+    proportions.
+    """
+    if not pieces:
+        raise PnpError(f"nothing to export for {slug}/{component}: no pieces")
+    _ensure(folder)
+    k = profile.tile_dpi / 72.0
+    px_w = max(16, min(profile.max_sheet_px, round(size[0] * k)))
+    px_h = max(16, min(profile.max_sheet_px, round(size[1] * k)))
+    jobs: list[tuple[str, RasterJob]] = []
+    for p in pieces:
+        jobs.append((f"{component}-{p.id}-face.png",
+                     RasterJob(p.front, px_w, px_h, Rect(0, 0, px_w, px_h))))
+        if p.back is not None:
+            jobs.append((f"{component}-{p.id}-back.png",
+                         RasterJob(p.back, px_w, px_h, Rect(0, 0, px_w, px_h))))
+    written: list[Path] = []
+    url_of: dict[str, str] = {}
+    for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
+        path = folder / name
+        save_png(image, path)
+        written.append(path)
+        url_of[name] = urls(path)
+    scale = size[0] / 72.0  # inches
+    tiles: list[dict[str, Any]] = []
+    n = 0
+    for p in pieces:
+        face = url_of[f"{component}-{p.id}-face.png"]
+        back = url_of.get(f"{component}-{p.id}-back.png", face)
+        for _ in range(p.qty):
+            n += 1
+            tiles.append({
+                "Name": "Custom_Tile", "Transform": _transform(scale), "Nickname": p.id,
+                "Description": "", "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+                "CustomImage": {"ImageURL": face, "ImageSecondaryURL": back,
+                                "ImageScalar": 1.0, "WidthScale": 0.0,
+                                "CustomTile": {"Type": TILE_CIRCLE if round_ else TILE_BOX,
+                                               "Thickness": 0.1, "Stackable": round_,
+                                               "Stretch": round_}},
+                "GUID": _guid(slug, component, "tile", str(n))})
+    if len(tiles) == 1:
+        obj = dict(tiles[0])
+        obj["Nickname"] = nickname
+    else:
+        obj = {"Name": "Bag", "Transform": _transform(), "Nickname": nickname,
+               "Description": f"{len(tiles)} pieces", "ColorDiffuse": _DIFFUSE,
+               "ContainedObjects": tiles, "GUID": _guid(slug, component, "bag")}
+    jpath = folder / f"{component}.json"
+    write_text_atomic(jpath, json.dumps(_saved_object(obj, nickname), ensure_ascii=False,
+                                        indent=2) + "\n")
+    written.append(jpath)
+    return written
