@@ -131,13 +131,14 @@ def test_gutterfold_and_print_service(tmp_path: Path) -> None:
     assert code == 0, text
     fold = pdfium.PdfDocument(tmp_path / "nine_peak" / "peaks-a4-gutterfold.pdf")
     assert len(fold) >= 1
-    service = pdfium.PdfDocument(tmp_path / "nine_peak" / "print-service" / "peaks.pdf")
+    # --print-service is the shorthand for --preset drivethru.
+    service = pdfium.PdfDocument(tmp_path / "nine_peak" / "drivethru" / "peaks.pdf")
     assert len(service) == 12  # back, front for each of 6 cards
     page = service[0]
     trim = page.get_trimbox()
-    # 63 × 88 mm trim inside a page with 1/8 in bleed on every side.
-    assert trim[2] - trim[0] == pytest.approx(63 * 72 / 25.4, abs=0.05)
-    assert page.get_mediabox()[2] == pytest.approx(63 * 72 / 25.4 + 18, abs=0.05)
+    # The 63 × 88 mm design scaled to the service's 2.5 × 3.5 in trim, 1/8 in bleed.
+    assert trim[2] - trim[0] == pytest.approx(180, abs=0.01)
+    assert page.get_mediabox()[2] == pytest.approx(198, abs=0.01)
 
 
 def test_golden_first_sheet(built: dict[str, Path], bless: bool) -> None:

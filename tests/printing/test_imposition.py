@@ -9,8 +9,9 @@ import pytest
 
 from pnp.errors import PnpError
 from pnp.printing.geometry import Bleed, Rect, Segment, Slot
-from pnp.printing.imposition import (MARK_GAP, MARK_WIDTH, MIN_MARK, SheetLayout, back_slot,
-                                     compute_layout, mirror_rect, paginate)
+from pnp.printing.imposition import (MARK_GAP, MARK_WIDTH, MIN_MARK, PagePlan, SheetLayout,
+                                     back_slot, compute_layout, crop_marks, mirror_rect,
+                                     paginate, plan_sheet)
 from pnp.printing.papers import get_paper
 from pnp.units import mm
 
@@ -167,24 +168,92 @@ def test_full_gutters_give_full_bleed() -> None:
 
 
 def test_poker_bleed_figures() -> None:
-    """The module's worked figures: A4 full bleed outside; Letter 0.9 mm top/bottom."""
+    """The module's worked figures: A4 1.23 mm columns / 3 mm rows; Letter 2.22 / 0.9 mm."""
     a4 = layout_for("A4", "poker")
-    assert a4.gutter_x == 0 and a4.gutter_y == pytest.approx(mm(6))
-    left = [s for s in a4.fronts if abs(s.trim.x - min(t.trim.x for t in a4.fronts)) < TOL]
-    assert all(s.bleed.left == pytest.approx(BLEED) and s.bleed.right == 0 for s in left)
-    assert all(s.bleed.top == pytest.approx(BLEED) == s.bleed.bottom for s in a4.fronts)
+    # Balanced column gutters: 3 x 63 + 2 g + 2 (g/2 + 1.8) = 200 -> g = 2.467 mm.
+    assert a4.gutter_x == pytest.approx(mm(2 * 7.4 / 6)) and a4.gutter_y == pytest.approx(mm(6))
+    for s in a4.fronts:
+        assert s.bleed.left == pytest.approx(mm(7.4 / 6)) == s.bleed.right
+        assert s.bleed.top == pytest.approx(BLEED) == s.bleed.bottom
     letter = layout_for("Letter", "poker")
-    assert letter.gutter_x == letter.gutter_y == 0
+    # Columns: (205.9 - 189 - 3.6) / 6 = 2.217 mm a side; rows stay gapless.
+    assert letter.gutter_x == pytest.approx(mm(2 * 13.3 / 6)) and letter.gutter_y == 0
+    assert all(s.bleed.left == pytest.approx(mm(13.3 / 6)) for s in letter.fronts)
     top_row = [s for s in letter.fronts if s.trim.y1 == max(t.trim.y1 for t in letter.fronts)]
     assert len(top_row) == 3
     assert all(s.bleed.top == pytest.approx(mm(0.9)) for s in top_row)
     assert all(s.bleed.bottom == 0 for s in top_row)
 
 
+@pytest.mark.parametrize("paper, per_sheet", [("A4", 8), ("Letter", 6)])
+def test_bleed_priority_gives_every_edge_full_bleed(paper: str, per_sheet: int) -> None:
+    """priority="bleed": every cut edge gets >= 2 mm (here the full 3 mm), fewer cards."""
+    lay = compute_layout(paper, (mm(63), mm(88)), priority="bleed")
+    assert lay.per_sheet == per_sheet and lay.paper.orientation == "landscape"
+    assert min(lay.edge_bleeds()) == pytest.approx(BLEED)
+
+
+@pytest.mark.parametrize("paper,card", ALL)
+def test_auto_gutter_maximises_the_least_bleed(paper: str, card: str) -> None:
+    """No other gutter choice on the same grid gives every edge more bleed (rule 3)."""
+    lay = layout_for(paper, card)
+    best = lay.smallest_bleed()
+    for gutter in ("none", "full"):
+        try:
+            other = layout_for(paper, card, gutter=gutter)
+        except PnpError:
+            continue
+        if other.per_sheet == lay.per_sheet:
+            assert other.smallest_bleed() <= best + TOL, gutter
+    if lay.gutter_x > 0:
+        assert lay.gutter_x / 2 >= mm(1) - TOL  # a gutter is worth its extra cut
+    if lay.gutter_y > 0:
+        assert lay.gutter_y / 2 >= mm(1) - TOL
+
+
+def test_part_filled_sheet_marks_only_its_cards() -> None:
+    """7 of 9: no mark beside the two empty slots' far edges; the open sides bleed fully."""
+    lay = layout_for("Letter", "poker")
+    fronts, backs = plan_sheet(lay, 7)
+    assert len(fronts.slots) == len(backs.slots) == 7
+    last = fronts.slots[6]  # bottom row, first column; its right neighbour is empty
+    assert fronts.slots[5].bleed.bottom == pytest.approx(BLEED)  # faces an empty slot
+    assert last.bleed.right == pytest.approx(BLEED)
+    empty_right = lay.fronts[8].trim.x1  # right edge of the empty bottom-right slot
+    lowest = min(s.trim.y for s in fronts.slots)
+    for m in fronts.marks:
+        vertical = abs(m.x0 - m.x1) < TOL
+        # No vertical mark below the last row at the empty column's right edge
+        # beyond the filled rows: marks hug the cards that are there.
+        if vertical and abs(m.x0 - empty_right) < TOL:
+            assert min(m.y0, m.y1) > lay.fronts[5].trim.y - mm(3 + 0.3 + 3) - TOL, m
+    def rounded(segs: tuple[Segment, ...]) -> set[tuple[float, ...]]:
+        return {tuple(round(v, 6) for v in (m.x0, m.y0, m.x1, m.y1)) for m in segs}
+
+    full = crop_marks(fronts.slots, printable("Letter"), lay.mark_length)
+    assert rounded(full) == rounded(fronts.marks)
+    page = PagePlan(fronts.slots, fronts.marks, (), False, "fronts", lay.paper, lay.margin)
+    area = printable("Letter")
+    for seg in page.marks:
+        box = stroke_box(seg)
+        for s in page.slots:
+            assert not overlap(box, bleed_rect(s))
+        assert inside(Rect(min(seg.x0, seg.x1), min(seg.y0, seg.y1), abs(seg.x1 - seg.x0),
+                           abs(seg.y1 - seg.y0)), area)
+    # Every cut line of every card on the page still has a mark.
+    for s in page.slots:
+        for x in (s.trim.x, s.trim.x1):
+            assert any(abs(m.x0 - x) < TOL and abs(m.x1 - x) < TOL for m in page.marks), x
+        for y in (s.trim.y, s.trim.y1):
+            assert any(abs(m.y0 - y) < TOL and abs(m.y1 - y) < TOL for m in page.marks), y
+    assert lowest > 0
+
+
 @pytest.mark.parametrize("paper,card", ALL)
 def test_outer_bleed_is_full_when_there_is_room(paper: str, card: str) -> None:
-    """An outer band with room for bleed, gap and a shortest mark gets the full bleed.
+    """On a gapless axis, an outer band with room for bleed, gap and mark gets full bleed.
 
+    (With gutters the outer bleed is balanced against the inner one instead.)
     Exception (rule 5): if no mark can show the cut lines running along that
     side, the bleed there is 0 so the art's edge shows the cut.
     """
@@ -196,7 +265,8 @@ def test_outer_bleed_is_full_when_there_is_room(paper: str, card: str) -> None:
     for s in lay.fronts:
         for side, band in (("left", s.trim.x - area.x), ("right", area.x1 - s.trim.x1),
                            ("bottom", s.trim.y - area.y), ("top", area.y1 - s.trim.y1)):
-            if band >= need - TOL:
+            gutter = lay.gutter_x if side in ("left", "right") else lay.gutter_y
+            if band >= need - TOL and gutter == 0:
                 neighbours = [t for t in lay.fronts if t is not s]
                 if any(_beside(s, t, side) for t in neighbours):
                     continue
@@ -420,7 +490,7 @@ def test_card_too_large_is_a_one_line_error(size_mm: tuple[float, float]) -> Non
     assert "\n" not in message and "does not fit" in message and "A4" in message
 
 
-@pytest.mark.parametrize("bad", ["A5", "tabloid", ""])
+@pytest.mark.parametrize("bad", ["A3", "tabloid", ""])
 def test_unknown_paper(bad: str) -> None:
     """An unknown paper name raises PnpError naming the choices."""
     with pytest.raises(PnpError) as info:

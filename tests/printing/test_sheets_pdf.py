@@ -15,7 +15,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.errors import PnpError
-from pnp.printing.sheets import SheetItem, write_card_pages, write_sheets
+from pnp.printing.sheets import SheetItem, write_sheets
 from pnp.units import mm
 
 POKER = (mm(63), mm(88))
@@ -82,27 +82,6 @@ def test_output_is_byte_identical(tmp_path: Path, kwargs: dict[str, Any]) -> Non
     assert a.read_bytes() == b.read_bytes()
 
 
-def test_card_pages_size_and_trimbox(tmp_path: Path, kwargs: dict[str, Any]) -> None:
-    """Print-service pages: page = card + 2 x bleed, TrimBox = card, back before front."""
-    bleed = mm(3.175)
-    out = tmp_path / "service.pdf"
-    pages = write_card_pages(out, items(3), card_size=POKER, bleed=bleed,
-                             place=fill_place(bleed), canvas_kwargs=kwargs)
-    assert pages == 6
-    pdf = pypdfium2.PdfDocument(out)
-    assert len(pdf) == 6
-    for i in range(6):
-        page = pdf[i]
-        assert page.get_mediabox() == pytest.approx(
-            (0, 0, POKER[0] + 2 * bleed, POKER[1] + 2 * bleed), abs=0.01)
-        assert page.get_trimbox() == pytest.approx(
-            (bleed, bleed, bleed + POKER[0], bleed + POKER[1]), abs=0.01)
-    # back1 first: the first page is blue, the second red (centre pixel).
-    for i, colour in ((0, (0, 0, 255)), (1, (255, 0, 0))):
-        image = pdf[i].render(scale=0.2).to_pil().convert("RGB")
-        assert image.getpixel((image.width // 2, image.height // 2)) == colour
-
-
 def test_back_offset_moves_back_pages_only(tmp_path: Path, kwargs: dict[str, Any]) -> None:
     """back_offset (dx, dy) moves everything on the back page by (+dx, +dy) points."""
     def fill_bounds(path: Path, page: int) -> tuple[float, float, float, float]:
@@ -137,7 +116,7 @@ def test_failed_place_leaves_nothing(tmp_path: Path, kwargs: dict[str, Any]) -> 
     old = tmp_path / "deck.pdf"
     old.write_bytes(b"old")
     with pytest.raises(RuntimeError):
-        write_card_pages(old, items(1), card_size=POKER, place=boom, canvas_kwargs=kwargs)
+        write_sheets(old, items(1), card_size=POKER, place=boom, canvas_kwargs=kwargs)
     assert [p.name for p in tmp_path.iterdir()] == ["deck.pdf"]
     assert old.read_bytes() == b"old"
 
@@ -160,8 +139,6 @@ def test_empty_deck_is_a_pnp_error(tmp_path: Path) -> None:
     """No items: PnpError, no file."""
     with pytest.raises(PnpError):
         write_sheets(tmp_path / "x.pdf", [], card_size=POKER, place=fill_place())
-    with pytest.raises(PnpError):
-        write_card_pages(tmp_path / "y.pdf", [], card_size=POKER, place=fill_place())
     assert list(tmp_path.iterdir()) == []
 
 
@@ -173,8 +150,8 @@ def test_file_mode_follows_umask(tmp_path: Path, kwargs: dict[str, Any], mask: i
     try:
         write_sheets(tmp_path / "s.pdf", items(1), card_size=POKER, place=fill_place(),
                      canvas_kwargs=kwargs)
-        write_card_pages(tmp_path / "c.pdf", items(1), card_size=POKER,
-                         place=fill_place(mm(3.175)), canvas_kwargs=kwargs)
+        write_sheets(tmp_path / "c.pdf", items(1), card_size=POKER, layout="gutterfold",
+                     place=fill_place(), canvas_kwargs=kwargs)
         (tmp_path / "plain.txt").write_text("x")  # what the OS itself does
     finally:
         os.umask(old)
@@ -212,13 +189,16 @@ def test_rendered_backs_land_behind_fronts_and_art_is_clipped(
     assert _pixel(back, width - (t0.x + t0.w / 2), cy) == BLUE_PX
     assert _pixel(back, width - (t1.x + t1.w / 2), cy) == YELLOW_PX
     assert _pixel(back, t0.x + t0.w / 2, cy) == WHITE_PX  # slot of the missing 3rd card
-    # Shared cut line between card 0 and 1: card 0's full-bleed art does not
-    # spill over card 1 (1.5 mm right of the cut is still green).
-    assert _pixel(front, t0.x1 + mm(1.5), cy) == GREEN_PX
-    # Outer edge: 3 mm bleed allowed; 1 mm beyond it the paper is blank.
-    assert lay.fronts[0].bleed.left == pytest.approx(mm(3))
-    assert _pixel(front, t0.x - mm(2), cy) == RED_PX
-    assert _pixel(front, t0.x - mm(4), cy) == WHITE_PX
+    # Between card 0 and 1 (a 2.47 mm gutter): card 0's full-bleed art stops
+    # at its allowed bleed; just inside card 1 it is green.
+    assert _pixel(front, t1.x + mm(0.5), cy) == GREEN_PX
+    assert _pixel(front, t0.x1 + mm(0.5), cy) == RED_PX
+    # Outer edge: the art runs to the bleed the layout allows (1.23 mm on A4:
+    # the balanced column gutters), and 1 mm beyond it the paper is blank.
+    left = lay.fronts[0].bleed.left
+    assert left == pytest.approx(mm(1.2335), abs=mm(0.01))
+    assert _pixel(front, t0.x - left / 2, cy) == RED_PX
+    assert _pixel(front, t0.x - left - mm(1), cy) == WHITE_PX
     # Nothing at all inside the 5 mm printer margin of either page.
     for page in (front, back):
         image = page.render(scale=1.0).to_pil().convert("L")
