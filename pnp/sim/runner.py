@@ -211,8 +211,8 @@ def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
                   check_rng: random.Random, replay_at_end: bool) -> _Checked:
     """Play one game recording every action and checking invariants at ``level``.
 
-    ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (on a
-    random quarter of the steps, one randomly drawn legal action on a clone)
+    ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (on
+    one step in CLONE_EVERY at random, one randomly drawn legal action on a clone)
     or ``"off"`` (no checks; used to
     re-play a game the fast loop could not finish). Makes exactly the same bot
     calls as :func:`_play_fast`, so it reproduces the fast loop's game.
