@@ -235,8 +235,8 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
     out.append({"full": "Invariants: full (every legal action applied to a clone at every "
                         "step; every game replayed)",
                 "sample": "Invariants: sample (conservation and action order every step; "
-                          "full clone checks for the first games, then one legal action "
-                          "per step; some games replayed)",
+                          "every legal action applied to a clone for the first games, "
+                          "then one on a random step in 8; one game in 16 replayed)",
                 "off": "Invariants: off"}[inv] + f"; step cap {cfg['step_cap']}")
     out.append("")
     f = comp["failures"]
@@ -268,7 +268,7 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
         if figure_lines:
             out.append("")
             out.append(f"{rep['game_figures']['title']}:")
-            out.extend(figure_lines)
+            out.extend("  " + line for line in figure_lines)
         _format_bots(rep, out)
     out.append("")
     _format_failures(rep, out, max_failures, max_trace_lines)
