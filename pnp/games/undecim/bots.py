@@ -1,0 +1,555 @@
+"""Undecim bots: a heuristic player that sees only its observation.
+
+The heuristic bot values a holding the way the scoring does (ruling U6) and
+picks, at every decision, the option whose resulting holding it values most:
+
+* **Lands** are worth their end VP plus the round-end VP they keep paying for
+  every round end still to come, so a new kind (and the every-kind bonus at
+  2 of each) is worth more early.
+* **Materials, gold and settlements** are valued by a *build plan*: with the
+  builds it can still expect (this action's allowances, then about one per
+  remaining round), it greedily settles and develops what it holds, taking
+  the settlement VP table and the gold-per-settlement score into account; a
+  gold can stand in for a develop (U4) at the price of its end value.
+* **Enemies** are worth 5 VP for each Red Moon Night it expects before the
+  end (from the counters left and the die and time still to come), all of
+  them when it holds the most (U5).
+* **Scenarios** in the Story add their bonus when met and a share of it for
+  progress.
+
+It **times the Red Moon**: when it chooses an action card it scores each card
+by its expected gain over the six die faces (gains taken greedily from its
+hand, gold boost, builds, and a Night its time effect would set off, less
+what such a Night gives the other players). The pick from the council and the
+mulligan use the same estimate with its hand topped up by the most common
+unseen cards. At a Night it discards as many enemies as it may.
+
+Decisions are deterministic functions of the observation (ties by action
+int), so a redealt position (``resample_hidden``) gets the same choice.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Sequence
+
+from pnp.games.api import Observation
+from pnp.games.bots import Bot
+
+from .codec import (BOOST_BASE, BUILD_DONE, CHOOSE_BASE, DEV_BASE, DEV_GOLD, DEV_STRIDE,
+                    MARKER_BASE, MIX_STRIDE, MULL_BASE, MULL_KEEP, MULL_STRIDE, NIGHT_BASE,
+                    PICK_BASE, SETTLE_MIX, SETTLE_SAME)
+from .effects import (C_ENEMIES, C_GOLD, C_LAND_EACH, C_LAND_ONE, C_LANDS, C_SETTLED_RES,
+                      C_SETTLEMENTS, C_SIZE, GAIN_QUANTITIES, Q_ANY, Q_DEVELOP, Q_SETTLE,
+                      Q_TIME, Q_VP)
+from .engine import UndecimGame, UndecimObservation
+from .scoring import round_land_vp
+
+
+
+class _Ctx:
+    """What a valuation needs besides the holding (computed once per decision)."""
+
+    __slots__ = ("ends", "builds", "nights", "major_gap", "story", "full_vp", "gold_extra",
+                 "limit", "enemy_vp")
+
+    def __init__(self) -> None:
+        """Empty context."""
+        self.ends = 0
+        self.builds = 0.0
+        self.nights = 0.0
+        self.major_gap = 0
+        self.story: list[tuple[int, int, int]] = []
+        self.full_vp = 0
+        self.gold_extra = 0
+        self.limit = 1
+        self.enemy_vp = 5
+
+
+class HeuristicBot(Bot):
+    """Values holdings by the scoring, times the Red Moon, picks actions by expected gain."""
+
+    name = "heuristic"
+    summary = ("values lands, settlements, gold and enemies by the scoring; chooses its "
+               "action card by expected gain over the die, timing the Red Moon")
+    needs_observation = True
+
+    #: Mean time counters removed per round by action cards (beyond the die).
+    TIME_PER_ROUND = 1.0
+    #: Builds a future round is expected to bring (auto action plus some extras).
+    BUILDS_PER_ROUND = 1.2
+    #: End value of a material no planned build uses (more while rounds remain).
+    LEFTOVER_MATERIAL = 0.4
+    LEFTOVER_FUTURE = 0.5
+    #: Weight of the other players' VP from a Night this bot would set off.
+    RIVAL_WEIGHT = 0.7
+    #: Share of a scenario's bonus credited for progress (squared fraction).
+    PROGRESS = 0.35
+    #: Weight of enemies beyond the expected Nights when holding the most / not.
+    MAJOR = 0.8
+    MINOR = 0.15
+
+    def __init__(self, game: Any, seat: int, rng: random.Random) -> None:
+        """Keep the tables of ``game`` (an :class:`UndecimGame`)."""
+        super().__init__(game, seat, rng)
+        g: UndecimGame = game
+        self.g = g
+        self.L = g.n_lands
+        self.M = g.n_mats
+        self.EN = g.EN
+        self.GOLD = g.GOLD
+        self.M0 = g.MAT0
+        self.K = g.n_kinds
+        self.table = g.settle_table
+        self.last = len(g.settle_table) - 1
+        self.types = g.types
+        # Copies of each type in the whole game (for the unseen-card estimate).
+        counts = [0] * g.n_types
+        for t in g.card_type:
+            counts[t] += 1
+        self.type_total = counts
+        self.story_limit = g.story_rules(())[1]
+        #: Per decision: marginal value of one more half of each kind, rivals' enemies.
+        self._margin: list[float] = []
+        self._most_other = 0
+
+    # -- context -----------------------------------------------------------------
+
+    def _ctx(self, obs: UndecimObservation) -> _Ctx:
+        """Round ends left, builds to expect, Nights to expect, the Story's goals."""
+        g = self.g
+        me = obs.seat
+        ctx = _Ctx()
+        rounds = obs.rounds
+        rnd = obs.round
+        ctx.ends = rounds - rnd + 1 if obs.phase != "over" else 0
+        pending = self._my_action_pending(obs)
+        future_actions = rounds - rnd + (1 if pending else 0)
+        ctx.builds = future_actions * self.BUILDS_PER_ROUND
+        # Red Moon: counters still to fall before the end.
+        moons_left = rounds - rnd + (1 if obs.die == 0 else 0)
+        removal = moons_left * 3.5 + (rounds - rnd + 1) * self.TIME_PER_ROUND
+        c = max(obs.counters, 1)
+        rules = g.story_rules(obs.story)
+        full = rules[3]
+        if removal >= c:
+            ctx.nights = 1.0 + (removal - c) / full
+        else:
+            ctx.nights = (removal / c) ** 3
+        en = self.EN
+        others = max((obs.loose[p][en] for p in range(obs.num_players) if p != me), default=0)
+        ctx.major_gap = obs.loose[me][en] - others
+        ctx.limit = rules[1]
+        ctx.enemy_vp = rules[2]
+        ctx.full_vp = rules[4]
+        ctx.gold_extra = rules[5]
+        for j, i in enumerate(obs.story):
+            if obs.achieved[j][0] < 0:
+                s = g.scenarios[i]
+                ctx.story.append((s.condition, s.threshold, s.bonus))
+        return ctx
+
+    @staticmethod
+    def _my_action_pending(obs: UndecimObservation) -> bool:
+        """Whether this seat still resolves an action this round (the current one excluded)."""
+        ph = obs.phase
+        if ph in ("mulligan", "start_gain", "choose_action"):
+            return True
+        if ph in ("pick_action", "over", "campaign_marker") or not obs.order:
+            return False
+        if obs.acting < 0:
+            return True          # a Night of the Red Moon phase: nobody has acted yet
+        order = obs.order
+        return order.index(obs.seat) > order.index(obs.acting)
+
+    # -- valuation ---------------------------------------------------------------
+
+    def _plan(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
+              builds: int, ctx: _Ctx) -> float:
+        """VP of settlements, gold and materials after ``builds`` greedy builds (U4, U6)."""
+        table = self.table
+        last = self.last
+        m0 = self.M0
+        M = self.M
+        mats = [cnt[m0 + m] for m in range(M)]
+        gold = cnt[self.GOLD]
+        LEFTOVER_MATERIAL = self.LEFTOVER_MATERIAL
+        st = [[m, mask, size] for m, mask, size in setl]
+        for _ in range(builds):
+            ns = len(st)
+            best = 0.5
+            op: tuple[int, int, int] | None = None
+            for i, (mat, mask, size) in enumerate(st):
+                inc = table[size + 1 if size < last else last] - table[size if size < last else last]
+                if mat >= 0:
+                    if mats[mat] and inc - LEFTOVER_MATERIAL > best:
+                        best, op = inc - LEFTOVER_MATERIAL, (1, i, mat)
+                else:
+                    for m in range(M):
+                        if mats[m] and not mask >> m & 1 and inc - LEFTOVER_MATERIAL > best:
+                            best, op = inc - LEFTOVER_MATERIAL, (1, i, m)
+                if gold and inc - ns - ctx.gold_extra > best:
+                    best, op = inc - ns - ctx.gold_extra, (2, i, 0)
+            new_set = gold + (ctx.gold_extra * gold if ns == 0 else 0)
+            for m in range(M):
+                c = mats[m]
+                if c >= 3:
+                    gain = table[3] + new_set - 3 * LEFTOVER_MATERIAL
+                    if gain > best:
+                        best, op = gain, (3, m, 3)
+                if c >= 2:
+                    gain = table[2] + new_set - 2 * LEFTOVER_MATERIAL
+                    if gain > best:
+                        best, op = gain, (3, m, 2)
+            for a in range(M):
+                if mats[a]:
+                    for b in range(a + 1, M):
+                        if mats[b]:
+                            gain = table[2] + new_set - 2 * LEFTOVER_MATERIAL - 0.3
+                            if gain > best:
+                                best, op = gain, (4, a, b)
+            if op is None:
+                break
+            kind, x, y = op
+            if kind == 1:
+                mats[y] -= 1
+                st[x][2] += 1
+                st[x][1] |= 1 << y
+            elif kind == 2:
+                gold -= 1
+                st[x][2] += 1
+            elif kind == 3:
+                mats[x] -= y
+                st.append([x, 1 << x, y])
+            else:
+                mats[x] -= 1
+                mats[y] -= 1
+                st.append([-1, (1 << x) | (1 << y), 2])
+        ns = len(st)
+        v = float(sum(table[s[2] if s[2] < last else last] for s in st))
+        v += sum(mats) * (LEFTOVER_MATERIAL + self.LEFTOVER_FUTURE * min(ctx.builds, 3.0))
+        if ns:
+            v += gold * (ns + ctx.gold_extra)
+        elif ctx.builds >= 1:
+            v += gold * 0.8       # a settlement is still likely to come
+        return v
+
+    def value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
+              now_builds: int, ctx: _Ctx) -> float:
+        """Expected end VP of a holding (banked VP excluded)."""
+        g = self.g
+        L = self.L
+        lands = cnt[:L]
+        v = float(sum(lands) * g.land_card_vp)
+        if ctx.ends:
+            v += ctx.ends * round_land_vp(lands, g.land_kind_vp, g.full_min, ctx.full_vp)
+        e = cnt[self.EN]
+        if e:
+            nights = ctx.nights
+            sure = min(float(e), max(nights, 0.0))
+            p1 = min(1.0, nights)
+            rest = e - sure
+            major = self.MAJOR if ctx.major_gap >= 0 else self.MINOR
+            v += ctx.enemy_vp * (sure * p1 + rest * p1 * major)
+        builds = min(6, int(now_builds + ctx.builds + 0.5))
+        v += self._plan(cnt, setl, builds, ctx)
+        for cond, thr, bonus in ctx.story:
+            have = self._progress(cond, cnt, setl)
+            if have >= thr:
+                v += bonus
+            elif have > 0:
+                v += self.PROGRESS * bonus * (have / thr) ** 2
+        return v
+
+    def _progress(self, cond: int, cnt: Sequence[int],
+                  setl: Sequence[tuple[int, int, int]]) -> int:
+        """The number a scenario condition compares with its threshold (U1g)."""
+        L = self.L
+        if cond == C_LANDS:
+            return sum(cnt[:L])
+        if cond == C_SETTLEMENTS:
+            return len(setl)
+        if cond == C_SIZE:
+            return max((s[2] for s in setl), default=0)
+        if cond == C_GOLD:
+            return cnt[self.GOLD]
+        if cond == C_ENEMIES:
+            return cnt[self.EN]
+        if cond == C_LAND_EACH:
+            return min(cnt[:L])
+        if cond == C_LAND_ONE:
+            return max(cnt[:L])
+        if cond == C_SETTLED_RES:
+            mask = 0
+            for s in setl:
+                mask |= s[1]
+            return mask.bit_count()
+        return 0     # red_moon_discard: judged at the Night itself
+
+    # -- acting -------------------------------------------------------------------
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
+        """Choose by phase (see the module docstring)."""
+        obs = observation
+        assert isinstance(obs, UndecimObservation)
+        ph = obs.phase
+        if ph == "red_moon_night":
+            return legal_actions[-1]          # cash every enemy it may (U5)
+        ctx = self._ctx(obs)
+        me = obs.seat
+        cnt = list(obs.loose[me])
+        setl = list(obs.settlements[me])
+        if ph in ("gain", "start_gain"):
+            now = sum(obs.builds) + (1 if ph == "gain" else 0)
+            if ph == "start_gain":
+                now = 0
+            return self._best_gain(cnt, setl, now, ctx, legal_actions)
+        if ph == "build":
+            return self._best_build(obs, cnt, setl, ctx, legal_actions)
+        if ph == "choose_action":
+            return CHOOSE_BASE + self._best_card(obs, ctx, [a - CHOOSE_BASE for a in legal_actions],
+                                                 pad=False)
+        if ph == "pick_action":
+            return PICK_BASE + self._best_card(obs, ctx, [a - PICK_BASE for a in legal_actions],
+                                               pad=True)
+        if ph == "gold_boost":
+            return self._best_boost(obs, cnt, setl, ctx, legal_actions)
+        if ph == "mulligan":
+            return self._mulligan(obs, ctx, legal_actions)
+        if ph == "campaign_marker":
+            return legal_actions[0]
+        return legal_actions[0]
+
+    def _best_gain(self, cnt: list[int], setl: list[tuple[int, int, int]], now: int,
+                   ctx: _Ctx, legal: Sequence[int]) -> int:
+        """The gain whose placed half adds the most value (same half: lowest action)."""
+        types = self.types
+        cache: dict[int, float] = {}
+        best = legal[0]
+        best_v = -1e9
+        for a in legal:
+            k = types[a >> 1][a & 1]
+            v = cache.get(k)
+            if v is None:
+                cnt[k] += 1
+                v = cache[k] = self.value(cnt, setl, now, ctx)
+                cnt[k] -= 1
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
+
+    def _best_build(self, obs: UndecimObservation, cnt: list[int],
+                    setl: list[tuple[int, int, int]], ctx: _Ctx, legal: Sequence[int]) -> int:
+        """The build (or done) that leaves the most valuable holding."""
+        b_set, b_dev, b_auto = obs.builds
+        m0 = self.M0
+        best = BUILD_DONE
+        best_v = self.value(cnt, setl, 0, ctx)
+        for a in legal:
+            if a == BUILD_DONE:
+                continue
+            c2 = cnt[:]
+            s2 = setl[:]
+            if a < DEV_BASE:
+                if a < SETTLE_MIX:
+                    m, extra = divmod(a - SETTLE_SAME, 2)
+                    c2[m0 + m] -= 2 + extra
+                    s2.append((m, 1 << m, 2 + extra))
+                else:
+                    x, y = divmod(a - SETTLE_MIX, MIX_STRIDE)
+                    c2[m0 + x] -= 1
+                    c2[m0 + y] -= 1
+                    s2.append((-1, (1 << x) | (1 << y), 2))
+                left = (b_set - 1 + b_dev + b_auto) if b_set else (b_dev if b_auto else 0)
+            else:
+                i, m = divmod(a - DEV_BASE, DEV_STRIDE)
+                mat, mask, size = s2[i]
+                if m == DEV_GOLD:
+                    c2[self.GOLD] -= 1
+                else:
+                    c2[m0 + m] -= 1
+                    mask |= 1 << m
+                s2[i] = (mat, mask, size + 1)
+                left = (b_set + b_dev - 1 + b_auto) if b_dev else (b_set if b_auto else 0)
+            v = self.value(c2, s2, left, ctx)
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
+
+    # -- action cards -----------------------------------------------------------------
+
+    def _unseen_pad(self, obs: UndecimObservation, hand: list[int]) -> list[int]:
+        """``hand`` topped up to the refill size with the most common unseen types."""
+        g = self.g
+        left = self.type_total[:]
+        for t in obs.hand:
+            left[t] -= 1
+        for t in obs.discard:
+            left[t] -= 1
+        # Cards in play: only their upper half is in the observation; approximate
+        # by removing nothing more (the estimate needs a likely hand, not a count).
+        want = g.base_hand - len(hand)
+        out = list(hand)
+        for _ in range(max(0, want)):
+            t = max(range(len(left)), key=lambda x: (left[x], -x))
+            out.append(t)
+            left[t] -= 1
+        return out
+
+    def _card_gain(self, obs: UndecimObservation, ctx: _Ctx, card: int, hand: list[int],
+                   base: float) -> float:
+        """Expected value added by playing ``card`` now, over the six die faces."""
+        g = self.g
+        spec = g.actions[card]
+        bonus = g.story_rules(obs.story)[0][card]
+        me = obs.seat
+        types = self.types
+        gain_opts = g.gain_opts
+        en = self.EN
+        total = 0.0
+        counters = obs.counters
+        # Marginal value of one more half of each kind (held constant in the estimate).
+        cnt0 = list(obs.loose[me])
+        setl = list(obs.settlements[me])
+        for die in range(1, 7):
+            amt = [a + b for a, b in zip(spec.amounts, bonus)]
+            if spec.die_target >= 0:
+                amt[spec.die_target] += spec.die_add[die - 1]
+            cnt = cnt0[:]
+            if spec.boost_target >= 0 and cnt[self.GOLD]:
+                k = min(spec.boost_max, cnt[self.GOLD])
+                if spec.boost_target not in (Q_TIME,):
+                    cnt[self.GOLD] -= k
+                    amt[spec.boost_target] += k
+            left = list(hand)
+            for q in range(len(GAIN_QUANTITIES)):
+                for _ in range(amt[q]):
+                    best_k = -1
+                    best_i = -1
+                    best_v = -1e9
+                    for i, t in enumerate(left):
+                        for a in gain_opts[q][t]:
+                            k = types[a >> 1][a & 1]
+                            v = self._margin[k]
+                            if v > best_v:
+                                best_v, best_k, best_i = v, k, i
+                    if best_i < 0:
+                        break
+                    cnt[best_k] += 1
+                    del left[best_i]
+            night = 0.0
+            removed = die + amt[Q_TIME]
+            moon_night = counters - die <= 0
+            if not moon_night and amt[Q_TIME] and counters - removed <= 0:
+                # This card's time sets off a Night (U1e): cash now, rivals cash too.
+                e = cnt[en]
+                mine = e if e >= self._most_other else min(e, ctx.limit)
+                rivals = 0
+                for p in range(obs.num_players):
+                    if p != me:
+                        pe = obs.loose[p][en]
+                        top = max(self._most_other, e)
+                        rivals += pe if pe == top else min(pe, ctx.limit)
+                rivals_avg = rivals / max(1, obs.num_players - 1)
+                cnt[en] -= mine
+                night = mine * ctx.enemy_vp - self.RIVAL_WEIGHT * rivals_avg * ctx.enemy_vp
+            now = 1 + amt[Q_SETTLE] + amt[Q_DEVELOP]
+            v = self.value(cnt, setl, now, ctx) + night + amt[Q_VP]
+            total += v - base
+        return total / 6.0
+
+    def _best_card(self, obs: UndecimObservation, ctx: _Ctx, cards: list[int], pad: bool) -> int:
+        """The action card with the highest expected gain (ties: the lower number)."""
+        me = obs.seat
+        hand = list(obs.hand)
+        if pad:
+            hand = self._unseen_pad(obs, hand)
+        cnt = list(obs.loose[me])
+        setl = list(obs.settlements[me])
+        base = self.value(cnt, setl, 1, ctx)
+        self._margin = []
+        for k in range(self.K):
+            cnt[k] += 1
+            self._margin.append(self.value(cnt, setl, 1, ctx) - base)
+            cnt[k] -= 1
+        en = self.EN
+        self._most_other = max((obs.loose[p][en] for p in range(obs.num_players) if p != me),
+                               default=0)
+        best = cards[0]
+        best_v = -1e9
+        for c in cards:
+            v = self._card_gain(obs, ctx, c, hand, base)
+            if v > best_v + 1e-9:
+                best, best_v = c, v
+        return best
+
+    def _best_boost(self, obs: UndecimObservation, cnt: list[int],
+                    setl: list[tuple[int, int, int]], ctx: _Ctx, legal: Sequence[int]) -> int:
+        """Spend gold when what it adds is worth more than the gold kept (U1d)."""
+        g = self.g
+        spec = g.actions[obs.played[obs.seat]]
+        q = spec.boost_target
+        base = self.value(cnt, setl, 1, ctx)
+        best = legal[0]
+        best_v = base
+        hand = list(obs.hand)
+        types = self.types
+        for a in legal[1:]:
+            k = a - BOOST_BASE
+            c2 = cnt[:]
+            c2[self.GOLD] -= k
+            extra = 0.0
+            if q < len(GAIN_QUANTITIES):
+                left = list(hand)
+                for _ in range(k):
+                    opts = [(self._kind_gain(c2, setl, types[x >> 1][x & 1], ctx), i, x)
+                            for i, t in enumerate(left) for x in g.gain_opts[q][t]]
+                    if not opts:
+                        break
+                    _, i, x = max(opts)
+                    c2[types[x >> 1][x & 1]] += 1
+                    del left[i]
+            elif q in (Q_SETTLE, Q_DEVELOP):
+                v = self.value(c2, setl, 1 + k, ctx)
+                if v > best_v + 1e-9:
+                    best, best_v = a, v
+                continue
+            elif q == Q_VP:
+                extra = k
+            v = self.value(c2, setl, 1, ctx) + extra
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
+
+    def _kind_gain(self, cnt: list[int], setl: list[tuple[int, int, int]], k: int,
+                   ctx: _Ctx) -> float:
+        """Value of ``cnt`` with one more half of kind ``k``."""
+        cnt[k] += 1
+        v = self.value(cnt, setl, 1, ctx)
+        cnt[k] -= 1
+        return v
+
+    def _mulligan(self, obs: UndecimObservation, ctx: _Ctx, legal: Sequence[int]) -> int:
+        """Swap the weakest card in hand for the strongest in the council if clearly better."""
+        hand = self._unseen_pad(obs, [])
+        me = obs.seat
+        cnt = list(obs.loose[me])
+        setl = list(obs.settlements[me])
+        base = self.value(cnt, setl, 1, ctx)
+        self._margin = []
+        for k in range(self.K):
+            cnt[k] += 1
+            self._margin.append(self.value(cnt, setl, 1, ctx) - base)
+            cnt[k] -= 1
+        self._most_other = 0
+        worth = {c: self._card_gain(obs, ctx, c, hand, base)
+                 for c in set(obs.actions) | set(obs.council)}
+        give = min(obs.actions, key=lambda c: (worth[c], -c))
+        take = max(obs.council, key=lambda c: (worth[c], -c))
+        action = MULL_BASE + give * MULL_STRIDE + take
+        if worth[take] > worth[give] + 0.5 and action in legal:
+            return action
+        return MULL_KEEP
+
+
+__all__ = ["HeuristicBot", "MARKER_BASE", "NIGHT_BASE"]

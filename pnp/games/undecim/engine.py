@@ -1,0 +1,1444 @@
+"""Undecim rules engine: the draft-12 rulebook plus rulings U1–U7 and our U-a rulings.
+
+Built from the loaded data (:mod:`.effects` reads and checks it): the 100
+resource cards and their halves, the 11 action cards' effects, the scenario
+cards' goals and lasting effects, and the manifest's constants. Editing a
+CSV row changes what the simulation does; no card is named in this module.
+
+Cards are small ints: resource cards ``0 … 99`` (``resources.csv`` rows
+expanded by qty), action cards ``100 … 110`` (action number − 1 + 100).
+Copies of one resource row are interchangeable, so every decision names a
+row ("type") and a half, never a copy.
+
+Flow (rulebook ■ゲームの進行, engine rulings in docs/rules/undecim-engine.md):
+set-up and the mulligan (U2, U2a) → five rounds of: refill the resource hand
+to 5, draw 1 and gain it (U3a) → choose an action face down, reveal together
+→ the Red Moon phase (die, counters, maybe a Red Moon Night, U5) → actions in
+number order: gold boost, gains, time, builds (U1a–U1e, U4) → pick an action
+from the council (U2) → round-end land VP (U6) → final scoring (U6). Scenario
+checks follow U1g. With ``campaign`` on, three such games are one match (U7,
+U1h, U7a).
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any, Iterator, Mapping, Sequence
+
+from pnp.errors import PnpError
+from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
+    State, illegal
+
+from . import notation
+from .codec import (BOOST_BASE, BUILD_DONE, CHOOSE_BASE, DEV_BASE, DEV_GOLD, DEV_STRIDE,
+                    MARKER_BASE, MIX_STRIDE, MULL_BASE, MULL_KEEP, MULL_STRIDE, NIGHT_BASE,
+                    PICK_BASE, SETTLE_MIX, SETTLE_SAME, Namer)
+from .effects import (C_ENEMIES, C_GOLD, C_LAND_EACH, C_LAND_ONE, C_LANDS, C_NIGHT_DISCARD,
+                      C_SETTLED_RES, C_SETTLEMENTS, C_SIZE, E_ACTION_BONUS, E_COUNTERS,
+                      E_ENEMY_LIMIT, E_ENEMY_VP, E_GOLD_VP, E_HAND_SIZE, E_LAND_VP, GAIN_QUANTITIES,
+                      Q_ANY, Q_DEVELOP, Q_SETTLE, Q_TIME, Q_VP, QUANTITIES, ActionSpec,
+                      ScenarioSpec, read_data)
+from .scoring import campaign_start_vp, final_breakdown, round_land_vp, shared_bonus, winners
+
+PH_MULL, PH_START, PH_CHOOSE, PH_NIGHT, PH_BOOST, PH_GAIN, PH_BUILD, PH_PICK, PH_MARKER, \
+    PH_OVER = range(10)
+PHASE_NAMES = ("mulligan", "start_gain", "choose_action", "red_moon_night", "gold_boost",
+               "gain", "build", "pick_action", "campaign_marker", "over")
+
+#: Where a Red Moon Night was set off (it resumes there).
+NIGHT_MOON, NIGHT_ACTION = 0, 1
+
+EVENT_NAMES = (
+    "round",
+    "mulligan_swap",          # a player swapped at the mulligan (U2, U2a)
+    "red_moon_night",         # a Red Moon Night (U5)
+    "night_in_moon_phase",    # ... set off by the die in the Red Moon phase
+    "night_mid_action",       # ... set off by a time effect during the action phase (U1e)
+    "time_lost",              # removals beyond the last counter were lost (U1e)
+    "majority_discard",       # a most-enemies player discarded more than the limit (U5)
+    "gain_lost",              # a named gain the hand could not supply (U1c)
+    "gold_boost",             # gold discarded to raise an action (U1d)
+    "settle_same",            # a same-material settlement founded (U4)
+    "settle_mixed",           # a two-material settlement founded (U4)
+    "develop_material",       # a settlement grew by a material (U4)
+    "develop_gold",           # a settlement grew by a gold standing in (U4)
+    "full_land_set",          # a round end paid the every-kind bonus (U6)
+    "scenario_achieved",      # a scenario card achieved (U1g)
+    "scenario_split",         # ... by several players at once: half each (U6)
+    "deck_reshuffled",        # the discard pile became the deck (U3b)
+    "draw_short",             # a draw found no card at all (U3b)
+    "tie_break",              # the top score was tied: the lower action number won (U6)
+    "season",                 # a campaign season began (U7)
+)
+(EV_ROUND, EV_MULL, EV_NIGHT, EV_NIGHT_MOON, EV_NIGHT_ACTION, EV_TIME_LOST, EV_MAJORITY,
+ EV_GAIN_LOST, EV_BOOST, EV_SETTLE_SAME, EV_SETTLE_MIX, EV_DEV_MAT, EV_DEV_GOLD, EV_FULL_SET,
+ EV_SCEN, EV_SCEN_SPLIT, EV_RESHUFFLE, EV_SHORT, EV_TIE, EV_SEASON) = range(len(EVENT_NAMES))
+
+#: Gain-queue letters (notation) by gain quantity.
+GAIN_LETTERS = "RLGEA"
+#: VP sources a state banks during play: round-end lands, Red Moon enemies,
+#: scenario bonuses, immediate action VP, campaign starting VP.
+VP_SOURCES = ("round_lands", "enemies", "scenarios", "actions", "campaign_start")
+V_ROUND, V_ENEMY, V_SCEN, V_ACTION, V_START = range(len(VP_SOURCES))
+#: Final sources computed at the end (U6).
+FINAL_SOURCES = ("final_lands", "settlements", "gold")
+
+
+def _shuffled(items: list[int], rng: random.Random) -> list[int]:
+    """A shuffled copy of ``items`` (one random float per item; uniform)."""
+    draw = rng.random
+    keys = [draw() for _ in items]
+    order = sorted(range(len(items)), key=keys.__getitem__)
+    return [items[i] for i in order]
+
+
+@dataclass(frozen=True)
+class UndecimObservation(Observation):
+    """What one seat knows: its own hands and choices, the whole table, public history.
+
+    Per-player tuples are indexed by seat. Cards in play are given as counts
+    by upper half (the lower halves are public but count for nothing, U3).
+    """
+
+    num_players: int
+    season: int
+    #: Round in progress, 1-based (the last round's number once over).
+    round: int
+    rounds: int
+    #: This round's Red Moon die (0 until rolled).
+    die: int
+    counters: int
+    #: Own resource hand, as distinct-card types (sorted, with repeats).
+    hand: tuple[int, ...]
+    #: Own card drawn at round start, not yet placed (type, -1 none).
+    drawn: int
+    hand_sizes: tuple[int, ...]
+    #: Whether each seat still has a drawn card to place.
+    drawing: tuple[bool, ...]
+    deck_size: int
+    #: Discarded cards (types, face up).
+    discard: tuple[int, ...]
+    #: Loose cards in play per seat: count per kind (game.kind_names order).
+    loose: tuple[tuple[int, ...], ...]
+    #: Settlements per seat: (material or -1 if mixed, material mask, size).
+    settlements: tuple[tuple[tuple[int, int, int], ...], ...]
+    #: VP banked so far per seat, by VP_SOURCES.
+    vp: tuple[tuple[int, ...], ...]
+    #: Own action hand (action indices = number − 1).
+    actions: tuple[int, ...]
+    council: tuple[int, ...]
+    #: Per seat: the action cards known to be in its hand (own: all of them).
+    known: tuple[tuple[int, ...], ...]
+    action_counts: tuple[int, ...]
+    #: Own face-down choice this round (-1 none); whether each seat has chosen.
+    chosen: int
+    has_chosen: tuple[bool, ...]
+    #: Action played per seat this round (-1 before the reveal).
+    played: tuple[int, ...]
+    #: Seats in action order this round (empty before the reveal).
+    order: tuple[int, ...]
+    #: Actions played in earlier rounds (and this one once revealed), per seat.
+    log: tuple[tuple[int, ...], ...]
+    #: Scenario cards in the Story (indices into game.scenarios), and per card
+    #: the round it was achieved (-1 not yet) and the mask of achievers.
+    story: tuple[int, ...]
+    achieved: tuple[tuple[int, int], ...]
+    #: Current action resolution: acting seat (-1), gains still to take (Q_*),
+    #: time still to pass, builds left (extra settles, extra develops, auto).
+    acting: int
+    gains: tuple[int, ...]
+    time_left: int
+    builds: tuple[int, int, int]
+    #: Red Moon Night in progress: most enemies held at its start (-1 none),
+    #: and discards so far per seat.
+    night_most: int
+    night_discards: tuple[int, ...]
+    #: Campaign: scenario ids carrying a marker, in season order.
+    markers: tuple[int, ...]
+
+
+class UndecimGame(Game["UndecimState"]):
+    """Undecim: a five-round pocket 4X of eleven numbered actions and a Red Moon."""
+
+    slug = "undecim"
+    min_players = 3
+    max_players = 4
+    param_specs = (
+        Param("mulligan", True, "offer the mulligan (swap one action card with the council)"),
+        Param("story", "", "scenario ids in the Story, comma-separated (default: the "
+                           "season-1 cards); their lasting effects apply"),
+        Param("campaign", False, "play the three-season campaign (U7, U1h) as one game"),
+    )
+    event_names = EVENT_NAMES
+    phase_names = PHASE_NAMES
+
+    def __init__(self, data: Any, params: Mapping[str, Any] | None = None) -> None:
+        """Read and check the cards and constants of ``data`` (PnpError on a bad effect)."""
+        super().__init__(data, params)
+        ud, problems = read_data(data)
+        if problems:
+            more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+            raise PnpError(f"{problems[0]}{more}; run `pnp check undecim`")
+        k = ud.kinds
+        c = ud.constants
+        self.kind_names: tuple[str, ...] = k.names
+        self.n_lands = len(k.lands)
+        self.n_mats = len(k.materials)
+        self.n_kinds = len(k.names)
+        self.EN = k.enemy
+        self.GOLD = k.gold
+        self.MAT0 = k.enemy + 1
+        self.lands = range(self.n_lands)
+        self.materials: tuple[str, ...] = k.materials
+        #: (top kind, bottom kind) per type.
+        self.types: tuple[tuple[int, int], ...] = ud.types
+        self.type_ids: tuple[str, ...] = ud.type_ids
+        self.n_types = len(ud.types)
+        self.card_type: tuple[int, ...] = ud.card_types
+        self.n_res = len(ud.card_types)
+        #: Gain actions of type t under gain quantity q (a half of the named kind).
+        cat = [k.category(x) for x in range(self.n_kinds)]
+        self.category: tuple[int, ...] = tuple(cat)
+        self.gain_opts: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(2 * t + h for h in (0, 1)
+                        if q == Q_ANY or cat[self.types[t][h]] == q)
+                  for t in range(self.n_types))
+            for q in range(len(GAIN_QUANTITIES)))
+        self.actions: tuple[ActionSpec, ...] = ud.actions
+        self.n_actions = len(ud.actions)
+        self.scenarios: tuple[ScenarioSpec, ...] = ud.scenarios
+        self.scen_index: dict[str, int] = {s.id: i for i, s in enumerate(ud.scenarios)}
+        self.rounds: int = c["rounds"]
+        self.base_hand: int = c["resource_hand"]
+        self.action_hand: int = c["action_hand"]
+        self.start_gain: int = c["round_start_gain"]
+        self.base_counters: int = c["time_counters"]
+        self.base_enemy_vp: int = c["red_moon_enemy_vp"]
+        self.land_kind_vp: int = c["land_kind_vp"]
+        self.full_min: int = c["land_full_set_min"]
+        self.base_full_vp: int = c["land_full_set_vp"]
+        self.land_card_vp: int = c["land_card_vp"]
+        self.settle_table: tuple[int, ...] = tuple(c["settlement_vp"])
+        self.divisor: int = c["scenario_shared_divisor"]
+        self.start_vp: tuple[tuple[int, ...], ...] = (
+            tuple(c["campaign_start_vp_season2"]), tuple(c["campaign_start_vp_season3"]))
+        self.mulligan: bool = bool(self.params["mulligan"])
+        self.campaign: bool = bool(self.params["campaign"])
+        self.seasons = 3 if self.campaign else 1
+        story_text = str(self.params["story"]).strip()
+        if story_text:
+            story = []
+            for sid in story_text.split(","):
+                sid = sid.strip()
+                if sid not in self.scen_index:
+                    raise PnpError(f"undecim: parameter story: unknown scenario {sid!r} "
+                                   f"(have: {', '.join(self.scen_index)})")
+                story.append(self.scen_index[sid])
+            if len(set(story)) != len(story):
+                raise PnpError("undecim: parameter story names a scenario twice")
+            if self.campaign:
+                raise PnpError("undecim: campaign chooses the Story itself; leave story empty")
+        else:
+            story = [i for i, s in enumerate(self.scenarios) if s.season == 1]
+        self.default_story: tuple[int, ...] = tuple(story)
+        if self.campaign and any(len(s.unlocks) != 2 for s in self.scenarios if s.season < 3):
+            raise PnpError("undecim: the campaign needs two unlocks on every season-1 and "
+                           "season-2 scenario card")
+        # Names for actions and notation.
+        names = self.kind_names
+        self.type_names: tuple[str, ...] = tuple(
+            f"{names[a]}/{names[b]}" for a, b in self.types)
+        self.namer = Namer(self.type_names, [(names[a], names[b]) for a, b in self.types],
+                           k.materials, names[self.GOLD], [s.id for s in self.scenarios])
+        codes = [n[0] for n in names]
+        if len(set(codes)) != len(codes) or any(ch in "/,.-;:|" for ch in codes):
+            codes = [chr(ord("A") + i) for i in range(len(names))]
+        #: One-character code per kind (notation).
+        self.kind_codes: tuple[str, ...] = tuple(codes)
+        if self.n_res + self.n_actions > 10_000:
+            raise PnpError("undecim: too many cards")
+
+    # -- helpers --------------------------------------------------------------
+
+    def deck(self) -> Sequence[int]:
+        """Every card id: the resource cards, then the action cards."""
+        return range(self.n_res + self.n_actions)
+
+    def card_name(self, card: int) -> str:
+        """``草原/石`` for a resource card, ``7 月呼び`` for an action card."""
+        if card < self.n_res:
+            return self.type_names[self.card_type[card]]
+        a = self.actions[card - self.n_res]
+        return f"{a.number} {a.name}"
+
+    def action_card(self, index: int) -> int:
+        """Card id of action index ``index`` (number − 1)."""
+        return self.n_res + index
+
+    def story_rules(self, story: Sequence[int]) -> tuple[Any, ...]:
+        """The lasting effects of the Story's cards (ruling U1h), as engine numbers.
+
+        Returns (bonus per action and quantity, night limit, enemy VP, counters,
+        full-set VP per kind, extra VP per gold, resource hand size).
+        action_bonus and gold_vp add up; each other effect sets a number and the
+        largest of the Story wins (ruling U1h-a in the engine docs).
+        """
+        bonus = [[0] * len(QUANTITIES) for _ in range(self.n_actions)]
+        limit, enemy_vp, counters = 1, self.base_enemy_vp, self.base_counters
+        full_vp, gold_extra, hand = self.base_full_vp, 0, self.base_hand
+        sets: dict[int, int] = {}
+        for i in story:
+            s = self.scenarios[i]
+            if s.effect == E_ACTION_BONUS:
+                bonus[s.effect_action][s.effect_target] += s.effect_value
+            elif s.effect == E_GOLD_VP:
+                gold_extra += s.effect_value
+            elif s.effect:
+                sets[s.effect] = max(sets.get(s.effect, 0), s.effect_value)
+        limit = sets.get(E_ENEMY_LIMIT, limit)
+        enemy_vp = sets.get(E_ENEMY_VP, enemy_vp)
+        counters = sets.get(E_COUNTERS, counters)
+        full_vp = sets.get(E_LAND_VP, full_vp)
+        hand = sets.get(E_HAND_SIZE, hand)
+        return (tuple(tuple(b) for b in bonus), limit, enemy_vp, counters, full_vp,
+                gold_extra, hand)
+
+    # -- states -----------------------------------------------------------------
+
+    def new_initial_state(self, num_players: int, seed: int) -> "UndecimState":
+        """Set up (rulebook ■ゲームの準備): shuffle, deal two actions each, the mulligan."""
+        self.check_players(num_players)
+        if self.action_hand * num_players > self.n_actions:
+            raise PnpError(f"undecim: {self.n_actions} action cards are too few for "
+                           f"{num_players} players")
+        rng = random.Random(seed)
+        st = UndecimState(self, num_players)
+        st.rs = rng.getrandbits(63)
+        st._set_story(list(self.default_story))
+        st._setup_season(rng)
+        return st
+
+    def state_from_notation(self, text: str) -> "UndecimState":
+        """The state written as ``text`` (grammar in :mod:`.notation`)."""
+        pos = notation.read(text, self)
+        return UndecimState.from_position(self, pos)
+
+
+class UndecimState(State[UndecimGame]):
+    """A position of Undecim in progress."""
+
+    def __init__(self, game: UndecimGame, num_players: int) -> None:
+        """An empty table for ``num_players`` (filled by set-up or the notation reader)."""
+        g = self.game = game
+        n = self.num_players = num_players
+        self.season = 0
+        self.rnd = 0
+        self.ph = PH_MULL
+        self.cur = 0
+        self.deck: list[int] = []
+        self.disc: list[int] = []
+        self.hand: list[list[int]] = [[] for _ in range(n)]
+        self.drawn: list[int] = [-1] * n
+        #: Upper-half kind of every resource card in play or in a settlement (-1 elsewhere).
+        self.up: list[int] = [-1] * g.n_res
+        self.loose: list[list[int]] = [[] for _ in range(n)]
+        self.cnt: list[list[int]] = [[0] * g.n_kinds for _ in range(n)]
+        #: Settlements per seat: (material or -1 if mixed, material mask, card ids).
+        self.setl: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(n)]
+        self.vp: list[list[int]] = [[0] * len(VP_SOURCES) for _ in range(n)]
+        self.ahand: list[int] = [0] * n
+        self.known: list[int] = [0] * n
+        self.council = 0
+        self.chosen: list[int] = [-1] * n
+        self.order: list[int] = []
+        self.log: list[tuple[int, ...]] = []
+        self.counters = 0
+        self.die = 0
+        self.dice: list[int] = []
+        self.rs = 0
+        self.story: list[int] = []
+        #: Per Story card: round achieved (-1), achievement sequence number, achievers mask.
+        self.ach: list[list[int]] = []
+        self.ach_seq = 0
+        self.markers: list[int] = []
+        self.idx = 0                     # mulligan / night / action / pick position
+        self.gq: list[int] = []          # gains still to take (quantities), next first
+        self.time_left = 0
+        self.b_set = 0
+        self.b_dev = 0
+        self.b_auto = 0
+        self.n_origin = -1               # where the current night resumes
+        self.n_most = -1
+        self.n_disc: list[int] = [0] * n
+        self.n_idx = 0
+        self.n_turns = 0
+        self.ev: list[int] = [0] * len(EVENT_NAMES)
+        self.seasons_done: list[tuple[int, ...]] = []
+        self._legal: list[int] | None = None
+        self._set_rules()
+
+    # -- derived rules ----------------------------------------------------------
+
+    def _set_story(self, story: list[int]) -> None:
+        """Put ``story`` in the Story (nothing achieved) and derive its lasting effects."""
+        self.story = story
+        self.ach = [[-1, 0, 0] for _ in story]
+        self.ach_seq = 0
+        self._set_rules()
+
+    def _set_rules(self) -> None:
+        """Derive the lasting effects of the Story (U1h)."""
+        (self.bonus, self.limit, self.enemy_vp, self.full_counters, self.full_vp,
+         self.gold_extra, self.hand_size) = self.game.story_rules(self.story)
+
+    # -- clone ------------------------------------------------------------------
+
+    def clone(self) -> "UndecimState":
+        """An independent copy (hand-written; generators are plain seeds here)."""
+        new = UndecimState.__new__(UndecimState)
+        d = self.__dict__.copy()
+        new.__dict__ = d
+        d["deck"] = self.deck[:]
+        d["disc"] = self.disc[:]
+        d["hand"] = [h[:] for h in self.hand]
+        d["drawn"] = self.drawn[:]
+        d["up"] = self.up[:]
+        d["loose"] = [x[:] for x in self.loose]
+        d["cnt"] = [x[:] for x in self.cnt]
+        d["setl"] = [x[:] for x in self.setl]
+        d["vp"] = [x[:] for x in self.vp]
+        d["ahand"] = self.ahand[:]
+        d["known"] = self.known[:]
+        d["chosen"] = self.chosen[:]
+        d["order"] = self.order[:]
+        d["log"] = self.log[:]
+        d["dice"] = self.dice[:]
+        d["story"] = self.story[:]
+        d["ach"] = [a[:] for a in self.ach]
+        d["markers"] = self.markers[:]
+        d["gq"] = self.gq[:]
+        d["n_disc"] = self.n_disc[:]
+        d["ev"] = self.ev[:]
+        d["seasons_done"] = self.seasons_done[:]
+        d["_legal"] = None
+        return new
+
+    # -- set-up -------------------------------------------------------------------
+
+    def _setup_season(self, rng: random.Random) -> None:
+        """Shuffle everything, deal the actions, set the counters; the mulligan next."""
+        g = self.game
+        n = self.num_players
+        self.deck = _shuffled(list(range(g.n_res)), rng)
+        self.disc = []
+        self.hand = [[] for _ in range(n)]
+        self.drawn = [-1] * n
+        self.up = [-1] * g.n_res
+        self.loose = [[] for _ in range(n)]
+        self.cnt = [[0] * g.n_kinds for _ in range(n)]
+        self.setl = [[] for _ in range(n)]
+        order = _shuffled(list(range(g.n_actions)), rng)
+        self.ahand = [0] * n
+        k = 0
+        for p in range(n):
+            for _ in range(g.action_hand):
+                self.ahand[p] |= 1 << order[k]
+                k += 1
+        self.council = 0
+        for a in order[k:]:
+            self.council |= 1 << a
+        self.known = [0] * n
+        self.chosen = [-1] * n
+        self.order = []
+        self.counters = self.full_counters
+        self.die = 0
+        self.dice = [1 + int(rng.random() * 6) for _ in range(g.rounds)]
+        self.rnd = 0
+        self.idx = 0
+        if g.mulligan:
+            self.ph = PH_MULL
+            self.cur = 0
+        else:
+            self._start_round()
+
+    # -- chance -------------------------------------------------------------------
+
+    def _draw(self) -> int:
+        """The top card of the deck; the discard pile reshuffled first if it is empty (U3b)."""
+        if not self.deck:
+            if not self.disc:
+                self.ev[EV_SHORT] += 1
+                return -1
+            rng = random.Random(self.rs)
+            self.deck = _shuffled(self.disc, rng)
+            self.disc = []
+            self.rs = rng.getrandbits(63)
+            self.ev[EV_RESHUFFLE] += 1
+        return self.deck.pop()
+
+    # -- API: queries -------------------------------------------------------------
+
+    def current_player(self) -> int:
+        """Seat to decide, or TERMINAL."""
+        return TERMINAL if self.ph == PH_OVER else self.cur
+
+    def is_terminal(self) -> bool:
+        """True once the last round (of the last season) is scored."""
+        return self.ph == PH_OVER
+
+    def phase(self) -> str:
+        """The kind of decision pending."""
+        return PHASE_NAMES[self.ph]
+
+    def turns(self) -> int:
+        """Decisions taken so far."""
+        return self.n_turns
+
+    def events(self) -> Mapping[str, int]:
+        """How often each rule event fired."""
+        return dict(zip(EVENT_NAMES, self.ev))
+
+    def final_vp(self, p: int) -> tuple[int, int, int]:
+        """End VP of seat ``p`` by FINAL_SOURCES for what it holds now (U6)."""
+        g = self.game
+        cnt = self.cnt[p]
+        return final_breakdown(sum(cnt[:g.n_lands]), [len(s[2]) for s in self.setl[p]],
+                               cnt[g.GOLD], g.land_card_vp, g.settle_table, self.gold_extra)
+
+    def totals(self) -> list[int]:
+        """Banked plus end VP per seat (the score if the game ended now)."""
+        return [sum(self.vp[p]) + sum(self.final_vp(p)) for p in range(self.num_players)]
+
+    def returns(self) -> list[float]:
+        """Final VP per seat (the last season's, in a campaign)."""
+        return [float(t) for t in self.totals()]
+
+    def last_numbers(self) -> list[int]:
+        """Action numbers each seat played in the latest revealed round (-1 none)."""
+        if not self.log:
+            return [-1] * self.num_players
+        return [a + 1 for a in self.log[-1]]
+
+    def winners(self) -> list[int]:
+        """Highest VP; a tie goes to the lower action number of the last round (U6)."""
+        return winners(self.totals(), self.last_numbers())
+
+    # -- legal actions ----------------------------------------------------------------
+
+    def legal_actions(self) -> list[int]:
+        """Legal actions of the current player, ascending."""
+        if self._legal is not None:
+            return self._legal
+        ph = self.ph
+        p = self.cur
+        g = self.game
+        out: list[int]
+        if ph == PH_GAIN:
+            out = self._gain_options(p, self.gq[0])
+        elif ph == PH_BUILD:
+            out = self._build_options(p)
+        elif ph == PH_START:
+            t = g.card_type[self.drawn[p]]
+            out = [2 * t, 2 * t + 1]
+        elif ph == PH_CHOOSE:
+            out = [CHOOSE_BASE + a for a in range(g.n_actions) if self.ahand[p] >> a & 1]
+        elif ph == PH_PICK:
+            own = self.log[-1][p]
+            out = [PICK_BASE + a for a in range(g.n_actions)
+                   if self.council >> a & 1 and a != own]
+        elif ph == PH_NIGHT:
+            out = [NIGHT_BASE + k for k in range(self._night_max(p) + 1)]
+        elif ph == PH_BOOST:
+            spec = g.actions[self.log[-1][p]]
+            most = min(spec.boost_max, self.cnt[p][g.GOLD])
+            out = [BOOST_BASE + k for k in range(most + 1)]
+        elif ph == PH_MULL:
+            out = [MULL_KEEP]
+            for give in range(g.n_actions):
+                if self.ahand[p] >> give & 1:
+                    base = MULL_BASE + give * MULL_STRIDE
+                    out.extend(base + take for take in range(g.n_actions)
+                               if self.council >> take & 1)
+        elif ph == PH_MARKER:
+            out = [MARKER_BASE + i for i in self._marker_options()]
+        else:
+            out = []
+        self._legal = out
+        return out
+
+    def _gain_options(self, p: int, q: int) -> list[int]:
+        """Gain actions for quantity ``q`` from seat ``p``'s hand (U1c: matching halves only)."""
+        g = self.game
+        ct = g.card_type
+        opts = g.gain_opts[q]
+        seen = 0
+        out: list[int] = []
+        for c in self.hand[p]:
+            t = ct[c]
+            if not seen >> t & 1:
+                seen |= 1 << t
+                out.extend(opts[t])
+        out.sort()
+        return out
+
+    def _build_options(self, p: int) -> list[int]:
+        """Settles and develops seat ``p`` may make now, and ``done`` (U4)."""
+        g = self.game
+        out = [BUILD_DONE]
+        cnt = self.cnt[p]
+        m0 = g.MAT0
+        nm = g.n_mats
+        can_settle = self.b_set > 0 or self.b_auto > 0
+        can_develop = self.b_dev > 0 or self.b_auto > 0
+        if can_settle:
+            for m in range(nm):
+                c = cnt[m0 + m]
+                if c >= 2:
+                    out.append(SETTLE_SAME + 2 * m)
+                    if c >= 3:
+                        out.append(SETTLE_SAME + 2 * m + 1)
+            for a in range(nm):
+                if cnt[m0 + a]:
+                    for b in range(a + 1, nm):
+                        if cnt[m0 + b]:
+                            out.append(SETTLE_MIX + MIX_STRIDE * a + b)
+        if can_develop and self.setl[p]:
+            gold = cnt[g.GOLD] > 0
+            seen = set()
+            for i, (mat, mask, cards) in enumerate(self.setl[p]):
+                key = (mat, mask, len(cards))
+                if key in seen:
+                    continue        # an identical settlement earlier in the list (symmetry)
+                seen.add(key)
+                base = DEV_BASE + DEV_STRIDE * i
+                if mat >= 0:
+                    if cnt[m0 + mat]:
+                        out.append(base + mat)
+                else:
+                    for m in range(nm):
+                        if cnt[m0 + m] and not mask >> m & 1:
+                            out.append(base + m)
+                if gold:
+                    out.append(base + DEV_GOLD)   # ruling U4a: gold develops any settlement
+        return out
+
+    def _night_max(self, p: int) -> int:
+        """Most enemies seat ``p`` may discard at this night (U5, U5a)."""
+        have = self.cnt[p][self.game.EN]
+        if have == self.n_most:
+            return have            # the most enemies: any number
+        return min(have, self.limit)
+
+    def _marker_options(self) -> list[int]:
+        """Scenario cards of the season just played that may take the marker (U1h)."""
+        season = self.season + 1
+        return sorted(i for i in self.story if self.game.scenarios[i].season == season)
+
+    # -- API: apply ----------------------------------------------------------------------
+
+    def apply_action(self, action: int) -> None:
+        """Apply ``action`` for the current player (IllegalAction, nothing changed, if illegal)."""
+        legal = self._legal if self._legal is not None else self.legal_actions()
+        if action not in legal:
+            raise illegal(self, action)
+        self._legal = None
+        self.n_turns += 1
+        ph = self.ph
+        p = self.cur
+        if ph == PH_GAIN:
+            self._gain(p, action)
+            self.gq.pop(0)
+            self._gain_next(p)
+        elif ph == PH_BUILD:
+            if action == BUILD_DONE:
+                self._end_action()
+            else:
+                self._build(p, action)
+                self._build_next(p)
+        elif ph == PH_START:
+            c = self.drawn[p]
+            self.drawn[p] = -1
+            self._place(p, c, action & 1)
+            self._start_next()
+        elif ph == PH_CHOOSE:
+            self.chosen[p] = action - CHOOSE_BASE
+            if p + 1 < self.num_players:
+                self.cur = p + 1
+            else:
+                self._reveal()
+        elif ph == PH_PICK:
+            bit = 1 << (action - PICK_BASE)
+            self.council &= ~bit
+            self.ahand[p] |= bit
+            self.known[p] |= bit
+            self.idx += 1
+            self._pick_next()
+        elif ph == PH_NIGHT:
+            self._night_discard(p, action - NIGHT_BASE)
+            self.n_idx += 1
+            self._night_next()
+        elif ph == PH_BOOST:
+            self._boost(p, action - BOOST_BASE)
+        elif ph == PH_MULL:
+            if action != MULL_KEEP:
+                give, take = divmod(action - MULL_BASE, MULL_STRIDE)
+                self.ahand[p] ^= (1 << give) | (1 << take)
+                self.council ^= (1 << give) | (1 << take)
+                self.known[p] |= 1 << take        # taken in view of everyone (U2a)
+                self.ev[EV_MULL] += 1
+            self.idx += 1
+            if self.idx < self.num_players:
+                self.cur = self.idx
+            else:
+                self._start_round()
+        elif ph == PH_MARKER:
+            self.markers.append(action - MARKER_BASE)
+            self._next_season()
+
+    # -- card movements -------------------------------------------------------------------
+
+    def _place(self, p: int, c: int, half: int) -> None:
+        """Put card ``c`` in play for ``p`` with ``half`` up (U3)."""
+        k = self.game.types[self.game.card_type[c]][half]
+        self.up[c] = k
+        self.loose[p].append(c)
+        self.cnt[p][k] += 1
+
+    def _gain(self, p: int, action: int) -> None:
+        """Gain a hand card of the action's type with the action's half up."""
+        t = action >> 1
+        ct = self.game.card_type
+        hand = self.hand[p]
+        for i, c in enumerate(hand):
+            if ct[c] == t:
+                del hand[i]
+                self._place(p, c, action & 1)
+                return
+        raise AssertionError("gain of a type not in hand")  # legal actions exclude it
+
+    def _take_loose(self, p: int, kind: int, k: int) -> list[int]:
+        """Remove ``k`` loose cards showing ``kind`` from ``p``'s play area; return them."""
+        loose = self.loose[p]
+        up = self.up
+        out: list[int] = []
+        i = len(loose) - 1
+        while len(out) < k:
+            c = loose[i]
+            if up[c] == kind:
+                out.append(c)
+                del loose[i]
+            i -= 1
+        self.cnt[p][kind] -= k
+        return out
+
+    def _discard(self, cards: list[int]) -> None:
+        """Cards to the discard pile (face up; their orientation is forgotten)."""
+        for c in cards:
+            self.up[c] = -1
+        self.disc.extend(cards)
+
+    # -- round start ------------------------------------------------------------------------
+
+    def _start_round(self) -> None:
+        """Refill resource hands, draw the round-start card (rulebook 1: ラウンド開始)."""
+        g = self.game
+        n = self.num_players
+        self.ev[EV_ROUND] += 1
+        self.die = 0
+        self.chosen = [-1] * n
+        self.order = []
+        for p in range(n):
+            hand = self.hand[p]
+            while len(hand) < self.hand_size:
+                c = self._draw()
+                if c < 0:
+                    break
+                hand.append(c)
+        if g.start_gain:
+            for p in range(n):
+                self.drawn[p] = self._draw()
+        self._start_next()
+
+    def _start_next(self) -> None:
+        """Next seat to place its drawn card; after the last, the scenario check (U1g)."""
+        for p in range(self.num_players):
+            if self.drawn[p] >= 0:
+                self.ph = PH_START
+                self.cur = p
+                return
+        self._check_scenarios(-1)
+        self.ph = PH_CHOOSE
+        self.cur = 0
+
+    def _reveal(self) -> None:
+        """Reveal the chosen actions; the Red Moon phase (rulebook 2: 赤い月フェイズ)."""
+        n = self.num_players
+        for p in range(n):
+            bit = 1 << self.chosen[p]
+            self.ahand[p] &= ~bit
+            self.known[p] &= ~bit
+            self.council |= bit       # played cards lie face up in the council (U2)
+        self.log.append(tuple(self.chosen))
+        self.chosen = [-1] * n
+        played = self.log[-1]
+        self.order = sorted(range(n), key=played.__getitem__)
+        self.idx = 0
+        # The lowest number rolls; the die is this round's (U1b).
+        self.die = self.dice[self.rnd]
+        self.counters -= self.die
+        if self.counters <= 0:
+            if self.counters < 0:
+                self.ev[EV_TIME_LOST] += 1      # ruling U1e: the rest is lost
+                self.counters = 0
+            self.ev[EV_NIGHT_MOON] += 1
+            self._start_night(NIGHT_MOON)
+        else:
+            self._begin_action()
+
+    # -- Red Moon Night ------------------------------------------------------------------------
+
+    def _start_night(self, origin: int) -> None:
+        """A Red Moon Night (U5): most enemies fixed now, decisions in action order (U5a)."""
+        self.ev[EV_NIGHT] += 1
+        en = self.game.EN
+        self.n_origin = origin
+        self.n_most = max(self.cnt[p][en] for p in range(self.num_players))
+        self.n_disc = [0] * self.num_players
+        self.n_idx = 0
+        self._night_next()
+
+    def _night_next(self) -> None:
+        """Next player with an enemy to decide on; after the last, end the night."""
+        en = self.game.EN
+        order = self.order
+        while self.n_idx < len(order):
+            p = order[self.n_idx]
+            if self.cnt[p][en] > 0:
+                self.ph = PH_NIGHT
+                self.cur = p
+                return
+            self.n_idx += 1
+        self._end_night()
+
+    def _night_discard(self, p: int, k: int) -> None:
+        """Seat ``p`` discards ``k`` enemies for their VP (U5)."""
+        if k:
+            self._discard(self._take_loose(p, self.game.EN, k))
+            self.vp[p][V_ENEMY] += k * self.enemy_vp
+            if k > self.limit:
+                self.ev[EV_MAJORITY] += 1
+        self.n_disc[p] = k
+
+    def _end_night(self) -> None:
+        """Scenario check (U1g), counters back (U5), resume where the night began (U1e)."""
+        self._check_scenarios(C_NIGHT_DISCARD)
+        self.counters = self.full_counters
+        self.n_disc = [0] * self.num_players
+        self.n_most = -1
+        origin = self.n_origin
+        self.n_origin = -1
+        if origin == NIGHT_MOON:
+            self.idx = 0
+            self._begin_action()
+        else:
+            self._begin_builds(self.order[self.idx])
+
+    # -- action phase ---------------------------------------------------------------------------
+
+    def _amounts(self, p: int, boost: int) -> list[int]:
+        """The quantities of ``p``'s action this round: fixed + Story + die + gold (U1a, U1b)."""
+        a = self.log[-1][p]
+        spec = self.game.actions[a]
+        amt = list(spec.amounts)
+        for q, extra in enumerate(self.bonus[a]):
+            amt[q] += extra
+        if spec.die_target >= 0:
+            amt[spec.die_target] += spec.die_add[self.die - 1]
+        if boost:
+            amt[spec.boost_target] += boost
+        return amt
+
+    def _begin_action(self) -> None:
+        """The next player in action order resolves (rulebook 3: アクションフェイズ)."""
+        if self.idx >= self.num_players:
+            self._start_picks()
+            return
+        p = self.order[self.idx]
+        g = self.game
+        spec = g.actions[self.log[-1][p]]
+        if spec.boost_target >= 0 and self.cnt[p][g.GOLD] > 0:
+            self.ph = PH_BOOST
+            self.cur = p
+            return
+        self._boost(p, 0)
+
+    def _boost(self, p: int, k: int) -> None:
+        """Discard ``k`` gold for the gold boost (U1d), then queue the gains (U1a)."""
+        if k:
+            self._discard(self._take_loose(p, self.game.GOLD, k))
+            self.ev[EV_BOOST] += 1
+        amt = self._amounts(p, k)
+        gq: list[int] = []
+        for q in range(len(GAIN_QUANTITIES)):
+            gq.extend([q] * amt[q])
+        self.gq = gq
+        self.time_left = amt[Q_TIME]
+        self.b_set = amt[Q_SETTLE]
+        self.b_dev = amt[Q_DEVELOP]
+        if amt[Q_VP]:
+            self.vp[p][V_ACTION] += amt[Q_VP]
+        self._gain_next(p)
+
+    def _gain_next(self, p: int) -> None:
+        """Take the next gain: lost without a matching card (U1c), automatic when forced."""
+        gq = self.gq
+        while gq:
+            opts = self._gain_options(p, gq[0])
+            if len(opts) > 1:
+                self.ph = PH_GAIN
+                self.cur = p
+                self._legal = opts
+                return
+            if opts:
+                self._gain(p, opts[0])
+            else:
+                self.ev[EV_GAIN_LOST] += 1
+            gq.pop(0)
+        # Time passes after the gains (U1a); the last counter sets off the night (U1e).
+        t = self.time_left
+        if t:
+            self.time_left = 0
+            self.counters -= t
+            if self.counters <= 0:
+                if self.counters < 0:
+                    self.ev[EV_TIME_LOST] += 1  # ruling U1e: the rest is lost
+                    self.counters = 0
+                self.ev[EV_NIGHT_ACTION] += 1
+                self._start_night(NIGHT_ACTION)
+                return
+        self._begin_builds(p)
+
+    def _begin_builds(self, p: int) -> None:
+        """The card's extra builds and the auto action (U1a, U4)."""
+        self.b_auto = 1
+        self._build_next(p)
+
+    def _build_next(self, p: int) -> None:
+        """Offer the builds left, or end the action when none is possible."""
+        if self.b_set or self.b_dev or self.b_auto:
+            opts = self._build_options(p)
+            if len(opts) > 1:
+                self.ph = PH_BUILD
+                self.cur = p
+                self._legal = opts
+                return
+        self._end_action()
+
+    def _build(self, p: int, action: int) -> None:
+        """Settle or develop; use the card's own allowance before the auto action (U4b)."""
+        g = self.game
+        m0 = g.MAT0
+        if action < DEV_BASE:
+            if action < SETTLE_MIX:
+                m, extra = divmod(action - SETTLE_SAME, 2)
+                cards = self._take_loose(p, m0 + m, 2 + extra)
+                self.setl[p].append((m, 1 << m, tuple(cards)))
+                self.ev[EV_SETTLE_SAME] += 1
+            else:
+                a, b = divmod(action - SETTLE_MIX, MIX_STRIDE)
+                cards = self._take_loose(p, m0 + a, 1) + self._take_loose(p, m0 + b, 1)
+                self.setl[p].append((-1, (1 << a) | (1 << b), tuple(cards)))
+                self.ev[EV_SETTLE_MIX] += 1
+            if self.b_set:
+                self.b_set -= 1
+            else:
+                self.b_auto = 0
+        else:
+            s, m = divmod(action - DEV_BASE, DEV_STRIDE)
+            mat, mask, held = self.setl[p][s]
+            if m == DEV_GOLD:
+                (c,) = self._take_loose(p, g.GOLD, 1)
+                self.ev[EV_DEV_GOLD] += 1
+            else:
+                (c,) = self._take_loose(p, m0 + m, 1)
+                mask |= 1 << m
+                self.ev[EV_DEV_MAT] += 1
+            self.setl[p][s] = (mat, mask, held + (c,))
+            if self.b_dev:
+                self.b_dev -= 1
+            else:
+                self.b_auto = 0
+
+    def _end_action(self) -> None:
+        """After a player's whole action: scenario check (U1g), next player."""
+        self.b_set = self.b_dev = self.b_auto = 0
+        self._check_scenarios(-1)
+        self.idx += 1
+        self._begin_action()
+
+    # -- action refill and round end ------------------------------------------------------------
+
+    def _start_picks(self) -> None:
+        """Rulebook 4: in action order, take a council card other than your own."""
+        if self.rnd + 1 >= self.game.rounds:
+            # Ruling U2b: the last round's pick changes nothing, so it is skipped.
+            self._end_round()
+            return
+        self.idx = 0
+        self._pick_next()
+
+    def _pick_next(self) -> None:
+        """Next picker, automatic when it has one choice."""
+        n = self.num_players
+        own_of = self.log[-1]
+        while self.idx < n:
+            p = self.order[self.idx]
+            opts = self.council & ~(1 << own_of[p])
+            if opts & (opts - 1):
+                self.ph = PH_PICK
+                self.cur = p
+                return
+            if opts:
+                self.council &= ~opts
+                self.ahand[p] |= opts
+                self.known[p] |= opts
+            self.idx += 1
+        self._end_round()
+
+    def _end_round(self) -> None:
+        """Rulebook 5: land VP by kinds held (U6), the scenario check, the next round."""
+        g = self.game
+        for p in range(self.num_players):
+            lands = self.cnt[p][:g.n_lands]
+            self.vp[p][V_ROUND] += round_land_vp(lands, g.land_kind_vp, g.full_min, self.full_vp)
+            if min(lands) >= g.full_min:
+                self.ev[EV_FULL_SET] += 1
+        self._check_scenarios(-1)
+        self.rnd += 1
+        self.order = []
+        self.die = 0
+        if self.rnd < g.rounds:
+            self._start_round()
+            return
+        self._end_season()
+
+    def _end_season(self) -> None:
+        """The game (season) is over: final scoring, or the campaign's next season."""
+        g = self.game
+        totals = self.totals()
+        if len(winners(totals, self.last_numbers())) == 1 and totals.count(max(totals)) > 1:
+            self.ev[EV_TIE] += 1
+        if not g.campaign or self.season + 1 >= g.seasons:
+            self.ph = PH_OVER
+            self.cur = TERMINAL
+            return
+        # Campaign (U1h): the first achieved card of this season takes the marker.
+        season = self.season + 1
+        done = [(self.ach[j][0], self.ach[j][1], i) for j, i in enumerate(self.story)
+                if g.scenarios[i].season == season and self.ach[j][0] >= 0]
+        if done:
+            self.markers.append(min(done)[2])
+            self._next_season()
+            return
+        options = self._marker_options()
+        if len(options) == 1:
+            self.markers.append(options[0])
+            self._next_season()
+            return
+        # Nobody achieved one: the winner picks (U1h).
+        self.ph = PH_MARKER
+        self.cur = self.winners()[0]
+
+    def _next_season(self) -> None:
+        """Ranks give starting VP (rulebook ■精算), the marked cards build the Story (U1h)."""
+        g = self.game
+        totals = self.totals()
+        self.seasons_done.append(tuple(totals))
+        start = campaign_start_vp(totals, self.last_numbers(), g.start_vp[self.season])
+        self.season += 1
+        story = [self.markers[0]]
+        if self.season == 2:
+            story.append(self.markers[1])
+        last = g.scenarios[self.markers[-1]]
+        story.extend(g.scen_index[u] for u in last.unlocks)
+        self._set_story(story)
+        self.vp = [[0] * len(VP_SOURCES) for _ in range(self.num_players)]
+        for p in range(self.num_players):
+            self.vp[p][V_START] = start[p]
+        self.ev[EV_SEASON] += 1
+        rng = random.Random(self.rs)
+        self.rs = rng.getrandbits(63)
+        self._setup_season(rng)
+
+    # -- scenarios ---------------------------------------------------------------------------------
+
+    def _meets(self, p: int, s: ScenarioSpec, night: bool) -> bool:
+        """Whether seat ``p`` meets scenario ``s`` now (U1g counts only loose halves)."""
+        g = self.game
+        cond = s.condition
+        thr = s.threshold
+        if cond == C_NIGHT_DISCARD:
+            return night and self.n_disc[p] >= thr
+        cnt = self.cnt[p]
+        if cond == C_LANDS:
+            return sum(cnt[:g.n_lands]) >= thr
+        if cond == C_SETTLEMENTS:
+            return len(self.setl[p]) >= thr
+        if cond == C_SIZE:
+            return any(len(x[2]) >= thr for x in self.setl[p])
+        if cond == C_GOLD:
+            return cnt[g.GOLD] >= thr
+        if cond == C_ENEMIES:
+            return cnt[g.EN] >= thr
+        if cond == C_LAND_EACH:
+            return min(cnt[:g.n_lands]) >= thr
+        if cond == C_LAND_ONE:
+            return max(cnt[:g.n_lands]) >= thr
+        if cond == C_SETTLED_RES:
+            mask = 0
+            for x in self.setl[p]:
+                mask |= x[1]
+            return mask.bit_count() >= thr
+        return False
+
+    def _check_scenarios(self, kind: int) -> None:
+        """Award every unachieved Story card met now; simultaneous achievers split (U1g, U6)."""
+        g = self.game
+        night = kind == C_NIGHT_DISCARD
+        n = self.num_players
+        for j, i in enumerate(self.story):
+            rec = self.ach[j]
+            if rec[0] >= 0:
+                continue
+            s = g.scenarios[i]
+            if s.condition == C_NIGHT_DISCARD and not night:
+                continue
+            who = [p for p in range(n) if self._meets(p, s, night)]
+            if not who:
+                continue
+            vp = shared_bonus(s.bonus, len(who), g.divisor)
+            mask = 0
+            for p in who:
+                self.vp[p][V_SCEN] += vp
+                mask |= 1 << p
+            self.ach_seq += 1
+            rec[0], rec[1], rec[2] = self.rnd, self.ach_seq, mask
+            self.ev[EV_SCEN] += 1
+            if len(who) > 1:
+                self.ev[EV_SCEN_SPLIT] += 1
+
+    # -- text ----------------------------------------------------------------------------------------
+
+    def action_to_string(self, action: int) -> str:
+        """Short text of ``action``."""
+        return self.game.namer.text(action)
+
+    def string_to_action(self, text: str) -> int:
+        """The legal action whose text is ``text``."""
+        action = self.game.namer.action(text)
+        if action not in self.legal_actions():
+            raise IllegalAction(f"undecim: {text!r} is not legal for seat "
+                                f"{self.current_player()} in phase {self.phase()!r}")
+        return action
+
+    # -- zones -----------------------------------------------------------------------------------------
+
+    def zones(self) -> Iterator[tuple[str, list[int]]]:
+        """``deck``, ``discard``, ``council`` and per seat ``hand``, ``drawn``, ``play``,
+        ``settlements``, ``actions`` (an unrevealed choice stays in ``actions``)."""
+        g = self.game
+        yield "deck", self.deck
+        yield "discard", self.disc
+        base = g.n_res
+        yield "council", [base + a for a in range(g.n_actions) if self.council >> a & 1]
+        for p in range(self.num_players):
+            yield f"hand:{p}", self.hand[p]
+            yield f"drawn:{p}", [self.drawn[p]] if self.drawn[p] >= 0 else []
+            yield f"play:{p}", self.loose[p]
+            yield f"settlements:{p}", [c for s in self.setl[p] for c in s[2]]
+            yield f"actions:{p}", [base + a for a in range(g.n_actions)
+                                   if self.ahand[p] >> a & 1]
+
+    # -- observation ------------------------------------------------------------------------------------
+
+    def observation(self, player: int) -> UndecimObservation:
+        """What ``player`` may know (see :class:`UndecimObservation`)."""
+        g = self.game
+        n = self.num_players
+        ct = g.card_type
+        na = g.n_actions
+        revealed = bool(self.order)
+        acting = -1
+        if self.ph in (PH_BOOST, PH_GAIN, PH_BUILD) or (
+                self.ph == PH_NIGHT and self.n_origin == NIGHT_ACTION):
+            acting = self.order[self.idx]
+
+        def bits(mask: int) -> tuple[int, ...]:
+            return tuple(a for a in range(na) if mask >> a & 1)
+
+        known = tuple(bits(self.ahand[p]) if p == player else bits(self.known[p])
+                      for p in range(n))
+        return UndecimObservation(
+            seat=player,
+            current_player=self.current_player(),
+            phase=PHASE_NAMES[self.ph],
+            num_players=n,
+            season=self.season + 1,
+            round=min(self.rnd, g.rounds - 1) + 1,
+            rounds=g.rounds,
+            die=self.die,
+            counters=self.counters,
+            hand=tuple(sorted(ct[c] for c in self.hand[player])),
+            drawn=ct[self.drawn[player]] if self.drawn[player] >= 0 else -1,
+            hand_sizes=tuple(len(h) for h in self.hand),
+            drawing=tuple(d >= 0 for d in self.drawn),
+            deck_size=len(self.deck),
+            discard=tuple(sorted(ct[c] for c in self.disc)),
+            loose=tuple(tuple(c) for c in self.cnt),
+            settlements=tuple(tuple((m, mask, len(cards)) for m, mask, cards in s)
+                              for s in self.setl),
+            vp=tuple(tuple(v) for v in self.vp),
+            actions=bits(self.ahand[player]),
+            council=bits(self.council),
+            known=known,
+            action_counts=tuple(self.ahand[p].bit_count() for p in range(n)),
+            chosen=self.chosen[player],
+            has_chosen=tuple(c >= 0 for c in self.chosen),
+            played=self.log[-1] if revealed else (-1,) * n,
+            order=tuple(self.order),
+            log=tuple(self.log),
+            story=tuple(self.story),
+            achieved=tuple((a[0], a[2]) for a in self.ach),
+            acting=acting,
+            gains=tuple(self.gq) if acting >= 0 else (),
+            time_left=self.time_left,
+            builds=(self.b_set, self.b_dev, self.b_auto),
+            night_most=self.n_most,
+            night_discards=tuple(self.n_disc),
+            markers=tuple(self.markers),
+        )
+
+    def resample_hidden(self, player: int, rng: random.Random) -> "UndecimState":
+        """A copy with what ``player`` cannot see redealt.
+
+        Redealt: the other seats' resource hands and unplaced drawn cards with
+        the deck (same sizes); the other seats' action cards not known to be
+        theirs (same counts; a pending face-down choice is redrawn from the new
+        hand); the dice of rounds not yet rolled and the reshuffle seed.
+        """
+        new = self.clone()
+        n = self.num_players
+        others = [p for p in range(n) if p != player]
+        pool = list(self.deck)
+        for p in others:
+            pool.extend(self.hand[p])
+            if self.drawn[p] >= 0:
+                pool.append(self.drawn[p])
+        pool = _shuffled(pool, rng)
+        k = 0
+        for p in others:
+            size = len(self.hand[p])
+            new.hand[p] = pool[k:k + size]
+            k += size
+            if self.drawn[p] >= 0:
+                new.drawn[p] = pool[k]
+                k += 1
+        new.deck = pool[k:]
+        # Action cards: unknown ones of the other seats, same counts.
+        unknown = [a for p in others for a in range(self.game.n_actions)
+                   if (self.ahand[p] & ~self.known[p]) >> a & 1]
+        unknown = _shuffled(unknown, rng)
+        k = 0
+        for p in others:
+            count = (self.ahand[p] & ~self.known[p]).bit_count()
+            mask = self.known[p]
+            for a in unknown[k:k + count]:
+                mask |= 1 << a
+            k += count
+            new.ahand[p] = mask
+            if self.chosen[p] >= 0:
+                held = [a for a in range(self.game.n_actions) if mask >> a & 1]
+                new.chosen[p] = held[int(rng.random() * len(held))]
+        first = self.rnd + (1 if self.die else 0)
+        for r in range(first, len(new.dice)):
+            new.dice[r] = 1 + int(rng.random() * 6)
+        new.rs = rng.getrandbits(63)
+        new._legal = None
+        return new
+
+    # -- notation ---------------------------------------------------------------------------------------
+
+    def to_position(self) -> notation.Position:
+        """This state as plain values (types for resource cards)."""
+        ct = self.game.card_type
+        up = self.up
+        types = self.game.types
+        n = self.num_players
+
+        def placed(c: int) -> tuple[int, int]:
+            t = ct[c]
+            return (t, 0 if types[t][0] == up[c] else 1)
+
+        return notation.Position(
+            num_players=n, season=self.season, rnd=self.rnd, phase=self.ph,
+            counters=self.counters, die=self.die, dice=list(self.dice), rs=self.rs,
+            deck=[ct[c] for c in self.deck], discard=[ct[c] for c in self.disc],
+            hands=[sorted(ct[c] for c in h) for h in self.hand],
+            drawn=[ct[c] if c >= 0 else -1 for c in self.drawn],
+            loose=[sorted(placed(c) for c in x) for x in self.loose],
+            settlements=[[[placed(c) for c in s[2]] for s in x] for x in self.setl],
+            vp=[list(v) for v in self.vp],
+            ahand=list(self.ahand), known=list(self.known), council=self.council,
+            chosen=list(self.chosen), log=[list(r) for r in self.log],
+            story=list(self.story), ach=[list(a) for a in self.ach], ach_seq=self.ach_seq,
+            markers=list(self.markers), seasons_done=[list(s) for s in self.seasons_done],
+            idx=self.idx, gq=list(self.gq), time_left=self.time_left,
+            builds=[self.b_set, self.b_dev, self.b_auto], night_origin=self.n_origin,
+            night_most=self.n_most, night_idx=self.n_idx, night_disc=list(self.n_disc),
+            turns=self.n_turns)
+
+    def to_notation(self) -> str:
+        """This position as one line (grammar in :mod:`.notation`)."""
+        return notation.write(self.to_position(), self.game)
+
+    @classmethod
+    def from_position(cls, g: UndecimGame, pos: notation.Position) -> "UndecimState":
+        """Build and check a state from a parsed position (NotationError on nonsense)."""
+        def fail(reason: str) -> NotationError:
+            return NotationError(f"undecim notation: {reason}")
+
+        n = pos.num_players
+        if not g.min_players <= n <= g.max_players:
+            raise fail(f"p={n}: the game is for {g.min_players}–{g.max_players} players")
+        st = cls(g, n)
+        st.season, st.rnd, st.ph = pos.season, pos.rnd, pos.phase
+        st.counters, st.die, st.dice, st.rs = pos.counters, pos.die, list(pos.dice), pos.rs
+        # Resource cards: hand out copies of each type in zone order.
+        free: list[list[int]] = [[] for _ in range(g.n_types)]
+        for c in range(g.n_res - 1, -1, -1):
+            free[g.card_type[c]].append(c)
+
+        def take(t: int, where: str) -> int:
+            if not 0 <= t < g.n_types or not free[t]:
+                raise fail(f"{where}: more {g.type_names[t] if 0 <= t < g.n_types else t} "
+                           "cards than the data has")
+            return free[t].pop()
+
+        st.deck = [take(t, "deck") for t in pos.deck]
+        st.disc = [take(t, "discard") for t in pos.discard]
+        st.hand = [[take(t, "hands") for t in h] for h in pos.hands]
+        st.drawn = [take(t, "drawn") if t >= 0 else -1 for t in pos.drawn]
+        for p in range(n):
+            for t, h in pos.loose[p]:
+                c = take(t, "play")
+                st._place(p, c, h)
+            for cards in pos.settlements[p]:
+                ids = []
+                mats = []
+                for t, h in cards:
+                    c = take(t, "settlements")
+                    k = g.types[t][h]
+                    st.up[c] = k
+                    ids.append(c)
+                    if k == g.GOLD:
+                        continue
+                    if not g.MAT0 <= k < g.GOLD:
+                        raise fail("settlements: only materials and gold lie in settlements")
+                    mats.append(k - g.MAT0)
+                distinct = sorted(set(mats))
+                if len(cards) < 2 or not distinct:
+                    raise fail("settlements: a settlement has 2+ cards and a material")
+                mat = distinct[0] if len(distinct) == 1 else -1
+                mask = 0
+                for m in distinct:
+                    mask |= 1 << m
+                if mat < 0 and len(distinct) != len(mats):
+                    raise fail("settlements: a mixed settlement repeats a material (U4)")
+                st.setl[p].append((mat, mask, tuple(ids)))
+        left = [t for t in range(g.n_types) for _ in free[t]]
+        if left:
+            raise fail(f"{len(left)} resource cards are missing (e.g. {g.type_names[left[0]]})")
+        st.vp = [list(v) for v in pos.vp]
+        st.ahand, st.known, st.council = list(pos.ahand), list(pos.known), pos.council
+        seen = st.council
+        for p in range(n):
+            if seen & st.ahand[p]:
+                raise fail("actions: an action card is in two places")
+            seen |= st.ahand[p]
+            if st.known[p] & ~st.ahand[p]:
+                raise fail("known: a known card is not in that hand")
+        if seen != (1 << g.n_actions) - 1:
+            raise fail("actions: every action card must be in a hand or the council")
+        st.chosen = list(pos.chosen)
+        for p in range(n):
+            if st.chosen[p] >= 0 and not st.ahand[p] >> st.chosen[p] & 1:
+                raise fail(f"chosen: seat {p}'s choice is not in its hand")
+        st.log = [tuple(r) for r in pos.log]
+        st.story = list(pos.story)
+        st.ach = [list(a) for a in pos.ach]
+        st.ach_seq = pos.ach_seq
+        st.markers = list(pos.markers)
+        st.seasons_done = [tuple(s) for s in pos.seasons_done]
+        st._set_rules()
+        st.idx = pos.idx
+        st.gq = list(pos.gq)
+        st.time_left = pos.time_left
+        st.b_set, st.b_dev, st.b_auto = pos.builds
+        st.n_origin, st.n_most, st.n_idx = pos.night_origin, pos.night_most, pos.night_idx
+        st.n_disc = list(pos.night_disc)
+        st.n_turns = pos.turns
+        expected_log = st.season * g.rounds + st.rnd + (
+            1 if st.ph in (PH_NIGHT, PH_BOOST, PH_GAIN, PH_BUILD, PH_PICK) else 0)
+        if st.ph == PH_OVER or st.ph == PH_MARKER:
+            expected_log = (st.season + 1) * g.rounds
+        if len(st.log) != expected_log:
+            raise fail(f"log: {len(st.log)} revealed rounds, expected {expected_log}")
+        if st.log:
+            for r in st.log:
+                if len(r) != n or len(set(r)) != n or not all(0 <= a < g.n_actions for a in r):
+                    raise fail("log: each round lists a different action per seat")
+        if expected_log > st.season * g.rounds + st.rnd and st.ph != PH_OVER \
+                and st.ph != PH_MARKER:
+            played = st.log[-1]
+            st.order = sorted(range(n), key=played.__getitem__)
+        st.cur = st._derive_current(fail)
+        if st.ph != PH_OVER and not st.legal_actions():
+            raise fail(f"phase {PHASE_NAMES[st.ph]}: seat {st.cur} has nothing to decide")
+        return st
+
+    def _derive_current(self, fail: Any) -> int:
+        """The seat to act, derived from the phase and its position (checked)."""
+        n = self.num_players
+        ph = self.ph
+        if ph == PH_OVER:
+            return TERMINAL
+        if ph == PH_MULL:
+            if not 0 <= self.idx < n:
+                raise fail("mulligan: position out of range")
+            return self.idx
+        if ph == PH_START:
+            for p in range(n):
+                if self.drawn[p] >= 0:
+                    return p
+            raise fail("start_gain: nobody has a drawn card")
+        if ph == PH_CHOOSE:
+            k = 0
+            while k < n and self.chosen[k] >= 0:
+                k += 1
+            if k == n or any(c >= 0 for c in self.chosen[k:]):
+                raise fail("choose_action: choices are made in seat order")
+            return k
+        if ph == PH_MARKER:
+            return self.winners()[0]
+        if not self.order:
+            raise fail(f"{PHASE_NAMES[ph]}: the actions are not revealed")
+        if ph == PH_NIGHT:
+            if not 0 <= self.n_idx < n:
+                raise fail("night: position out of range")
+            return self.order[self.n_idx]
+        if not 0 <= self.idx < n:
+            raise fail(f"{PHASE_NAMES[ph]}: position out of range")
+        if ph == PH_GAIN and not self.gq:
+            raise fail("gain: no gain pending")
+        return self.order[self.idx]

@@ -1,0 +1,220 @@
+"""Undecim report figures: where VP come from, how each action and scenario card fares.
+
+Per game: VP by source per seat (round-end lands, final lands, settlements,
+gold, enemies, scenarios, action VP, campaign start) and the winners' share
+of each source; per action card, the win rate and mean final VP of the player
+who played it in a round (one sample per play) with 95 % intervals; per
+scenario card in the Story, how often it was achieved, in which round, and
+how often the bonus was split; Red Moon Nights per game. Only counts and sums
+are kept, so chunks merge by addition. In a campaign the figures are those of
+the final season (its Story, its VP), while action plays cover every season.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Sequence
+
+from pnp.games.api import Game, State
+from pnp.games.stats import GameStats, KeyFigure
+from pnp.intervals import wilson_interval
+
+from .engine import EV_NIGHT, FINAL_SOURCES, VP_SOURCES, UndecimGame, UndecimState
+
+#: Report order of the VP sources.
+SOURCES = ("round_lands", "final_lands", "settlements", "gold", "enemies", "scenarios",
+           "actions", "campaign_start")
+
+
+def _rate(count: float, n: int) -> dict[str, float]:
+    """``count``/``n`` with its 95 % Wilson interval, JSON-ready."""
+    share = count / n if n else 0.0
+    low, high = wilson_interval(share, n)
+    return {"count": round(count, 6), "n": n, "rate": round(share, 6), "low": round(low, 6),
+            "high": round(high, 6)}
+
+
+def _mean(total: float, squares: float, n: int) -> dict[str, float]:
+    """Mean with a normal 95 % interval from a sum and a sum of squares."""
+    if not n:
+        return {"mean": 0.0, "low": 0.0, "high": 0.0, "n": 0}
+    mean = total / n
+    var = max(0.0, squares / n - mean * mean) * (n / (n - 1) if n > 1 else 1.0)
+    half = 1.96 * math.sqrt(var / n)
+    return {"mean": round(mean, 4), "low": round(mean - half, 4), "high": round(mean + half, 4),
+            "n": n}
+
+
+class UndecimStats(GameStats):
+    """VP sources, action-card and scenario-card figures, Red Moon Nights."""
+
+    title = "Undecim figures"
+
+    def __init__(self, game: Game[Any], num_players: int) -> None:
+        """Start empty for ``num_players`` seats."""
+        super().__init__(game, num_players)
+        assert isinstance(game, UndecimGame)
+        self.rounds = game.rounds
+        self.card_names = [f"{a.number} {a.name_en}" for a in game.actions]
+        self.scen_ids = [s.id for s in game.scenarios]
+        self.scen_names = [s.name_en for s in game.scenarios]
+        n_src = len(SOURCES)
+        self.games = 0
+        self.vp = [[0] * n_src for _ in range(num_players)]
+        self.win_vp = [0.0] * n_src
+        self.win_total = 0.0
+        na = game.n_actions
+        self.plays = [0] * na
+        self.wins = [0.0] * na
+        self.vp_sum = [0.0] * na
+        self.vp_sq = [0.0] * na
+        ns = len(game.scenarios)
+        self.in_story = [0] * ns
+        self.achieved = [0] * ns
+        self.split = [0] * ns
+        self.by_round = [[0] * game.rounds for _ in range(ns)]
+        self.nights = 0
+        self.night_hist = [0] * 5       # games with 0, 1, 2, 3, 4+ Nights
+
+    def add(self, state: State[Any], seats: Sequence[str]) -> None:
+        """Count one finished game."""
+        assert isinstance(state, UndecimState)
+        n = state.num_players
+        self.games += 1
+        totals = state.totals()
+        win = state.winners()
+        idx = {name: i for i, name in enumerate(VP_SOURCES)}
+        per: list[list[int]] = []
+        for p in range(n):
+            final = dict(zip(FINAL_SOURCES, state.final_vp(p)))
+            row = [state.vp[p][idx[s]] if s in idx else final[s] for s in SOURCES]
+            per.append(row)
+            for k, v in enumerate(row):
+                self.vp[p][k] += v
+        for p in win:
+            share = 1 / len(win)
+            for k, v in enumerate(per[p]):
+                self.win_vp[k] += v * share
+            self.win_total += totals[p] * share
+        for played in state.log:
+            for p, a in enumerate(played):
+                self.plays[a] += 1
+                if p in win:
+                    self.wins[a] += 1 / len(win)
+                self.vp_sum[a] += totals[p]
+                self.vp_sq[a] += totals[p] * totals[p]
+        for j, i in enumerate(state.story):
+            self.in_story[i] += 1
+            rnd, _seq, mask = state.ach[j]
+            if rnd >= 0:
+                self.achieved[i] += 1
+                self.by_round[i][min(rnd, self.rounds - 1)] += 1
+                if mask & (mask - 1):
+                    self.split[i] += 1
+        nights = state.ev[EV_NIGHT]
+        self.nights += nights
+        self.night_hist[min(nights, 4)] += 1
+
+    def merge(self, other: Any) -> None:
+        """Add the counts of ``other`` (same game, later games)."""
+        assert isinstance(other, UndecimStats)
+        self.games += other.games
+        for p in range(self.num_players):
+            self.vp[p] = [a + b for a, b in zip(self.vp[p], other.vp[p])]
+        self.win_vp = [a + b for a, b in zip(self.win_vp, other.win_vp)]
+        self.win_total += other.win_total
+        for name in ("plays", "wins", "vp_sum", "vp_sq", "in_story", "achieved", "split",
+                     "night_hist"):
+            setattr(self, name, [a + b for a, b in zip(getattr(self, name),
+                                                       getattr(other, name))])
+        self.by_round = [[a + b for a, b in zip(x, y)] for x, y in zip(self.by_round,
+                                                                       other.by_round)]
+        self.nights += other.nights
+
+    def to_dict(self) -> dict[str, Any]:
+        """Deterministic JSON-ready figures."""
+        g = self.games or 1
+        vp_by_seat = [{s: round(self.vp[p][k] / g, 4) for k, s in enumerate(SOURCES)}
+                      for p in range(self.num_players)]
+        all_src = [sum(self.vp[p][k] for p in range(self.num_players)) for k in range(len(SOURCES))]
+        everyone = sum(all_src) or 1
+        win_total = self.win_total or 1
+        cards: dict[str, Any] = {}
+        rates = []
+        for a, name in enumerate(self.card_names):
+            r = _rate(self.wins[a], self.plays[a])
+            rates.append(r["rate"])
+            cards[name] = {"plays": self.plays[a], "win": r,
+                           "vp": _mean(self.vp_sum[a], self.vp_sq[a], self.plays[a])}
+        played_rates = [r for a, r in enumerate(rates) if self.plays[a]]
+        average = sum(played_rates) / len(played_rates) if played_rates else 0.0
+        scen: dict[str, Any] = {}
+        for i, sid in enumerate(self.scen_ids):
+            if not self.in_story[i]:
+                continue
+            got = self.achieved[i]
+            mean_round = (sum((r + 1) * c for r, c in enumerate(self.by_round[i])) / got
+                          if got else 0.0)
+            scen[sid] = {"name": self.scen_names[i], "games": self.in_story[i],
+                         "achieved": _rate(got, self.in_story[i]),
+                         "by_round": list(self.by_round[i]),
+                         "mean_round": round(mean_round, 3),
+                         "split": _rate(self.split[i], got)}
+        return {
+            "games": self.games,
+            "vp_by_seat": vp_by_seat,
+            "vp_share_all": {s: round(all_src[k] / everyone, 4) for k, s in enumerate(SOURCES)},
+            "vp_share_winners": {s: round(self.win_vp[k] / win_total, 4)
+                                 for k, s in enumerate(SOURCES)},
+            "winner_vp_mean": round(self.win_total / g, 3),
+            "actions": cards,
+            "action_win_average": round(average, 6),
+            "action_win_spread": round(max((abs(r - average) for r in played_rates),
+                                           default=0.0), 6),
+            "scenarios": scen,
+            "nights_per_game": round(self.nights / g, 4),
+            "nights_histogram": list(self.night_hist),
+        }
+
+    def format(self, figures: dict[str, Any]) -> list[str]:
+        """Readable lines for :meth:`to_dict`'s figures."""
+        def pct(r: dict[str, Any]) -> str:
+            return f"{100 * r['rate']:5.1f}% [{100 * r['low']:.1f}–{100 * r['high']:.1f}]"
+
+        lines = [f"games: {figures['games']}; winner's VP mean {figures['winner_vp_mean']:.1f}",
+                 "VP by source (mean per game):",
+                 "  seat  " + "  ".join(f"{s:>12}" for s in SOURCES)]
+        for p, row in enumerate(figures["vp_by_seat"]):
+            lines.append(f"  {p:>4}  " + "  ".join(f"{row[s]:12.2f}" for s in SOURCES))
+        lines.append("  share of all VP      " + "  ".join(
+            f"{s} {100 * v:.1f}%" for s, v in figures["vp_share_all"].items() if v))
+        lines.append("  share of winners' VP " + "  ".join(
+            f"{s} {100 * v:.1f}%" for s, v in figures["vp_share_winners"].items() if v))
+        lines.append(f"action cards — win rate of the player who played it (average "
+                     f"{100 * figures['action_win_average']:.1f}%, widest gap "
+                     f"{100 * figures['action_win_spread']:.1f} points) and their final VP:")
+        for name, c in figures["actions"].items():
+            vp = c["vp"]
+            lines.append(f"  {name:<22} plays {c['plays']:>7}  win {pct(c['win'])}  "
+                         f"VP {vp['mean']:6.2f} [{vp['low']:.2f}–{vp['high']:.2f}]")
+        lines.append("scenario cards — achieved, mean round, achieved by round, split:")
+        for sid, s in figures["scenarios"].items():
+            rounds = " ".join(str(x) for x in s["by_round"])
+            lines.append(f"  {sid:<7} {s['name']:<22} achieved {pct(s['achieved'])}  round "
+                         f"{s['mean_round']:.2f} ({rounds})  split {pct(s['split'])}")
+        hist = figures["nights_histogram"]
+        lines.append(f"Red Moon Nights per game: {figures['nights_per_game']:.2f} "
+                     f"(games with 0/1/2/3/4+: {'/'.join(map(str, hist))})")
+        return lines
+
+    def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
+        """Nights per game, the widest action-card gap, each Story card's achieved rate."""
+        out: list[KeyFigure] = []
+        nights = figures["nights_per_game"]
+        out.append(("Red Moon Nights per game", nights, nights, nights))
+        gap = figures["action_win_spread"]
+        out.append(("widest action win-rate gap", gap, gap, gap))
+        for sid, s in figures["scenarios"].items():
+            r = s["achieved"]
+            out.append((f"{sid} achieved", r["rate"], r["low"], r["high"]))
+        return out
