@@ -241,6 +241,9 @@ def _plan_axis(lo: float, hi: float, n: int, card: float, bleed: float, target: 
     best_score: tuple[float, int, float] | None = None
     for g in _gutters(space, n, card, bleed, target, gutter, marks, sides):
         span = n * card + (n - 1) * g
+        if span > space + EPS and gutter != "auto":  # a fixed gutter costs cards
+            n = _count(space, card, g, 0.0)
+            span = n * card + (n - 1) * g
         if n <= 0 or span > space + EPS:
             continue
         band = (space - span) / sides

@@ -13,6 +13,8 @@ from __future__ import annotations
 
 import csv
 import io
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator, Sequence
@@ -205,6 +207,36 @@ def save_png(image: Image.Image, path: Path, dpi: int | None = None) -> None:
             image.save(tmp, "PNG")
 
 
+class PngWriter:
+    """Saves PNGs on worker threads while the caller renders the next image.
+
+    PNG compression dominated the export time and Pillow's encoder releases
+    the GIL, so two threads roughly halve it on two cores. The bytes written
+    do not depend on the threads.
+    """
+
+    def __init__(self) -> None:
+        """Start the pool (at most two workers)."""
+        self._pool = ThreadPoolExecutor(max_workers=min(2, os.cpu_count() or 1))
+        self._jobs: list[Future[None]] = []
+
+    def save(self, image: Image.Image, path: Path, dpi: int | None = None) -> None:
+        """Queue ``image`` to be written to ``path``."""
+        self._jobs.append(self._pool.submit(save_png, image, path, dpi))
+
+    def __enter__(self) -> "PngWriter":
+        """Return the writer."""
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        """Wait for every save (re-raising the first failure) and stop the pool."""
+        try:
+            for job in self._jobs:
+                job.result()
+        finally:
+            self._pool.shutdown(wait=True)
+
+
 def shared_back(cards: Sequence[ServiceCard], two_sided: bool) -> Layout | None:
     """Return the one back every card shares, or None if backs differ (or are faces)."""
     if two_sided or not cards or cards[0].back is None:
@@ -241,10 +273,11 @@ def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile
     except OSError as exc:
         raise PnpError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
     written: list[Path] = []
-    for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
-        path = folder / name
-        save_png(image, path, profile.dpi)
-        written.append(path)
+    with PngWriter() as writer:
+        for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
+            path = folder / name
+            writer.save(image, path, profile.dpi)
+            written.append(path)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow(["file", "back", "quantity", "id"])

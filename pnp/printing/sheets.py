@@ -171,7 +171,9 @@ def check_back_offset(sheets: Sequence[Sequence[PagePlan]], offset_mm: tuple[flo
                 t = s.trim
                 lo_x, hi_x = max(lo_x, area.x - t.x), min(hi_x, area.x1 - t.x1)
                 lo_y, hi_y = max(lo_y, area.y - t.y), min(hi_y, area.y1 - t.y1)
-                r = s.bleed_rect.shifted(dx, dy)
+            ink = plan.ink()
+            if ink is not None:
+                r = ink.shifted(dx, dy)
                 lost = max(lost, area.x - r.x, r.x1 - area.x1, area.y - r.y, r.y1 - area.y1)
     if not any_back:
         raise PnpError(f"--back-offset moves duplex back pages; {what} has none "
@@ -184,7 +186,7 @@ def check_back_offset(sheets: Sequence[Sequence[PagePlan]], offset_mm: tuple[flo
             f"{to_mm(hi_y):.1f} mm")
     if lost > EPS:
         return [f"{what}: --back-offset clips up to {to_mm(lost):.1f} mm of the backs' "
-                "outer bleed and marks at the printer margin"]
+                "outer bleed and crop marks at the printer margin"]
     return []
 
 

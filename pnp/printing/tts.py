@@ -28,7 +28,8 @@ from pnp.errors import PnpError
 from pnp.fileio import write_text_atomic
 from pnp.printing.geometry import Rect
 from pnp.printing.profiles import Profile
-from pnp.printing.service import RasterJob, render_images, save_png, shared_back, ServiceCard
+from pnp.printing.service import (PngWriter, RasterJob, ServiceCard, render_images, save_png,
+                                  shared_back)
 from pnp.render.layout import Layout
 
 Progress = Callable[[int], None]
@@ -250,11 +251,12 @@ def export_tiles(folder: Path, slug: str, component: str, nickname: str,
                          RasterJob(p.back, px_w, px_h, Rect(0, 0, px_w, px_h))))
     written: list[Path] = []
     url_of: dict[str, str] = {}
-    for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
-        path = folder / name
-        save_png(image, path)
-        written.append(path)
-        url_of[name] = urls(path)
+    with PngWriter() as writer:
+        for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
+            path = folder / name
+            writer.save(image, path)
+            written.append(path)
+            url_of[name] = urls(path)
     scale = size[0] / 72.0  # inches
     tiles: list[dict[str, Any]] = []
     n = 0
