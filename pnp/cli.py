@@ -227,18 +227,23 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
               default=None, help="Folder for the PNGs [default: output/<game>/preview].")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True)
 @click.option("--no-bleed", is_flag=True, help="Crop the images at the trim line.")
+@click.option("--preset", default=None, metavar="NAME",
+              help="Write the exact print-service images of a card-png profile (tgc, mpc).")
+@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="TOML file with more [profiles.NAME] rows.")
 @data_dir_option
 @templates_dir_option
 @user_errors
 def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Path | None,
-                    dpi: int, no_bleed: bool, data_dir: Path | None,
-                    templates_dir: Path | None) -> None:
+                    dpi: int, no_bleed: bool, preset: str | None, profiles_file: Path | None,
+                    data_dir: Path | None, templates_dir: Path | None) -> None:
     """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given)."""
     from pnp.build.preview import write_previews
 
     for path in write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
                                show_bleed=not no_bleed, data_dir=data_dir,
-                               templates_dir=templates_dir):
+                               templates_dir=templates_dir, preset=preset,
+                               profiles_file=profiles_file):
         click.echo(f"wrote {path}")
 
 

@@ -279,12 +279,12 @@ def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile
             writer.save(image, path, profile.dpi)
             written.append(path)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["file", "back", "quantity", "id"])
+    table = csv.writer(out, lineterminator="\n")
+    table.writerow(["file", "back", "quantity", "id"])
     for card in cards:
         back_name = "back.png" if back is not None else (
             f"{card.id}-back.png" if card.back is not None else "")
-        writer.writerow([f"{card.id}.png", back_name, card.qty, card.id])
+        table.writerow([f"{card.id}.png", back_name, card.qty, card.id])
     csv_path = folder / "quantities.csv"
     write_text_atomic(csv_path, out.getvalue())
     written.append(csv_path)

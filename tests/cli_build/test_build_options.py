@@ -130,3 +130,15 @@ def test_bad_profiles_file_is_one_line(tmp_path: Path, body: str, words: str) ->
     assert code == 1
     line = one_line_error(text)
     assert words in line and "bad.toml" in line
+
+
+def test_preview_writes_the_exact_service_image(tmp_path: Path) -> None:
+    code, text = run("preview", "nine_peak", "peaks", "peak-1", "--preset", "tgc", "--out",
+                     str(tmp_path), "--data-dir", str(DATA))
+    assert code == 0, text
+    with Image.open(tmp_path / "peak-1-face-tgc.png") as im:
+        assert im.size == (825, 1125) and round(im.info["dpi"][0]) == 300
+    assert (tmp_path / "peak-1-back-tgc.png").exists()
+    code, text = run("preview", "nine_peak", "peaks", "peak-1", "--preset", "tts", "--out",
+                     str(tmp_path), "--data-dir", str(DATA))
+    assert code == 1 and "card-png" in one_line_error(text)
