@@ -277,10 +277,12 @@ def _read_actions(data: "GameData", out: _Collector) -> list[ActionSpec]:
             out.add("actions", line, cid, "die_bonus", f"unknown die bonus {bonus!r} "
                     f"(the engine knows: {', '.join(DIE_BONUSES)})")
             bonus = "none"
-        if (scaling == "none") != (bonus == "none"):
-            column = "die_bonus" if scaling != "none" else "die_scaling"
-            out.add("actions", line, cid, column, f"die_scaling {scaling!r} needs a die_bonus "
-                    "and die_bonus needs a die_scaling (both 'none' or neither)")
+        if scaling != "none" and bonus == "none":
+            out.add("actions", line, cid, "die_bonus", f"die_scaling {scaling!r} needs a "
+                    f"die bonus ({', '.join(b for b in DIE_BONUSES if b != 'none')})")
+        elif scaling == "none" and bonus != "none":
+            out.add("actions", line, cid, "die_bonus", f"die bonus {bonus!r} needs a "
+                    "die_scaling quantity to add to (or set it to none)")
         boost = str(v.get("gold_boost") or "none")
         boost_max = _int(v.get("gold_boost_max"))
         boost_target = -1
