@@ -255,9 +255,10 @@ def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Pa
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="TOML file with more [profiles.NAME] rows.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @user_errors
 def preflight_command(files: tuple[Path, ...], profile_name: str | None,
-                      profiles_file: Path | None, as_json: bool) -> None:
+                      profiles_file: Path | None, as_json: bool, quiet: bool) -> None:
     """Check that FILES (PDF, PNG or TTS saved-object JSON; folders are searched) are print-ready.
 
     Fonts embedded, page boxes nested, size matching a print profile, images
@@ -266,8 +267,14 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
     """
     from pnp.printing.preflight import expand_paths, preflight_files, render_text
 
-    reports = preflight_files(expand_paths(list(files)), profile=profile_name,
-                              profiles_file=profiles_file)
+    paths = expand_paths(list(files))
+    if quiet or len(paths) < 20:
+        reports = preflight_files(paths, profile=profile_name, profiles_file=profiles_file)
+    else:
+        with click.progressbar(length=len(paths), label="Checking", file=sys.stderr,
+                               show_eta=False) as bar:
+            reports = preflight_files(paths, profile=profile_name,
+                                      profiles_file=profiles_file, progress=bar.update)
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reports], ensure_ascii=False, indent=2))
     else:

@@ -257,7 +257,8 @@ def plan_game_sheets(game: GameData, profile: Profile, marks: bool) -> list[Shee
         lay = compute_layout(profile.paper, component_size(component), kind=profile.layout,
                              bleed=profile.bleed, marks=marks and profile.marks,
                              mark_length=profile.mark_length, margin=profile.margin,
-                             min_bleed=profile.min_bleed, priority=profile.priority)
+                             min_bleed=profile.min_bleed, priority=profile.priority,
+                             gutter=profile.gutter)
         plans.append(SheetPlan(component.id, (component,), lay,
                                grid_sheets(lay, _qty(game, component))))
     if small:

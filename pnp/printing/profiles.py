@@ -34,12 +34,15 @@ COLOURS = ("rgb",)
 #: Profile names: lower-case words joined by hyphens (they are CLI values).
 _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 
+#: Page boxes each output can write: "paper" (every box = the sheet), "trim"
+#: (TrimBox = the card, BleedBox = CropBox = MediaBox = trim + bleed).
+PAGE_BOXES = {"sheets": ("paper",), "card-pdf": ("trim",)}
 _COMMON = {"summary", "output", "kinds", "source", "colour", "folder"}
 _KEYS: dict[str, set[str]] = {
     "sheets": _COMMON | {"paper", "layout", "file", "priority", "bleed", "min_bleed",
-                         "margin", "marks", "mark_length"},
+                         "margin", "marks", "mark_length", "gutter", "page_boxes"},
     "card-pdf": _COMMON | {"bleed", "safe", "asks_cmyk", "page_order", "fit", "tolerance",
-                           "products"},
+                           "products", "page_boxes"},
     "card-png": _COMMON | {"dpi", "bleed", "safe", "fit", "tolerance", "products"},
     "tts": _COMMON | {"max_columns", "max_rows", "max_sheet_px", "max_card_px", "tile_dpi"},
 }
@@ -93,6 +96,9 @@ class Profile:
     margin: float = 0.0
     marks: bool = True
     mark_length: float = 0.0
+    #: "auto" (see pnp.printing.imposition rule 3), "none", "full" or a length.
+    gutter: str | float = "auto"
+    page_boxes: str = "paper"
     # print services
     dpi: int = 300
     safe: float = 0.0
@@ -296,6 +302,12 @@ def _profile(name: str, raw: Any, origin: str, papers: Mapping[str, PaperSize]) 
         if "{deck}" not in file or not file.endswith(".pdf") or "/" in file:
             raise row.fail(f"file: expected a name such as '{{deck}}-a4.pdf', found {file!r}")
         bleed = row.length("bleed", "3mm")
+        gutter_text = row.text("gutter", "auto")
+        gutter: str | float = gutter_text
+        if gutter_text not in ("auto", "none", "full"):
+            gutter = row.length("gutter")
+        base.update(gutter=gutter,
+                    page_boxes=row.text("page_boxes", "paper", PAGE_BOXES["sheets"]))
         base.update(paper=paper, layout=row.text("layout", "duplex", LAYOUTS), file=file,
                     priority=row.text("priority", "cards", PRIORITIES), bleed=bleed,
                     min_bleed=min(row.length("min_bleed", "2mm"), bleed),
@@ -319,6 +331,7 @@ def _profile(name: str, raw: Any, origin: str, papers: Mapping[str, PaperSize]) 
                     tolerance=row.number("tolerance", 0.03, 0.0, 0.2),
                     products=tuple(products))
         if output == "card-pdf":
+            base.update(page_boxes=row.text("page_boxes", "trim", PAGE_BOXES["card-pdf"]))
             base.update(asks_cmyk=row.flag("asks_cmyk", False),
                         page_order=row.text("page_order", "back-front", PAGE_ORDERS))
         else:
