@@ -457,11 +457,18 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
             progress(sum(c.qty for c in deck))
 
 
+def render_game(env: PnpEnvironment, game: GameData,
+                progress: Progress | None = None) -> dict[str, list[ServiceCard]]:
+    """Render every printable component of ``game``: component id -> distinct cards."""
+    return {c.id: render_cards(env, game, c, progress) for c in printable_components(game)}
+
+
 def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                progress: Progress | None = None,
                plans: dict[tuple[str, str], list[SheetPlan]] | None = None,
-               used_keys: set[int] | None = None) -> BuildResult:
-    """Write every profile's files for ``game`` (plans from :func:`plan_build` if given)."""
+               used_keys: set[int] | None = None,
+               cards: dict[str, list[ServiceCard]] | None = None) -> BuildResult:
+    """Write every profile's files for ``game`` (plans and rendered cards if given)."""
     result = BuildResult()
     components = printable_components(game)
     if not components:
@@ -469,9 +476,9 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
         return result
     if plans is None:
         plans = plan_build([game], options)
-    cards: dict[str, list[ServiceCard]] = {}
+    if cards is None:
+        cards = render_game(env, game, progress)
     for component in components:
-        cards[component.id] = render_cards(env, game, component, progress)
         if not cards[component.id]:  # every qty is 0: nothing to print, no empty file
             result.skipped.append(f"{game.slug}/{component.id}: no cards (every qty is 0)")
     keys = used_keys if used_keys is not None else set()
@@ -506,13 +513,20 @@ def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
 
 def build(games: list[GameData], options: BuildOptions,
           progress: Progress | None = None) -> BuildResult:
-    """Build every game in ``games`` for every profile, plus the duplex calibration sheets."""
+    """Build every game in ``games`` for every profile, plus the duplex calibration sheets.
+
+    Everything that can fail on bad input happens before the first file is
+    written: layouts and offsets are planned, then every card of every game
+    is rendered (template, markup, icon and text-fit errors), then files
+    are written.
+    """
     env = make_environment(resolve_templates_dir(options.templates_dir))
     plans = plan_build(games, options)
+    rendered = [render_game(env, game, progress) for game in games]
     total = BuildResult()
     used_keys: set[int] = set()
-    for game in games:
-        total.merge(build_game(env, game, options, progress, plans, used_keys))
+    for game, cards in zip(games, rendered):
+        total.merge(build_game(env, game, options, progress, plans, used_keys, cards))
         if options.rulebooks:
             from pnp.rulebook.cli import export_rulebooks
 

@@ -142,3 +142,20 @@ def test_preview_writes_the_exact_service_image(tmp_path: Path) -> None:
     code, text = run("preview", "nine_peak", "peaks", "peak-1", "--preset", "tts", "--out",
                      str(tmp_path), "--data-dir", str(DATA))
     assert code == 1 and "card-png" in one_line_error(text)
+
+
+def test_a_template_error_in_a_later_game_writes_nothing(tmp_path: Path) -> None:
+    """Every card is rendered before the first file is written."""
+    import shutil
+
+    templates = tmp_path / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates", templates)
+    face = templates / "undecim" / "summary_face.xml.j2"
+    face.write_text(face.read_text(encoding="utf-8") + "{% if %}\n", encoding="utf-8")
+    out = tmp_path / "out"
+    code, text = run("build", "fortuna", "undecim", "--preset", "tgc", "--preset", "home-a4",
+                     "--no-rulebook", "-q", "--out", str(out), "--data-dir", str(DATA),
+                     "--templates-dir", str(templates))
+    assert code == 1
+    assert "summary_face.xml.j2" in one_line_error(text)
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
