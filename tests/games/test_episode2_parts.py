@@ -104,6 +104,12 @@ def test_observation_fields_and_hidden_information() -> None:
         assert not isinstance(value, list), f.name
     with pytest.raises(dataclasses.FrozenInstanceError):
         obs.hp = 3  # type: ignore[misc]
+    # Built with only the non-default fields in the instance dict: still equal to
+    # (and hashing like) the same observation built field by field.
+    for o in (obs, at(position(hand=["♥2", "♦4", "♣7"], deck=["♥5"])).observation(0)):
+        full = Episode2Observation(**{f.name: getattr(o, f.name)
+                                      for f in dataclasses.fields(o)})
+        assert full == o and hash(full) == hash(o) and repr(full) == repr(o)
     other = s.resample_hidden(0, random.Random(1))
     assert other.observation(0) == obs and hash(other.observation(0)) == hash(obs)
     assert other.fixed == [] and other.legal_actions() == s.legal_actions()

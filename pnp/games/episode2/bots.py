@@ -87,6 +87,12 @@ class _Tables:
         self._survive: dict[tuple[int, int], list[float]] = {}
         #: The same tables keyed by boss_hp << 8 | bonus (one int: a faster lookup).
         self.survive_by: dict[int, list[float]] = {}
+        #: How much each card is worth keeping when digging (−1: a ♥, scored
+        #: by the HP it would restore at the time).
+        self.keep_score: tuple[int, ...] = tuple(
+            (100 if game.instant[c] else 55 + 5 * game.bonus[c]) if game.is_attack[c]
+            else 50 if game.is_diamond[c] else -1
+            for c in range(game.num_player_cards))
         #: Per-hand summaries and best reroll subsets, filled on first use.
         self.hands: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.rerolls: dict[tuple[tuple[int, ...], int], tuple[int, float]] = {}
@@ -209,28 +215,33 @@ class HeuristicBot(Bot):
         return choice if choice in legal_actions else legal_actions[0]
 
     # ------------------------------------------------------------ helpers
-    def _score(self, card: int, obs: Episode2Observation) -> int:
-        """How much a card is worth keeping (attack > ♦ > ♥ by HP it restores)."""
-        g = self.g
-        if g.is_attack[card]:
-            return 100 if g.instant[card] else 55 + g.bonus[card] * 5
-        if g.is_diamond[card]:
-            return 50
-        missing = obs.max_hp - obs.hp
-        heal = missing if g.full_heal[card] else min(g.value[card], missing)
-        return 20 + heal
-
     def _dig(self, obs: Episode2Observation, legal: Sequence[int], deep: bool) -> int:
-        """Discard the least useful cards (all but the best when ``deep``)."""
-        hand = sorted(obs.hand, key=lambda c: (self._score(c, obs), c))
-        limit = min(len(hand) - 1, self.g.hand_size - 1)
+        """Discard the least useful cards (all but the best when ``deep``).
+
+        Worth keeping: ♠A 100 > other attack cards 55 (+5 per bonus point) >
+        ♦ 50 > ♥ 20 + the HP it would restore now.
+        """
+        g = self.g
+        static = self.t.keep_score
+        missing = obs.max_hp - obs.hp
+        scored = []
+        for c in obs.hand:
+            score = static[c]
+            if score < 0:  # a ♥: worth the HP it would restore now
+                score = 20 + (missing if g.full_heal[c] else min(g.value[c], missing))
+            scored.append((score, c))
+        scored.sort()
+        limit = min(len(scored) - 1, g.hand_size - 1)
         if deep:
-            out = hand[:limit]
+            out = [c for _, c in scored[:limit]]
         else:
-            out = [c for c in hand[:limit] if self._score(c, obs) < KEEP_AT_LEAST]
+            out = [c for score, c in scored[:limit] if score < KEEP_AT_LEAST]
             if not out:
-                out = hand[:1]
-        action = self.g.codec.discard_action(out)
+                out = [scored[0][1]]
+        bits = 0
+        for c in out:
+            bits |= 1 << c
+        action = g.discard_base + bits
         if action in legal:
             return action
         # No discard possible (empty deck): the first legal action.
@@ -240,22 +251,26 @@ class HeuristicBot(Bot):
         """Main phase: last stand, retreat, heal, attack, or dig for an attack card."""
         g = self.g
         hand = obs.hand
-        best, bonus, ace, diamonds, hearts, heal_sum, full = self.t.hand_info(hand)
+        t = self.t
+        info = t.hands.get(hand)
+        if info is None:
+            info = t.hand_info(hand)
+        best, bonus, ace, diamonds, hearts, heal_sum, full = info
         if legal[0] == END_RUN:
             if self.retreats and diamonds:
                 return g.retreat_base + diamonds[0]
             return END_RUN
         hp, max_hp, boss_hp = obs.hp, obs.max_hp, obs.boss_hp
         effective = max_hp if full else min(max_hp, hp + heal_sum)
-        table = self.t.survive_by.get(boss_hp << 8 | bonus)
+        table = t.survive_by.get(boss_hp << 8 | bonus)
         if table is None:
-            table = self.t.survive(boss_hp, bonus)
+            table = t.survive(boss_hp, bonus)
         survive = table[effective]
         if self.retreats and diamonds and ace < 0 and survive < RETREAT_BELOW:
             return g.retreat_base + diamonds[0]
         if hearts and len(hand) > 1:
             missing = max_hp - hp
-            if hp <= boss_hp - self.t.n - bonus:  # the worst failure could kill
+            if hp <= boss_hp - t.n - bonus:  # the worst failure could kill
                 top, top_key = -1, (-1, 0)
                 for c in hearts:
                     key = (missing if g.full_heal[c] else min(missing, g.value[c]), -c)
@@ -270,7 +285,7 @@ class HeuristicBot(Bot):
             if top >= 0:
                 return g.heal_base + top
         # Attack: ♠ > ♣; the ♠A for the toughest bosses or a fight going badly.
-        if ace >= 0 and (best < 0 or boss_hp >= self.t.top_boss_hp
+        if ace >= 0 and (best < 0 or boss_hp >= t.top_boss_hp
                          or survive < RETREAT_BELOW):
             return g.attack_base + ace
         if best >= 0:

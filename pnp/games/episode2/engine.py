@@ -63,45 +63,47 @@ class Episode2Observation(Observation):
     """What the (only) player knows: everything but the deck orders and future dice.
 
     Card ids index ``game.card_name``; bosses are ids ≥ ``game.num_player_cards``.
+    Every field has a default (the value outside a fight): see
+    :meth:`Episode2State.observation` for why.
     """
 
+    seat: int = 0
+    current_player: int = 0
+    phase: str = "main"
     #: Own hand, card-id order.
-    hand: tuple[int, ...]
+    hand: tuple[int, ...] = ()
     #: Current and maximum HP (maximum = starting HP, ruling E3).
-    hp: int
-    max_hp: int
+    hp: int = 0
+    max_hp: int = 0
     #: Face-up boss id (−1 after the true end) and its HP.
-    boss: int
-    boss_hp: int
+    boss: int = -1
+    boss_hp: int = 0
     #: Bosses still face down in the enemy deck, and their HPs (ascending):
     #: the set is public by elimination, the order is not.
-    bosses_left: int
-    enemy_hps: tuple[int, ...]
+    bosses_left: int = 0
+    enemy_hps: tuple[int, ...] = ()
     #: Bosses taken so far (oldest first).
-    spoils: tuple[int, ...]
+    spoils: tuple[int, ...] = ()
     #: Used cards (attack, ♥, ♦), oldest first (public).
-    pool: tuple[int, ...]
+    pool: tuple[int, ...] = ()
     #: Discarded cards, oldest first (public).
-    discard: tuple[int, ...]
+    discard: tuple[int, ...] = ()
     #: Cards left in the face-down player deck (their set is known, not their order).
-    deck_size: int
+    deck_size: int = 0
     #: Pending roll (damage phase) by die position, and the roll's bonus.
-    dice: tuple[int, ...]
-    bonus: int
+    dice: tuple[int, ...] = ()
+    bonus: int = 0
     #: Attack card of the fight in progress (−1 outside a fight).
-    attack_card: int
+    attack_card: int = -1
     #: ♦ rerolls used on the pending roll.
-    rerolls_used: int
+    rerolls_used: int = 0
     #: True inside a main-phase draw window (discards allowed).
-    window: bool
+    window: bool = False
     #: Result of the last finished attack (scoring.LAST_*).
-    last_attack: int
+    last_attack: int = 0
 
 
-#: Frozen-dataclass fast path: the generated ``__init__`` of a frozen dataclass
-#: calls ``object.__setattr__`` per field (~2.5 µs for 20 fields) and the
-#: heuristic bot asks for an observation at every decision, so
-#: :meth:`Episode2State.observation` sets the instance dict in one step instead.
+#: Frozen-dataclass fast path (see Episode2State.observation).
 _new = object.__new__
 _set = object.__setattr__
 
@@ -495,38 +497,52 @@ class Episode2State(State[Episode2Game]):
         return action
 
     def observation(self, player: int) -> Episode2Observation:
-        """Hand, HP, boss, counts of the face-down decks, public piles, pending dice."""
-        g = self.game
-        boss = self.boss
+        """Hand, HP, boss, counts of the face-down decks, public piles, pending dice.
+
+        Built for speed (the heuristic bot asks at every decision): the
+        generated ``__init__`` of a frozen dataclass calls
+        ``object.__setattr__`` once per field, so the instance dict is set in
+        one step instead; and fields still at their class default (``seat``
+        0, ``phase`` main, the fight fields outside a fight) are left out of
+        that dict — attribute lookup, ``==``, ``hash`` and ``repr`` read the
+        class default, and every dict entry costs time (~0.1 µs each).
+        """
         enemies = self.enemies
-        hp_of = g.hp_of
-        attack = self.attack
         if self._enemy_len != len(enemies):
+            hp_of = self.game.hp_of
             self._enemy_len = len(enemies)
             self._enemy_hps = tuple(sorted([hp_of[b] for b in enemies]))
-        obs = _new(Episode2Observation)
-        _set(obs, "__dict__", {
-            "seat": player,
-            "current_player": TERMINAL if self.phase_i == OVER else 0,
-            "phase": PHASES[self.phase_i],
+        boss = self.boss
+        values = {
             "hand": self.hand,
             "hp": self.hp,
             "max_hp": self.max_hp,
             "boss": boss,
-            "boss_hp": hp_of[boss] if boss >= 0 else 0,
+            "boss_hp": self.game.hp_of[boss] if boss >= 0 else 0,
             "bosses_left": len(enemies),
             "enemy_hps": self._enemy_hps,
             "spoils": self.spoils,
             "pool": self.pool,
             "discard": self.discard,
             "deck_size": len(self.deck),
-            "dice": tuple(self.dice),
-            "bonus": g.bonus[attack] if attack >= 0 else 0,
-            "attack_card": attack,
-            "rerolls_used": self.rerolls,
             "window": self.window,
             "last_attack": self.last,
-        })
+        }
+        if player:
+            values["seat"] = player
+        phase = self.phase_i
+        if phase != MAIN:
+            values["phase"] = PHASES[phase]
+            if phase == OVER:
+                values["current_player"] = TERMINAL
+            elif phase != MULLIGAN:  # a fight: pre_roll or damage
+                attack = self.attack
+                values["dice"] = tuple(self.dice)
+                values["bonus"] = self.game.bonus[attack]
+                values["attack_card"] = attack
+                values["rerolls_used"] = self.rerolls
+        obs = _new(Episode2Observation)
+        _set(obs, "__dict__", values)
         return obs
 
     def resample_hidden(self, player: int, rng: random.Random) -> "Episode2State":
@@ -690,7 +706,7 @@ class Episode2State(State[Episode2Game]):
         player draws back up); discards follow as actions (ruling E5a).
         ``refill=False`` when the caller has just refilled.
         """
-        if refill:
+        if refill and len(self.hand) < self.game.hand_size and self.deck:
             self._refill()
         self.ev[EV_WINDOW] += 1
         self.phase_i = phase
