@@ -507,6 +507,11 @@ def count_faces(games: list[GameData], options: BuildOptions | None = None) -> i
 def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
     """Check the options, then load and strictly check the games (bad data stops the build)."""
     options.profiles()  # unknown preset, paper or layout: one line, before any loading
+    url = options.tts_base_url
+    if url is not None and not (url.startswith(("https://", "http://")) and len(url) > 8
+                                and " " not in url):
+        raise PnpError(f"--tts-url {url!r}: expected a web address such as "
+                       "https://example.org/my-game")
     root = resolve_data_dir(options.data_dir)
     return [load_game_data(root, slug, strict=True) for slug in resolve_slugs(root, slugs)]
 

@@ -159,3 +159,10 @@ def test_a_template_error_in_a_later_game_writes_nothing(tmp_path: Path) -> None
     assert code == 1
     assert "summary_face.xml.j2" in one_line_error(text)
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_tts_url_must_be_a_web_address(tmp_path: Path) -> None:
+    code, text = run("build", "nine_peak", "--preset", "tts", "--tts-url", "C:\\images",
+                     "--out", str(tmp_path), "--data-dir", str(DATA))
+    assert code == 1 and "--tts-url" in one_line_error(text)
+    assert not list(tmp_path.iterdir())
