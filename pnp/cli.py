@@ -133,6 +133,13 @@ def _paper_names() -> list[str]:
         return ["a4", "letter"]
 
 
+def _layout_names() -> tuple[str, ...]:
+    """Return the sheet layouts (for --layout's choices)."""
+    from pnp.printing.profiles import LAYOUTS
+
+    return LAYOUTS
+
+
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--preset", "presets", multiple=True, metavar="NAME",
@@ -142,7 +149,7 @@ def _paper_names() -> list[str]:
 @click.option("--paper", type=click.Choice(_paper_names(), case_sensitive=False),
               default="a4", show_default=True,
               help="Shorthand: the home-sheet preset for this paper.")
-@click.option("--layout", type=click.Choice(["duplex", "gutterfold"]), default="duplex",
+@click.option("--layout", type=click.Choice(list(_layout_names())), default="duplex",
               show_default=True,
               help="Shorthand: duplex (a page of fronts then a page of mirrored backs; "
                    "flip on the long edge) or gutterfold (fronts and backs on one page "

@@ -42,6 +42,7 @@ from typing import Callable, Sequence, TypeVar
 from pnp.errors import PnpError
 from pnp.printing.geometry import EPS, Bleed, Rect, Segment, Slot
 from pnp.printing.papers import PRINTER_MARGIN, Paper, get_paper
+from pnp.printing.profiles import LAYOUTS
 from pnp.units import mm, to_mm
 
 #: Default bleed (REFERENCE: home print-and-play uses 2-3 mm).
@@ -62,7 +63,6 @@ MARK_WIDTH: float = mm(0.2)
 #: Smallest gap between a card's trim and the fold line in a gutter-fold.
 MIN_FOLD_GAP: float = mm(1)
 
-LAYOUTS = ("duplex", "gutterfold")
 FLIPS = ("long", "short")
 PRIORITIES = ("cards", "bleed")
 SIDES = ("left", "right", "bottom", "top")

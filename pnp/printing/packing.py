@@ -21,6 +21,7 @@ from pnp.printing.imposition import (DEFAULT_MARK_LENGTH, MARK_GAP, MIN_FOLD_GAP
                                      PagePlan, back_slot, crop_marks, fold_back_slot,
                                      fold_lines)
 from pnp.printing.papers import PRINTER_MARGIN, Paper, get_paper
+from pnp.printing.profiles import LAYOUTS
 from pnp.units import to_mm
 
 
@@ -101,7 +102,7 @@ def pack_pieces(paper: str | Paper, pieces: Sequence[Piece], *, kind: str = "dup
     """
     if not pieces:
         return []
-    if kind not in ("duplex", "gutterfold"):
+    if kind not in LAYOUTS:
         raise PnpError(f"bad sheet layout {kind!r}: expected 'duplex' or 'gutterfold'")
     order = sorted(range(len(pieces)),
                    key=lambda i: (-(pieces[i].height + 2 * _pad(pieces[i], bleed, marks)),

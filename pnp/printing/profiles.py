@@ -24,7 +24,8 @@ from pnp.units import parse_length, to_mm
 
 #: What a profile can write.
 OUTPUTS = ("sheets", "card-pdf", "card-png", "tts")
-#: Sheet layouts and what a profile optimises first.
+#: Sheet layouts (the one list: imposition, packing and the CLI use it) and
+#: what a profile optimises first.
 LAYOUTS = ("duplex", "gutterfold")
 PRIORITIES = ("cards", "bleed")
 PAGE_ORDERS = ("back-front", "front-back")
