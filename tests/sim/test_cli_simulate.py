@@ -93,7 +93,6 @@ def test_bots_list() -> None:
     (["simulate", "fortuna", "--games", "0"], "--games 0"),
     (["simulate", "fortuna", "--sweep", "hand_size=1:x:1"], "not a number"),
     (["simulate", "fortunaa"], "did you mean 'fortuna'"),
-    (["simulate", "undecim"], "no rules engine for game 'undecim'"),
 ])
 def test_bad_simulate_input(args: list[str], message: str) -> None:
     """Bad input: exit 1 and one line, never a traceback."""
@@ -101,6 +100,18 @@ def test_bad_simulate_input(args: list[str], message: str) -> None:
     assert code == 1
     assert message in text
     assert "Traceback" not in text
+
+
+def test_game_without_engine(tmp_path: Path) -> None:
+    """A game with data but no rules engine is a one-line error naming the engines."""
+    folder = tmp_path / "solitaire"
+    folder.mkdir()
+    (folder / "manifest.toml").write_text(
+        '[game]\nslug = "solitaire"\ntitle = "Solitaire"\nplayers = [1, 1]\n\n'
+        '[components]\n', encoding="utf-8")
+    code, text = run("simulate", "solitaire", "--data-dir", str(tmp_path), "-q")
+    assert code == 1 and "no rules engine for game 'solitaire'" in text
+    assert "fortuna" in text and "Traceback" not in text
 
 
 def test_check_simulates_every_player_count() -> None:
