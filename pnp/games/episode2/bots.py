@@ -261,13 +261,15 @@ class HeuristicBot(Bot):
                 return g.retreat_base + diamonds[0]
             return END_RUN
         hp, max_hp, boss_hp = obs.hp, obs.max_hp, obs.boss_hp
-        effective = max_hp if full else min(max_hp, hp + heal_sum)
-        table = t.survive_by.get(boss_hp << 8 | bonus)
-        if table is None:
-            table = t.survive(boss_hp, bonus)
-        survive = table[effective]
-        if self.retreats and diamonds and ace < 0 and survive < RETREAT_BELOW:
-            return g.retreat_base + diamonds[0]
+        survive = 1.0  # only the retreat and ♠A rules need it
+        if ace >= 0 or (self.retreats and diamonds):
+            effective = max_hp if full else min(max_hp, hp + heal_sum)
+            table = t.survive_by.get(boss_hp << 8 | bonus)
+            if table is None:
+                table = t.survive(boss_hp, bonus)
+            survive = table[effective]
+            if self.retreats and diamonds and ace < 0 and survive < RETREAT_BELOW:
+                return g.retreat_base + diamonds[0]
         if hearts and len(hand) > 1:
             missing = max_hp - hp
             if hp <= boss_hp - t.n - bonus:  # the worst failure could kill
@@ -299,7 +301,8 @@ class HeuristicBot(Bot):
         hp = obs.hp
         dmg = obs.boss_hp - sum(dice) - obs.bonus
         lethal = dmg >= hp
-        diamonds = self.t.hand_info(obs.hand)[3]
+        info = self.t.hands.get(obs.hand)
+        diamonds = (info if info is not None else self.t.hand_info(obs.hand))[3]
         if diamonds and len(legal) > 1 and g.reroll_base <= legal[1] < g.discard_base:
             target = obs.boss_hp - hp + 1 if lethal else obs.boss_hp
             mask, p = self.t.best_reroll(dice, target - obs.bonus)

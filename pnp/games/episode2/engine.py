@@ -139,10 +139,10 @@ class Episode2Game(Game["Episode2State"]):
         Param("spade_bonus", 1, "added to every ♠ attack roll and its rerolls (ruling E2)",
               minimum=0, maximum=18),
         Param("max_rerolls", 5, "♦ rerolls one attack roll may use; the rulebook sets no "
-              "limit, and the default (every ♦ of the deck) is exactly that (E2, E3)",
+              "limit, and the default (every ♦ of the deck) is exactly that (E2, E3b)",
               minimum=0, maximum=64),
         Param("reroll_dice", 3, "dice one ♦ reroll may change; the rulebook allows all of "
-              "them, and the default is attack_dice (E2, E3)", minimum=1, maximum=6),
+              "them, and the default is attack_dice (E2, E3b)", minimum=1, maximum=6),
     )
     event_names = EVENTS
     phase_names = PHASES
@@ -593,16 +593,16 @@ class Episode2State(State[Episode2Game]):
                 return [END_RUN] + [base + c for c in hand if is_diamond[c]]
             if self.deck:
                 # Attack and stay in the pre-roll window to discard (E5d); never
-                # for the ♠A, which wins without a roll (E2).
+                # for the ♠A, which wins without a roll (E2, E2a).
                 base = g.hold_base
                 out += [base + c for c in hand if is_attack[c] and not g.instant[c]]
-            if len(hand) > 1:  # ♥ never as the last card in hand (E2)
+            if len(hand) > 1:  # ♥ never as the last card (E2), even at full HP (E2b)
                 is_heal = g.is_heal
                 base = g.heal_base
                 out += [base + c for c in hand if is_heal[c]]
             base = g.retreat_base
             out += [base + c for c in hand if is_diamond[c]]
-            if self.window and self.deck:
+            if self.window and self.deck:  # a discard needs a deck to refill from (E5b)
                 out += self._discards()
             return out
         if ph == PRE_ROLL:
@@ -764,7 +764,7 @@ class Episode2State(State[Episode2Game]):
         self.attack = card
         self.rerolls = 0
         g = self.game
-        if g.instant[card]:
+        if g.instant[card]:  # E2a: no pre-roll window, no dice
             self._use_and_refill(card, False)
             ev[EV_SPADE_ACE] += 1
             self._defeat()
@@ -795,7 +795,19 @@ class Episode2State(State[Episode2Game]):
         self.dice = [a, b, c]
         # Total ≥ boss HP defeats it; otherwise the damage window opens (E4).
         if a + b + c + g.bonus[card] >= g.hp_of[self.boss]:
-            self._defeat()
+            enemies = self.enemies
+            if not enemies or not deck:
+                self._defeat()
+                return
+            # _defeat inlined: spoils, next boss, window with a hand already full.
+            self.spoils += (self.boss,)
+            ev[EV_DEFEAT] += 1
+            ev[EV_WINDOW] += 1
+            self.last = LAST_DEFEAT
+            self.dice = []
+            self.attack = -1
+            self.boss = enemies.pop()
+            self.phase_i = MAIN
         else:
             ev[EV_FAIL] += 1
             ev[EV_WINDOW] += 1  # 2-2-6 "damage is certain"; the hand is already full
