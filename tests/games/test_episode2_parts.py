@@ -294,3 +294,24 @@ def test_stats_figures() -> None:
     lines = stats.format(fig)
     assert any(line.startswith("game over") for line in lines)
     assert all(isinstance(line, str) and "\n" not in line for line in lines)
+
+
+def test_legal_action_cache_is_shared_only_between_equal_action_rules() -> None:
+    """Games differing in HP share legal-action tables; other hand sizes do not;
+    a pickled game (a worker's copy) plays the same."""
+    import pickle
+    a = build_game("episode2", {"starting_hp": 12})
+    b = build_game("episode2", {"starting_hp": 18})
+    c = build_game("episode2", {"hand_size": 4})
+    assert isinstance(a, Episode2Game) and isinstance(b, Episode2Game)
+    assert isinstance(c, Episode2Game)
+    assert a._legal_cache is b._legal_cache and a._legal_cache is not c._legal_cache
+    copy = pickle.loads(pickle.dumps(a))
+    s, t = a.new_initial_state(1, 9), copy.new_initial_state(1, 9)
+    for _ in range(12):
+        if s.is_terminal():
+            break
+        assert s.legal_actions() == t.legal_actions()
+        s.apply_action(s.legal_actions()[-1])
+        t.apply_action(t.legal_actions()[-1])
+    assert s.to_notation() == t.to_notation()

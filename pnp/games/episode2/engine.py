@@ -116,6 +116,18 @@ def _shuffle(cards: list[int], rnd: Callable[[], float]) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+#: Per-process legal-action caches by action rules (see Episode2Game._legal_key).
+_LEGAL_CACHES: dict[tuple[Any, ...], list[dict[tuple[int, ...], tuple[int, ...]]]] = {}
+
+
+def _legal_cache_for(key: tuple[Any, ...]) -> list[dict[tuple[int, ...], tuple[int, ...]]]:
+    """The shared cache tables for games whose legal actions depend on ``key``."""
+    tables = _LEGAL_CACHES.get(key)
+    if tables is None:
+        tables = _LEGAL_CACHES[key] = [{} for _ in range(len(PHASES) << 3)]
+    return tables
+
+
 class Episode2Game(Game["Episode2State"]):
     """第2話: beat twelve court-card bosses with 3d6 rolls and a three-card hand.
 
@@ -241,15 +253,26 @@ class Episode2Game(Game["Episode2State"]):
         self._boss_index: dict[str, int] = {names[i]: i for i in range(n, n + m)}
         self._deck = tuple(range(n + m))
         #: Legal-action tuples by hand, one table per (phase, deck not empty,
-        #: window, reroll allowed) variant (see Episode2State.legal_actions).
-        self._legal_cache: list[dict[tuple[int, ...], tuple[int, ...]]] = [
-            {} for _ in range(len(PHASES) << 3)]
+        #: window, reroll allowed) variant (see Episode2State.legal_actions);
+        #: shared by every game of this process with the same action rules,
+        #: so a sweep over starting_hp does not start cold for each value.
+        self._legal_cache = _legal_cache_for(self._legal_key())
+
+    def _legal_key(self) -> tuple[Any, ...]:
+        """Everything the legal-action lists depend on (besides the state)."""
+        return (self.num_player_cards, self.role, self.instant, self.hand_size,
+                self.max_rerolls, self.masks)
 
     def __getstate__(self) -> dict[str, Any]:
-        """Pickle without the legal-action cache (workers rebuild their own)."""
+        """Pickle without the legal-action cache (workers attach their own)."""
         state = super().__getstate__()
-        state["_legal_cache"] = [{} for _ in range(len(PHASES) << 3)]
+        state["_legal_cache"] = None
         return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        """Unpickle and attach this process's cache for the same action rules."""
+        self.__dict__.update(state)
+        self._legal_cache = _legal_cache_for(self._legal_key())
 
     # ------------------------------------------------------------- contract
     def deck(self) -> Sequence[int]:
