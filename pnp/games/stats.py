@@ -47,5 +47,9 @@ class GameStats(ABC):
         """Readable lines for :meth:`to_dict`'s figures (no trailing blank line)."""
 
     def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
-        """The few rates a sweep table shows per parameter value (default: none)."""
+        """The few rates a sweep table shows per parameter value (default: none).
+
+        Names are snake_case words (rulebook placeholders refer to them); a
+        name starting with ``mean`` is a mean, any other a rate in 0..1.
+        """
         return []

@@ -290,7 +290,7 @@ def test_stats_figures() -> None:
     assert fig["game_over_causes"]["run_end_after_fail"]["count"] == 1
     assert fig["retreat"]["count"] == 1 and fig["retreat"]["spoils_histogram"][2] == 1
     names = [k[0] for k in stats.key_figures(fig)]
-    assert names == ["true end rate", "normal clear rate", "game over rate", "mean spoils"]
+    assert names == ["true_end", "normal_clear", "game_over", "mean_spoils"]
     lines = stats.format(fig)
     assert any(line.startswith("game over") for line in lines)
     assert all(isinstance(line, str) and "\n" not in line for line in lines)

@@ -155,7 +155,7 @@ class Episode2Stats(GameStats):
         out: list[KeyFigure] = []
         for _, name in OUTCOMES:
             o = figures["outcomes"][name]
-            out.append((f"{name.replace('_', ' ')} rate", o["rate"], o["low"], o["high"]))
+            out.append((name, o["rate"], o["low"], o["high"]))
         sp = figures["spoils"]
-        out.append(("mean spoils", sp["mean"], sp["low"], sp["high"]))
+        out.append(("mean_spoils", sp["mean"], sp["low"], sp["high"]))
         return out
