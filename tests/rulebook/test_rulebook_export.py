@@ -144,10 +144,11 @@ def test_editing_chips_and_a_constant(tmp_path: Path) -> None:
     data = _copy_game(tmp_path / "e", "episode2")
     manifest = data / "episode2" / "manifest.toml"
     manifest.write_text(manifest.read_text(encoding="utf-8").replace(
-        "starting_hp = 20", "starting_hp = 17"), encoding="utf-8")
+        "starting_hp = 8", "starting_hp = 17\nstarting_hp_status = \"provisional\""),
+        encoding="utf-8")
     text = rulebook_markdown("episode2", data)
     assert "HPを**17（暫定）**にします" in text
-    assert "20（暫定）" not in text
+    assert "**8**" not in text
 
 
 #: The authoritative rulings' IDs (../shared/RULINGS.md), kept here so the
