@@ -342,6 +342,10 @@ def render_pdf(blocks: list[Block], paper: PaperSpec, *, title: str, subject: st
 
     def furniture(canvas: Canvas, document: SimpleDocTemplate) -> None:
         page = canvas.getPageNumber()
+        # A booklet page is trimmed to its own size: Trim = Bleed = Media, so
+        # preflight (and print shops) find the boxes they expect.
+        canvas.setTrimBox((0, 0, width, height))
+        canvas.setBleedBox((0, 0, width, height))
         canvas.saveState()
         canvas.setFont(FONT_JA, small)
         canvas.setFillColor(MUTED)
