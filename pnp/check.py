@@ -32,6 +32,16 @@ def simulate_briefly(game: GameData, games: int, progress: bool) -> list[dict[st
     return results
 
 
+def engine_data_problems(game: GameData) -> list[str]:
+    """The problems the game's engine finds in its data (card effects …), one line each."""
+    from pnp.games import registered_games
+
+    entry = registered_games().get(game.slug)
+    if entry is None or entry.check_data is None:
+        return []
+    return list(entry.check_data(game))
+
+
 def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
               sim_games: int = 200, progress: bool = True) -> tuple[str, dict[str, Any], int]:
     """Check the named games (all when empty); return (text, JSON report, exit code)."""
@@ -42,9 +52,11 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
     report: dict[str, Any] = {"data_dir": str(root), "games": {}, "problems": list(fatal)}
     for game in games:
         entry = game_inventory(game)
+        own = engine_data_problems(game)
+        entry["problems"].extend(own)
         lines.extend(entry["problems"])
         report["problems"].extend(entry["problems"])
-        if simulate and not game.problems:
+        if simulate and not game.problems and not own:
             sims = simulate_briefly(game, sim_games, progress)
             entry["simulation"] = sims
             for sim in sims:

@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from difflib import get_close_matches
-from typing import TYPE_CHECKING, Any, Mapping
+from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from pnp.errors import PnpError
 from pnp.games.api import Game
@@ -30,6 +30,8 @@ class GameEntry:
     game: type[Game[Any]]
     bots: Mapping[str, type[Bot]]
     stats: type[GameStats] | None = None
+    #: The game's own data checks for ``pnp check`` (one line per problem).
+    check_data: "DataCheck | None" = None
 
     @property
     def slug(self) -> str:
@@ -37,19 +39,28 @@ class GameEntry:
         return self.game.slug
 
 
+#: A game's own data check: the loaded data → one line per problem.
+DataCheck = Callable[["GameData"], list[str]]
+
 _REGISTRY: dict[str, GameEntry] = {}
 _DISCOVERED = False
 
 
 def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
-                  stats: type[GameStats] | None = None) -> None:
-    """Register ``game`` with its ``bots`` (the random bot is always added)."""
+                  stats: type[GameStats] | None = None,
+                  check_data: DataCheck | None = None) -> None:
+    """Register ``game`` with its ``bots`` (the random bot is always added).
+
+    ``stats`` adds the game's own report figures; ``check_data`` the game's
+    own data checks (e.g. card effects the engine interprets), which
+    ``pnp check`` runs before simulating.
+    """
     table: dict[str, type[Bot]] = {RandomBot.name: RandomBot}
     for bot in bots:
         if bot.name in table:
             raise PnpError(f"{game.slug}: two bots named {bot.name!r}")
         table[bot.name] = bot
-    _REGISTRY[game.slug] = GameEntry(game, table, stats)
+    _REGISTRY[game.slug] = GameEntry(game, table, stats, check_data)
 
 
 def registered_games() -> dict[str, GameEntry]:
