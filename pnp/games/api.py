@@ -22,7 +22,10 @@ Conventions every game package follows (``pnp/games/<slug>/``):
 * **Zones** are named ``<kind>`` for shared zones (``deck``, ``centre``,
   ``discard``) and ``<kind>:<seat-or-index>`` for owned or numbered ones
   (``hand:0``, ``won:2``, ``slot:3``); kinds are lower-case snake_case.
-  Every card id of ``game.deck()`` is in exactly one zone at all times.
+  Every card id of ``game.deck()`` is in exactly one zone at all times. An
+  engine that keeps zones as bit sets may also define ``zone_masks()``
+  (the same zones as ints, bit c set for card c); the simulator then checks
+  conservation on the masks, which costs a few integer operations a step.
 * **Positions** have a one-line text notation (like chess's FEN):
   ``state.to_notation()`` and ``game.state_from_notation(text)`` round-trip
   every reachable state; scripted tests build positions with it.

@@ -22,7 +22,9 @@ import os
 import random
 import traceback
 from collections import Counter
-from typing import Any, Sequence
+from itertools import chain, islice
+from operator import ge
+from typing import Any, Iterable, Sequence
 
 from pnp.games.api import TERMINAL, Game, State
 
@@ -40,14 +42,28 @@ CLONE_EVERY = 8
 class Deck:
     """The deck's card ids prepared for a fast conservation check."""
 
-    __slots__ = ("ids", "size", "unique", "sorted")
+    __slots__ = ("ids", "size", "unique", "sorted", "full")
 
     def __init__(self, cards: Sequence[int]) -> None:
         """Remember the ids as a set (when unique) and sorted (always)."""
         self.sorted = sorted(cards)
         self.size = len(self.sorted)
         self.ids = frozenset(self.sorted)
-        self.unique = len(self.ids) == self.size
+        self.unique = len(self.ids) == self.size and (not self.sorted or self.sorted[0] >= 0)
+        #: Bit c set for every card c (with unique, non-negative ids).
+        self.full = sum(1 << c for c in self.sorted) if self.unique else -1
+
+    def holds_masks(self, masks: Iterable[tuple[str, int]]) -> bool:
+        """True when the zone bit sets are disjoint and together hold every card once.
+
+        Disjoint masks whose union is the deck put each card in exactly one zone.
+        """
+        seen = 0
+        for _name, m in masks:
+            if seen & m:
+                return False
+            seen |= m
+        return seen == self.full
 
     def holds(self, cards: list[int]) -> bool:
         """True when ``cards`` is exactly the deck (as a multiset).
@@ -104,10 +120,12 @@ def check_cheap(state: State[Any], deck: Deck, legal: Sequence[int] | None,
     ``legal`` is the state's legal list when the caller already has it (None
     for a terminal state); ``player`` and ``terminal`` likewise, to save calls.
     """
-    cards: list[int] = []
-    for _name, zone in state.zones():
-        cards.extend(zone)
-    if not deck.holds(cards):
+    masks = getattr(state, "zone_masks", None)
+    if masks is not None and deck.unique:
+        ok = deck.holds_masks(masks())
+    else:
+        ok = deck.holds(list(chain.from_iterable([zone for _name, zone in state.zones()])))
+    if not ok:
         return f"card conservation broken: {zone_detail(state.game, state)}"
     if player is None:
         player = state.current_player()
@@ -122,11 +140,10 @@ def check_cheap(state: State[Any], deck: Deck, legal: Sequence[int] | None,
         return f"current_player() {player} is not a seat of {state.num_players}"
     if not legal:
         return f"player {player} has no legal action in a non-terminal state"
-    prev = legal[0]
-    for a in legal[1:]:
-        if not prev < a:
-            return f"legal_actions() not ascending without duplicates: … {prev}, {a} …"
-        prev = a
+    if any(map(ge, legal, islice(legal, 1, None))):  # C-level scan, stops at the first fault
+        i = next(i for i in range(len(legal) - 1) if legal[i] >= legal[i + 1])
+        return (f"legal_actions() not ascending without duplicates: … {legal[i]}, "
+                f"{legal[i + 1]} …")
     return None
 
 

@@ -38,6 +38,10 @@ def _playout(slug: str, n: int, seed: int, rng: random.Random) -> None:
     for step in range(20_000):
         msg = check_state(game, state, deck_sorted)
         assert msg is None, f"{slug} {n}p seed {seed} step {step}: {msg}"
+        masks = getattr(state, "zone_masks", None)
+        if masks is not None:  # the fast conservation path must see the same zones
+            assert list(masks()) == [(name, sum(1 << c for c in cards))
+                                     for name, cards in state.zones()], f"zone_masks at {step}"
         text = state.to_notation()
         again = game.state_from_notation(text)
         assert again.to_notation() == text, f"notation round-trip at step {step}"

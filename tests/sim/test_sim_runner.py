@@ -256,3 +256,13 @@ def test_game_stats_stream_and_merge_in_order() -> None:
         figs = rep["game_figures"]["figures"]
         assert figs["games"] == CHUNK_GAMES + 40
         assert figs["beats"] == rep["events"]["beat"]["total"]
+
+
+def test_conservation_on_zone_masks_catches_a_duplicate_and_a_loss() -> None:
+    """The bit-set path of the conservation check fails on overlap and on a missing card."""
+    from pnp.sim.invariants import Deck
+    deck = Deck(range(6))
+    assert deck.holds_masks([("a", 0b000111), ("b", 0b111000)])
+    assert not deck.holds_masks([("a", 0b001111), ("b", 0b111000)])  # card 3 twice
+    assert not deck.holds_masks([("a", 0b000111), ("b", 0b011000)])  # card 5 lost
+    assert deck.holds(list(range(6))) and not deck.holds([0, 1, 2, 3, 4, 4])

@@ -673,6 +673,22 @@ class FortuneCloverState(State[FortuneCloverGame]):
         """How often each rule event fired."""
         return dict(zip(EVENT_NAMES, self.ev))
 
+    def zone_masks(self) -> Iterator[tuple[str, int]]:
+        """The zones of :meth:`zones` as bit sets (bit c for card c), for the
+        simulator's per-step conservation check."""
+        centre_taken = self.phase_id == OVER
+        yield from zip(_HAND_ZONES, self.hands)
+        if not centre_taken:
+            yield "centre", self.centre
+        trick = 0
+        for c in self.trick:
+            trick |= 1 << c
+        yield "trick", trick
+        for s, m in enumerate(self.won):
+            if centre_taken and s == self.lead:
+                m |= self.centre
+            yield _WON_ZONES[s], m
+
     def zones(self) -> Iterator[tuple[str, list[int]]]:
         """Zones ``hand:n``, ``centre``, ``trick``, ``won:n`` (centre: last winner's at the end)."""
         ids_of = self.game.ids_of
