@@ -165,6 +165,7 @@ def _play_fast(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
     acts = [b.act for b in bots]
     wants = [b.needs_observation for b in bots]
     observe = state.observation
+    phase_row = phases.get
     for _ in range(step_cap):
         p = cur()
         if p < 0:
@@ -172,7 +173,7 @@ def _play_fast(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
         legal = legal_of()
         k = len(legal)
         dec[p] += 1
-        row = phases.get(ph := phase())
+        row = phase_row(ph := phase())
         if row is None:
             row = phases[ph] = [0, 0, 0]
         row[0] += 1
