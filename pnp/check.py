@@ -43,7 +43,7 @@ def engine_data_problems(game: GameData) -> list[str]:
 
 
 def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
-              sim_games: int = 200, progress: bool = True) -> tuple[str, dict[str, Any], int]:
+              sim_games: int = 100, progress: bool = True) -> tuple[str, dict[str, Any], int]:
     """Check the named games (all when empty); return (text, JSON report, exit code)."""
     root = resolve_data_dir(data_dir)
     wanted = resolve_slugs(root, slugs)

@@ -84,7 +84,7 @@ def list_command(data_dir: Path | None, as_json: bool) -> None:
               help="Print the inventory and problems as JSON on stdout.")
 @click.option("--sim/--no-sim", default=True, show_default=True,
               help="Also play a short seeded simulation of games that have a rules engine.")
-@click.option("--sim-games", default=200, show_default=True, type=click.IntRange(1),
+@click.option("--sim-games", default=100, show_default=True, type=click.IntRange(1),
               help="Games per player count in that simulation.")
 @user_errors
 def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,

@@ -32,7 +32,7 @@ from pnp.games.api import TERMINAL, Game, State
 LEVELS = ("full", "sample", "off")
 DEFAULT_LEVEL = "sample"
 #: In ``sample`` mode, games 0 .. FULL_GAMES-1 are checked fully.
-FULL_GAMES = 20
+FULL_GAMES = 10
 #: In ``sample`` mode, every REPLAY_EVERY-th game is also replayed at its end.
 REPLAY_EVERY = 16
 #: In ``sample`` mode after the first games, a step is clone-checked with chance 1/CLONE_EVERY.
