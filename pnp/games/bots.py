@@ -11,15 +11,24 @@ look at the position sets ``needs_observation`` and receives
 ``state.observation(seat)``; the random bot receives ``None``. Game packages
 define their bots in ``pnp/games/<slug>/bots.py`` (importing the engine, never
 imported by it) and register them with the game.
+
+A bot may take an option after a colon (``--bots mcts:200``): its
+:meth:`Bot.configure` turns the text into a factory (a picklable
+``functools.partial`` of the class), and :func:`bot_factory` resolves a
+whole spec against a game's bot table.
 """
 
 from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from typing import Any, ClassVar, Sequence
+from typing import Any, Callable, ClassVar, Mapping, Sequence
 
+from pnp.errors import PnpError
 from pnp.games.api import Game, Observation
+
+#: What builds a seated bot: ``factory(game, seat, rng)`` (a class or a partial of one).
+BotFactory = Callable[[Game[Any], int, random.Random], "Bot"]
 
 
 class Bot(ABC):
@@ -38,6 +47,18 @@ class Bot(ABC):
         self.game = game
         self.seat = seat
         self.rng = rng
+
+    @classmethod
+    def configure(cls, option: str | None, bots: Mapping[str, type["Bot"]]) -> BotFactory:
+        """The factory for ``NAME`` (``option`` None) or ``NAME:OPTION``.
+
+        ``bots`` is the game's bot table. Bots without options return the
+        class and refuse any option; a bot with options overrides this and
+        returns a picklable factory (workers and Dask ship it by reference).
+        """
+        if option is None:
+            return cls
+        raise PnpError(f"--bots {cls.name}:{option}: bot {cls.name!r} takes no option")
 
     @abstractmethod
     def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
@@ -59,3 +80,13 @@ class RandomBot(Bot):
         same formula, so both paths give identical games.
         """
         return legal_actions[int(self.rng.random() * len(legal_actions))]
+
+
+def bot_factory(spec: str, bots: Mapping[str, type[Bot]]) -> BotFactory:
+    """The factory for one ``--bots`` entry, ``NAME`` or ``NAME:OPTION``.
+
+    ``bots`` is the game's table (name → class); the caller has checked
+    that ``NAME`` is in it.
+    """
+    name, sep, option = spec.partition(":")
+    return bots[name].configure(option if sep else None, bots)

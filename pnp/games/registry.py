@@ -4,6 +4,10 @@ Like OpenSpiel's ``register_game``: ``pnp/games/<slug>/__init__.py`` calls
 :func:`register_game` with its :class:`~pnp.games.api.Game` subclass, its bots
 and (optionally) its report figures. :func:`registered_games` imports every
 sub-package of :mod:`pnp.games` once, so adding a game is adding a package.
+
+A game whose :class:`~pnp.games.api.Game` class defines
+``state_from_observation(observation)`` also gets the generic searching bot
+(:class:`~pnp.games.search.SearchBot`, ``--bots mcts``) without naming it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from pnp.errors import PnpError
 from pnp.games.api import Game
 from pnp.games.bots import Bot, RandomBot
+from pnp.games.search import SearchBot, can_search
 from pnp.games.stats import GameStats
 
 if TYPE_CHECKING:
@@ -49,7 +54,9 @@ _DISCOVERED = False
 def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
                   stats: type[GameStats] | None = None,
                   check_data: DataCheck | None = None) -> None:
-    """Register ``game`` with its ``bots`` (the random bot is always added).
+    """Register ``game`` with its ``bots`` (the random bot is always added, and
+    the searching bot ``mcts`` when the game can build a position from an
+    observation).
 
     ``stats`` adds the game's own report figures; ``check_data`` the game's
     own data checks (e.g. card effects the engine interprets), which
@@ -60,6 +67,8 @@ def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
         if bot.name in table:
             raise PnpError(f"{game.slug}: two bots named {bot.name!r}")
         table[bot.name] = bot
+    if can_search(game) and SearchBot.name not in table:
+        table[SearchBot.name] = SearchBot
     _REGISTRY[game.slug] = GameEntry(game, table, stats, check_data)
 
 

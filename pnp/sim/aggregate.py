@@ -69,6 +69,8 @@ class Aggregate:
     #: Winner's margin over the best other return: sum and sum of squares.
     margin_sum: float = 0.0
     margin_sq: float = 0.0
+    #: Best return of each game, summed (a solo game's score).
+    best_sum: float = 0.0
     #: Per seat: decisions taken, decisions with ≥ 2 legal actions, games with none.
     decisions: list[int] = field(default_factory=list)
     real: list[int] = field(default_factory=list)
@@ -80,11 +82,25 @@ class Aggregate:
     #: Per bot: [seat-games, wins counted per co-winner number …].
     bot_games: dict[str, int] = field(default_factory=dict)
     bot_wins: dict[str, list[int]] = field(default_factory=dict)
+    #: Per bot: [sum, sum of squares] of its seats' returns.
+    bot_score: dict[str, list[float]] = field(default_factory=dict)
     #: (a, b) → [seat pairs, half-points a finished ahead of b] (ahead = 2, equal = 1).
     pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
     failure_kinds: Counter[str] = field(default_factory=Counter)
     stats: GameStats | None = None
+    #: Per event: [games it fired, winner's margin, turns and best return summed over them].
+    event_games: list[list[float]] = field(default_factory=list)
+    #: Card and rule findings (``pnp.sim.findings``): key → [seat-games, win
+    #: credit, return sum, return sum of squares], from the game's ``card_uses``.
+    cards: dict[str, list[float]] = field(default_factory=dict)
+    #: Games whose standings were followed during play, games the eventual
+    #: winner was behind at the start of the last third, lead changes summed
+    #: and summed squared.
+    drama: list[int] = field(default_factory=lambda: [0, 0, 0, 0])
+    #: Per-game outcomes for paired comparisons (kept only when asked for, and
+    #: emptied by the parent after pairing, so memory stays flat).
+    outcomes: list[tuple[float, ...]] | None = None
 
     def __post_init__(self) -> None:
         """Size the per-seat tables."""
@@ -98,12 +114,20 @@ class Aggregate:
             self.real = [0] * n
             self.no_decision = [0] * n
             self.events = [[0, 0] for _ in self.event_names]
+            self.event_games = [[0, 0.0, 0, 0.0] for _ in self.event_names]
 
     # -- adding games ---------------------------------------------------------
 
     def add_game(self, state: State[Any], seats: Sequence[str],
-                 decisions: Sequence[int], real: Sequence[int]) -> None:
-        """Count one completed game (``state`` is terminal)."""
+                 decisions: Sequence[int], real: Sequence[int],
+                 standings: Sequence[Sequence[float]] | None = None,
+                 positions: Sequence[int] | None = None) -> None:
+        """Count one completed game (``state`` is terminal).
+
+        ``standings`` are the game's ``standing`` snapshots, one per turn,
+        when the game offers them (drama and lead changes); ``positions``
+        give each seat's index in the ``--bots`` list (per-game outcomes).
+        """
         n = self.num_players
         self.games += 1
         self.completed += 1
@@ -132,16 +156,73 @@ class Aggregate:
         margin = max(ret[w] for w in winners) - max(others) if others else 0.0
         self.margin_sum += margin
         self.margin_sq += margin * margin
+        self.best_sum += best
         ev = state.events()
+        turns = state.turns()
         for i, name in enumerate(self.event_names):
             c = ev.get(name, 0)
             if c:
                 self.events[i][0] += c
                 self.events[i][1] += 1
+                row = self.event_games[i]
+                row[0] += 1
+                row[1] += margin
+                row[2] += turns
+                row[3] += best
         if len(set(self.bot_names)) > 1:
             self._add_bots(seats, winners, ret)
+        credit = [0.0] * n
+        for w in winners:
+            credit[w] = 1.0 / k
         if self.stats is not None:
             self.stats.add(state, seats)
+            uses = getattr(self.stats, "card_uses", None)
+            if uses is not None:
+                self._add_cards(uses(state), credit, ret)
+        if standings:
+            self._add_drama(standings, winners)
+        if self.outcomes is not None:
+            by_pos = [0.0] * len(self.bot_names)
+            count = [0] * len(self.bot_names)
+            for s, pos in enumerate(positions or [s % len(self.bot_names) for s in range(n)]):
+                by_pos[pos] += credit[s]
+                count[pos] += 1
+            self.outcomes.append((float(turns), margin, *ret, *credit,
+                                  *(c / m if m else 0.0 for c, m in zip(by_pos, count))))
+
+    def _add_cards(self, uses: Sequence[Any], credit: list[float], ret: list[float]) -> None:
+        """Count each seat's card and rule keys once per game."""
+        cards = self.cards
+        for s, keys in enumerate(uses):
+            r = ret[s]
+            for key in set(keys):
+                row = cards.get(key)
+                if row is None:
+                    row = cards[key] = [0, 0.0, 0.0, 0.0]
+                row[0] += 1
+                row[1] += credit[s]
+                row[2] += r
+                row[3] += r * r
+
+    def _add_drama(self, standings: Sequence[Sequence[float]], winners: list[int]) -> None:
+        """Was the winner behind at the start of the last third; how often the lead changed."""
+        d = self.drama
+        d[0] += 1
+        at = standings[(2 * len(standings)) // 3]
+        best = max(at)
+        if not any(at[w] == best for w in winners):
+            d[1] += 1
+        changes = 0
+        leader = -1
+        for row in standings:
+            top = max(row)
+            leads = [s for s, v in enumerate(row) if v == top]
+            if len(leads) == 1:
+                if leader >= 0 and leads[0] != leader:
+                    changes += 1
+                leader = leads[0]
+        d[2] += changes
+        d[3] += changes * changes
 
     def _add_bots(self, seats: Sequence[str], winners: list[int], ret: list[float]) -> None:
         """Per-bot wins and head-to-head half-points for a mixed-bot game."""
@@ -153,6 +234,11 @@ class Aggregate:
             row = self.bot_wins.setdefault(bot, [0] * n)
             if s in winners:
                 row[k - 1] += 1
+            sc = self.bot_score.get(bot)
+            if sc is None:
+                sc = self.bot_score[bot] = [0.0, 0.0]
+            sc[0] += ret[s]
+            sc[1] += ret[s] * ret[s]
         for s in range(n):
             for t in range(n):
                 a, b = seats[s], seats[t]
@@ -199,6 +285,7 @@ class Aggregate:
         self.shared_wins += other.shared_wins
         self.top_ties += other.top_ties
         self.margin_sum += other.margin_sum
+        self.best_sum += other.best_sum
         self.margin_sq += other.margin_sq
         for name, row in other.phases.items():
             mine = self.phases.setdefault(name, [0, 0, 0])
@@ -207,11 +294,26 @@ class Aggregate:
         for i, (total, games) in enumerate(other.events):
             self.events[i][0] += total
             self.events[i][1] += games
+        for mine_ev, ev_row in zip(self.event_games, other.event_games):
+            for i in range(4):
+                mine_ev[i] += ev_row[i]
+        for card, card_row in other.cards.items():
+            mine_c = self.cards.get(card)
+            if mine_c is None:
+                self.cards[card] = card_row[:]
+            else:
+                for i in range(4):
+                    mine_c[i] += card_row[i]
+        for i in range(4):
+            self.drama[i] += other.drama[i]
         for bot, g in other.bot_games.items():
             self.bot_games[bot] = self.bot_games.get(bot, 0) + g
             row = self.bot_wins.setdefault(bot, [0] * n)
             for k, c in enumerate(other.bot_wins[bot]):
                 row[k] += c
+            sc = self.bot_score.setdefault(bot, [0.0, 0.0])
+            sc[0] += other.bot_score[bot][0]
+            sc[1] += other.bot_score[bot][1]
         for key, cell in other.pairs.items():
             mine = self.pairs.setdefault(key, [0, 0])
             mine[0] += cell[0]

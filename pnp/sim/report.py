@@ -20,6 +20,7 @@ from typing import Any, Sequence
 from pnp.intervals import chi_square_uniform, mean_interval, wilson_interval
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
+from pnp.sim.findings import card_table, drama_figures, format_findings, rule_table, sentences
 from pnp.sim.runner import SimResult
 
 INTERVAL_METHOD = "Wilson score, 95% (shares); normal, 95% (means)"
@@ -144,7 +145,15 @@ def build_report(result: SimResult) -> dict[str, Any]:
         figures = {"title": t.stats.title, "figures": data}
 
     kinds = {k: t.failure_kinds.get(k, 0) for k in ("invariant", "error", "step_cap")}
-    return {
+    length_sum = sum(k * v for k, v in lengths.items())
+    findings: dict[str, Any] = {
+        "cards": card_table(t.cards, n),
+        "rules": rule_table(result.event_names, t.events, t.event_games, m, t.margin_sum,
+                            length_sum, t.best_sum),
+        "drama": drama_figures(t.drama),
+        "sentences": [],
+    }
+    rep = {
         "game": {"slug": result.slug, "title": result.title,
                  "params": {k: result.params[k] for k in sorted(result.params)}},
         "config": {"players": n, "games": result.games, "bots": list(result.bots),
@@ -174,7 +183,10 @@ def build_report(result: SimResult) -> dict[str, Any]:
                       "message": f.message, "actions": f.actions,
                       "action_texts": f.action_texts} for f in t.failures],
         "failures_not_kept": sum(kinds.values()) - len(t.failures),
+        "findings": findings,
     }
+    findings["sentences"] = sentences(rep)
+    return rep
 
 
 def _bot_stats(t: Aggregate) -> dict[str, Any]:
@@ -190,8 +202,11 @@ def _bot_stats(t: Aggregate) -> dict[str, Any]:
         g = t.bot_games[b]
         share = _credit(t.bot_wins[b]) / g if g else 0.0
         low, high = wilson_interval(share, g)
+        ssum, ssq = t.bot_score.get(b, [0.0, 0.0])
+        mean, _sd, slo, shi = mean_interval(ssum, ssq, g)
         win[b] = {"seat_games": g, "win_share": _r(share), "ci_low": _r(low),
-                  "ci_high": _r(high)}
+                  "ci_high": _r(high), "score_mean": _r(mean), "score_ci_low": _r(slo),
+                  "score_ci_high": _r(shi)}
     h2h = {a: {b: (_r(t.pairs[(a, b)][1] / (2 * t.pairs[(a, b)][0]))
                    if (a, b) in t.pairs and t.pairs[(a, b)][0] else None)
                for b in names if b != a} for a in names}
@@ -231,6 +246,12 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
                f"{cfg['seed']}, bots {','.join(cfg['bots'])}"
                + (" (seats rotated each game)" if cfg["seat_rotation"] else ""))
     out.append(f"Parameters: {params}")
+    said = (rep.get("findings") or {}).get("sentences") or []
+    if said:
+        out.append("")
+        out.append("Findings (read these first; the numbers follow):")
+        out.extend(f"  - {line}" for line in said)
+        out.append("")
     inv = cfg["invariants"]
     out.append({"full": "Invariants: full (every legal action applied to a clone at every "
                         "step; every game replayed)",
@@ -265,6 +286,10 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
             for name, e in rep["events"].items():
                 out.append(f"  {name:<{w}} {e['total']:>8}  {_num(e['per_game']):>9}"
                            f"  {_pct(e['games_share']):>9}")
+        numbers = format_findings(rep)
+        if numbers:
+            out.append("")
+            out.extend(numbers)
         if figure_lines:
             out.append("")
             out.append(f"{rep['game_figures']['title']}:")
@@ -323,12 +348,13 @@ def _format_bots(rep: dict[str, Any], out: list[str]) -> None:
     if not b:
         return
     out.append("")
-    out.append("Bots (win share per seat-game, shared wins split):")
+    out.append("Bots (win share per seat-game, shared wins split; mean score):")
     for name in b["names"]:
         w = b["win"][name]
         out.append(f"  {name:<12} {_pct(w['win_share']):>7}  "
                    f"({_pct(w['ci_low'])}–{_pct(w['ci_high'])}, "
-                   f"{w['seat_games']} seat-games)")
+                   f"{w['seat_games']} seat-games); score {_num(w['score_mean'])} "
+                   f"({_num(w['score_ci_low'])}–{_num(w['score_ci_high'])})")
     out.append("Head-to-head (row finishes ahead of column):")
     out.append("  " + " " * 12 + "".join(f"{c:>12}" for c in b["names"]))
     for a in b["names"]:

@@ -26,18 +26,21 @@ import multiprocessing
 import random
 import signal
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from types import FrameType
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, State
-from pnp.games.bots import Bot, RandomBot
+from pnp.games.bots import Bot, BotFactory, RandomBot, bot_factory
 from pnp.games.stats import GameStats
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import seat_bots
 from pnp.sim.invariants import (CLONE_EVERY, FULL_GAMES, REPLAY_EVERY, Deck, check_cheap,
                                 check_clones, check_final, check_state, describe, safe_text)
+
+if TYPE_CHECKING:
+    from pnp.sim.paired import Paired
 
 #: Default maximum number of actions in one game before it counts as endless.
 DEFAULT_STEP_CAP = 10_000
@@ -45,8 +48,13 @@ DEFAULT_STEP_CAP = 10_000
 DEFAULT_MAX_TRACES = 20
 #: Games per task: fixed, so chunk boundaries (and results) never depend on jobs.
 CHUNK_GAMES = 250
+#: Games per task when a bot searches (a game takes seconds, not microseconds,
+#: so smaller tasks keep every worker busy); also independent of jobs.
+SEARCH_CHUNK_GAMES = 5
 
 Progress = Callable[[int], None]
+#: A game's ``standing(state)`` hook: each seat's standing mid-game (e.g. VP so far).
+Standing = Callable[[State[Any]], Sequence[float]]
 
 
 class Interrupted(PnpError):
@@ -102,9 +110,9 @@ def derive_seed(seed: int, game_index: int, label: str) -> int:
     return int.from_bytes(digest, "big")
 
 
-def make_bots(classes: Sequence[type[Bot]], game: Game[Any], seed: int,
+def make_bots(classes: Sequence[BotFactory], game: Game[Any], seed: int,
               game_index: int) -> list[Bot]:
-    """Fresh bots for game ``game_index`` (``classes`` by seat), each with its own rng."""
+    """Fresh bots for game ``game_index`` (factories by seat), each with its own rng."""
     return [cls(game, i, random.Random(derive_seed(seed, game_index, f"bot{i}")))
             for i, cls in enumerate(classes)]
 
@@ -144,16 +152,21 @@ def action_texts(game: Game[Any], num_players: int, seed: int,
 # --------------------------------------------------------------------------
 
 def _play_fast(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
-               step_cap: int, phases: dict[str, list[int]]
+               step_cap: int, phases: dict[str, list[int]],
+               standing: Standing | None = None,
+               standings: list[Sequence[float]] | None = None
                ) -> tuple[State[Any], list[int], list[int], bool]:
     """Play one game as fast as possible; return (state, decisions, real, ended).
 
     Forced moves (one legal action) are applied without asking the bot. Any
     exception propagates; the caller re-plays the game with the checked loop.
     ``phases`` receives this game's per-phase decision counts only when the
-    game ends cleanly (the caller passes a scratch dict).
+    game ends cleanly (the caller passes a scratch dict). With ``standing``
+    (the game's hook), ``standings`` receives one snapshot per turn begun.
     """
     state = game.new_initial_state(num_players, deal)
+    if standing is not None and standings is not None:
+        return _play_followed(state, num_players, bots, step_cap, phases, standing, standings)
     cur = state.current_player
     legal_of = state.legal_actions
     apply = state.apply_action
@@ -194,6 +207,50 @@ def _play_fast(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
     return state, dec, real, True
 
 
+def _play_followed(state: State[Any], num_players: int, bots: list[Bot], step_cap: int,
+                   phases: dict[str, list[int]], standing: Standing,
+                   standings: list[Sequence[float]]) -> tuple[State[Any], list[int], list[int],
+                                                               bool]:
+    """:func:`_play_fast` that also snapshots ``standing(state)`` whenever a turn begins.
+
+    A separate loop so that runs without the hook pay nothing for it; it makes
+    the same bot calls, so it plays the same game.
+    """
+    dec = [0] * num_players
+    real = [0] * num_players
+    turns = state.turns
+    last = -1
+    for _ in range(step_cap):
+        t = turns()
+        if t != last:
+            last = t
+            standings.append(tuple(standing(state)))
+        p = state.current_player()
+        if p < 0:
+            break
+        legal = state.legal_actions()
+        k = len(legal)
+        dec[p] += 1
+        ph = state.phase()
+        row = phases.get(ph)
+        if row is None:
+            row = phases[ph] = [0, 0, 0]
+        row[0] += 1
+        row[1] += k
+        if k > 1:
+            real[p] += 1
+            row[2] += 1
+            bot = bots[p]
+            state.apply_action(bot.act(state.observation(p) if bot.needs_observation else None,
+                                       legal))
+        else:
+            state.apply_action(legal[0])
+    else:
+        if state.current_player() >= 0:
+            return state, dec, real, False
+    return state, dec, real, True
+
+
 @dataclass
 class _Checked:
     """Outcome of :func:`_play_checked`."""
@@ -205,11 +262,13 @@ class _Checked:
     real: list[int]
     actions: list[int]
     phases: dict[str, list[int]]
+    standings: list[Sequence[float]] = field(default_factory=list)
 
 
 def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
                   step_cap: int, level: str, deck: Deck | None,
-                  check_rng: random.Random, replay_at_end: bool) -> _Checked:
+                  check_rng: random.Random, replay_at_end: bool,
+                  standing: Standing | None = None) -> _Checked:
     """Play one game recording every action and checking invariants at ``level``.
 
     ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (on
@@ -227,8 +286,12 @@ def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
         out.status, out.message = "error", f"new_initial_state raised {describe(exc)}"
         return out
     out.state = state
+    last_turn = -1
     try:
         while True:
+            if standing is not None and state.turns() != last_turn:
+                last_turn = state.turns()
+                out.standings.append(tuple(standing(state)))
             p = state.current_player()
             terminal = state.is_terminal()
             legal = None if p < 0 else state.legal_actions()
@@ -300,8 +363,8 @@ def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
 
 @dataclass(frozen=True)
 class _Chunk:
-    """A contiguous range of games for one task (small and picklable; the game
-    and bot classes reach each worker once, through :func:`_init_worker`)."""
+    """A contiguous range of games of one variant for one task (small and
+    picklable; games and bot factories reach each worker once, as setups)."""
 
     num_players: int
     bots: tuple[str, ...]
@@ -311,32 +374,41 @@ class _Chunk:
     invariants: str
     step_cap: int
     max_traces: int
+    #: Index of the variant (its setup) this chunk plays.
+    variant: int = 0
+    #: Keep per-game outcomes for paired comparisons.
+    paired: bool = False
 
 
 @dataclass(frozen=True)
 class _Setup:
-    """What every chunk of a run shares: the game, bot classes by name, stats class."""
+    """What every chunk of one variant shares: the game, bot factories by spec, stats."""
 
     game: Game[Any]
-    bot_classes: dict[str, type[Bot]]
+    bot_classes: dict[str, BotFactory]
     stats: type[GameStats] | None
 
 
-#: The run a worker process plays, installed once by :func:`_init_worker` so
-#: engine-side caches stay warm across chunks and are not re-pickled per task.
+#: The variants a worker process plays, installed once by :func:`_init_worker`
+#: so engine-side caches stay warm across chunks and are not re-pickled per task.
 _WORKER: list[_Setup] = []
 
 
-def _init_worker(setup: _Setup) -> None:
+def _init_worker(setups: Sequence[_Setup]) -> None:
     """Pool initializer: remember the run; leave Ctrl-C and SIGTERM to the parent."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    _WORKER[:] = [setup]
+    _WORKER[:] = list(setups)
 
 
 def _run_worker_chunk(job: _Chunk) -> Aggregate:
     """Pool task: play ``job`` with the worker's run (top-level: spawn-safe)."""
-    return run_chunk(_WORKER[0], job)
+    return run_chunk(_WORKER[job.variant], job)
+
+
+def run_task(setups: Sequence[_Setup], job: _Chunk) -> Aggregate:
+    """A cluster task: play ``job`` with its variant of ``setups`` (top-level: picklable)."""
+    return run_chunk(setups[job.variant], job)
 
 
 def _level_for(invariants: str, g: int) -> tuple[str, bool]:
@@ -350,14 +422,23 @@ def _level_for(invariants: str, g: int) -> tuple[str, bool]:
     return "off", False
 
 
+def _positions(k: int, num_players: int, g: int) -> list[int]:
+    """Index in the ``--bots`` list of the bot at each seat of game ``g`` (see seat_bots)."""
+    return [(i + g) % k for i in range(num_players)]
+
+
 def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
     """Play games ``job.start .. job.stop - 1`` and reduce them to an aggregate."""
     game = setup.game
     n = job.num_players
-    agg = Aggregate(n, tuple(game.event_names), job.bots,
-                    stats=setup.stats(game, n) if setup.stats else None)
+    stats = setup.stats(game, n) if setup.stats else None
+    agg = Aggregate(n, tuple(game.event_names), job.bots, stats=stats)
+    if job.paired:
+        agg.outcomes = []
+    standing: Standing | None = getattr(stats, "standing", None) if n > 1 else None
     deck = Deck(game.deck()) if job.invariants != "off" else None
     traces = 0
+    k = len(job.bots)
     for g in range(job.start, job.stop):
         seats = seat_bots(job.bots, n, g)
         classes = [setup.bot_classes[name] for name in seats]
@@ -366,16 +447,17 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
         fast_failed = False
         if level == "off":
             scratch: dict[str, list[int]] = {}
+            followed: list[Sequence[float]] = []
             try:
                 state, dec, real, ended = _play_fast(
                     game, n, deal, make_bots(classes, game, job.seed, g), job.step_cap,
-                    scratch)
+                    scratch, standing, followed)
                 fast_failed = not (ended and state.is_terminal())
             except Exception:
                 fast_failed = True  # re-played below with a trace to find the cause
             if not fast_failed:
                 try:
-                    agg.add_game(state, seats, dec, real)
+                    agg.add_game(state, seats, dec, real, followed, _positions(k, n, g))
                     _merge_phases(agg.phases, scratch)
                     continue
                 except Exception:
@@ -384,7 +466,7 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
         out = _play_checked(game, n, deal, make_bots(classes, game, job.seed, g),
                             job.step_cap, level, deck,
                             random.Random(derive_seed(job.seed, g, "check")),
-                            replay_at_end or fast_failed)
+                            replay_at_end or fast_failed, standing)
         if out.status == "ok" and fast_failed:
             out.status = "error"
             out.message = ("the fast loop failed but a checked re-play of the same "
@@ -392,7 +474,8 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
         if out.status == "ok":
             assert out.state is not None
             try:
-                agg.add_game(out.state, seats, out.dec, out.real)
+                agg.add_game(out.state, seats, out.dec, out.real, out.standings,
+                             _positions(k, n, g))
                 _merge_phases(agg.phases, out.phases)
                 continue
             except Exception as exc:
@@ -400,6 +483,8 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
                 out.status, out.message = "error", f"end of game: {describe(exc)}"
         keep = traces < job.max_traces
         traces += keep
+        if agg.outcomes is not None:
+            agg.outcomes.append(())  # a failed game: no outcome, but its place is kept
         agg.add_failure(Failure(
             kind=out.status, game_index=g, seed=job.seed, deal_seed=deal, seats=seats,
             message=out.message, actions=out.actions if keep else None,
@@ -419,6 +504,19 @@ def _merge_phases(into: dict[str, list[int]], more: dict[str, list[int]]) -> Non
 def chunk_bounds(games: int, size: int = CHUNK_GAMES) -> list[tuple[int, int]]:
     """``range(games)`` in consecutive pieces of ``size`` (the last may be shorter)."""
     return [(a, min(a + size, games)) for a in range(0, games, size)]
+
+
+def chunk_size(factories: Sequence[BotFactory]) -> int:
+    """Games per task: :data:`CHUNK_GAMES`, or :data:`SEARCH_CHUNK_GAMES` when a bot searches.
+
+    A function of the bots alone (never of ``jobs`` or the cluster), so chunk
+    boundaries, and therefore results, stay the same however the run is spread.
+    """
+    def searches(f: BotFactory) -> bool:
+        target = getattr(f, "func", f)
+        return bool(getattr(target, "searches", False))
+
+    return SEARCH_CHUNK_GAMES if any(searches(f) for f in factories) else CHUNK_GAMES
 
 
 class _TermAsInterrupt:
@@ -441,16 +539,16 @@ class _TermAsInterrupt:
             signal.signal(signal.SIGTERM, self.old)
 
 
-def _pool_results(setup: _Setup, tasks: list[_Chunk], jobs: int,
+def _pool_results(setups: Sequence[_Setup], tasks: list[_Chunk], jobs: int,
                   start_method: str | None) -> Iterator[Aggregate]:
-    """Chunk aggregates in game order from ``jobs`` worker processes.
+    """Chunk aggregates in task order from ``jobs`` worker processes.
 
     On Ctrl-C or SIGTERM the workers are terminated and joined before
     :class:`Interrupted` is raised, so none is left running and none prints
     a traceback (they ignore SIGINT).
     """
     ctx = multiprocessing.get_context(start_method)
-    pool = ctx.Pool(processes=jobs, initializer=_init_worker, initargs=(setup,))
+    pool = ctx.Pool(processes=jobs, initializer=_init_worker, initargs=(list(setups),))
     try:
         with _TermAsInterrupt():
             yield from pool.imap(_run_worker_chunk, tasks, chunksize=1)
@@ -466,21 +564,118 @@ def _pool_results(setup: _Setup, tasks: list[_Chunk], jobs: int,
         pool.join()
 
 
+def run_tasks(setups: Sequence[_Setup], tasks: list[_Chunk], jobs: int = 1,
+              start_method: str | None = None, cluster: str | None = None
+              ) -> Iterator[Aggregate]:
+    """Every task's aggregate, in task order: in this process, a pool, or on Dask.
+
+    ``cluster`` is None (local: one process, or a pool of ``jobs``), ``"local"``
+    (a Dask ``LocalCluster`` of ``jobs`` worker processes) or a scheduler
+    address (``tcp://host:8786``). Every backend runs the same tasks and the
+    parent merges them in the same order, so results are identical.
+    """
+    if cluster:
+        from pnp.sim.cluster import dask_results
+        return dask_results(setups, tasks, jobs, cluster)
+    used = max(1, min(jobs, len(tasks)))
+    if used == 1:
+        return (run_chunk(setups[t.variant], t) for t in tasks)
+    return _pool_results(setups, tasks, used, start_method)
+
+
+@dataclass(frozen=True)
+class Variant:
+    """One configuration of a multi-variant run: a game (with its parameters) and bots."""
+
+    game: Game[Any]
+    bots: tuple[str, ...]
+    bot_classes: Mapping[str, type[Bot]]
+    stats: type[GameStats] | None = None
+
+
+def _result(game: Game[Any], num_players: int, games: int, bots: tuple[str, ...], seed: int,
+            invariants: str, step_cap: int, total: Aggregate, jobs: int, asked: int,
+            started: float) -> SimResult:
+    return SimResult(
+        slug=game.slug, title=game.title, params=dict(game.params),
+        event_names=tuple(game.event_names), num_players=num_players, games=games,
+        bots=bots, seed=seed, invariants=invariants, step_cap=step_cap, totals=total,
+        jobs=jobs, jobs_asked=asked, elapsed_s=time.perf_counter() - started)
+
+
+def simulate_variants(variants: Sequence[Variant], num_players: int, games: int, seed: int,
+                      jobs: int = 1, invariants: str = "sample",
+                      step_cap: int = DEFAULT_STEP_CAP, progress: Progress | None = None, *,
+                      max_traces: int = DEFAULT_MAX_TRACES, start_method: str | None = None,
+                      cluster: str | None = None, paired: bool = False
+                      ) -> tuple[list[SimResult], "Paired | None"]:
+    """Play games ``0 .. games-1`` (the same deals) for every variant.
+
+    Tasks are ordered chunk by chunk, every variant of a chunk together, so a
+    paired comparison needs only one chunk's per-game outcomes at a time:
+    with ``paired``, each variant's outcomes are differenced against variant
+    0's for the same games (:class:`~pnp.sim.paired.Paired`) and then dropped.
+    Deal and bot seeds depend on ``(seed, game index)`` only — never on the
+    variant, the chunk's worker or the backend — which is what pairs them.
+    """
+    from pnp.sim.paired import Paired
+
+    setups = [_Setup(v.game, {name: bot_factory(name, v.bot_classes)
+                              for name in sorted(set(v.bots))}, v.stats) for v in variants]
+    started = time.perf_counter()
+    size = min(chunk_size(list(s.bot_classes.values())) for s in setups)
+    bounds = chunk_bounds(games, size)
+    tasks = [_Chunk(num_players, tuple(v.bots), seed, a, b, invariants, step_cap, max_traces,
+                    i, paired)
+             for a, b in bounds for i, v in enumerate(variants)]
+    totals = [Aggregate(num_players, tuple(v.game.event_names), tuple(v.bots),
+                        stats=v.stats(v.game, num_players) if v.stats else None)
+              for v in variants]
+    pairs = Paired(num_players, [tuple(v.bots) for v in variants]) if paired else None
+    traces = [0] * len(variants)
+    base: list[tuple[float, ...]] = []
+    for task, part in zip(tasks, run_tasks(setups, tasks, jobs, start_method, cluster)):
+        i = task.variant
+        # The first max_traces failures in game order keep their traces.
+        for f in part.failures:
+            if f.actions is not None:
+                if traces[i] >= max_traces:
+                    f.actions = f.action_texts = None
+                else:
+                    traces[i] += 1
+        if pairs is not None and part.outcomes is not None:
+            if i == 0:
+                base = part.outcomes
+            else:
+                pairs.add(i, base, part.outcomes)
+            part.outcomes = None
+        totals[i].merge(part)
+        if progress is not None:
+            progress(part.games)
+    used = 1 if cluster is None and min(jobs, len(tasks)) <= 1 else (
+        jobs if cluster else min(jobs, len(tasks)))
+    results = [_result(v.game, num_players, games, tuple(v.bots), seed, invariants, step_cap,
+                       totals[i], used, jobs, started) for i, v in enumerate(variants)]
+    return results, pairs
+
+
 def simulate(game: Game[Any], num_players: int, games: int, bots: Sequence[str],
              seed: int, jobs: int = 1, invariants: str = "sample",
              step_cap: int = DEFAULT_STEP_CAP, progress: Progress | None = None, *,
-             bot_classes: dict[str, type[Bot]] | None = None,
+             bot_classes: Mapping[str, type[Bot]] | None = None,
              stats: type[GameStats] | None = None,
              max_traces: int = DEFAULT_MAX_TRACES,
-             start_method: str | None = None) -> SimResult:
+             start_method: str | None = None,
+             cluster: str | None = None) -> SimResult:
     """Play ``games`` games of ``game`` and collect a :class:`SimResult`.
 
     ``bots`` are names (looked up in ``bot_classes``; default: the game's
-    registered bots) assigned to seats cyclically and rotated by game index
-    (:func:`~pnp.sim.bots.seat_bots`). ``invariants`` is a level of
-    :mod:`pnp.sim.invariants`. ``progress`` is called with the number of
-    games just finished. ``start_method`` picks the multiprocessing start
-    method (None: the platform default); the worker code is spawn-safe.
+    registered bots; ``name:option`` allowed) assigned to seats cyclically and
+    rotated by game index (:func:`~pnp.sim.bots.seat_bots`). ``invariants`` is
+    a level of :mod:`pnp.sim.invariants`. ``progress`` is called with the
+    number of games just finished. ``start_method`` picks the multiprocessing
+    start method (None: the platform default); the worker code is spawn-safe.
+    ``cluster`` runs the chunks on Dask (see :func:`run_tasks`).
     Arguments are assumed valid (see :func:`pnp.sim.run_simulation`).
     """
     if bot_classes is None:
@@ -488,38 +683,15 @@ def simulate(game: Game[Any], num_players: int, games: int, bots: Sequence[str],
         entry = registered_games().get(game.slug)
         bot_classes = dict(entry.bots) if entry else {RandomBot.name: RandomBot}
         stats = stats if stats is not None else (entry.stats if entry else None)
-    bots = tuple(bots)
-    setup = _Setup(game, {name: bot_classes[name] for name in set(bots)}, stats)
-    started = time.perf_counter()
-    tasks = [_Chunk(num_players, bots, seed, a, b, invariants, step_cap, max_traces)
-             for a, b in chunk_bounds(games)]
-    total = Aggregate(num_players, tuple(game.event_names), bots,
-                      stats=stats(game, num_players) if stats else None)
-    used = max(1, min(jobs, len(tasks)))
-    results: Iterator[Aggregate]
-    if used == 1:
-        results = (run_chunk(setup, t) for t in tasks)
-    else:
-        results = _pool_results(setup, tasks, used, start_method)
-    traces = 0
-    for part in results:
-        # The first max_traces failures in game order keep their traces.
-        for f in part.failures:
-            if f.actions is not None:
-                if traces >= max_traces:
-                    f.actions = f.action_texts = None
-                else:
-                    traces += 1
-        total.merge(part)
-        if progress is not None:
-            progress(part.games)
-    return SimResult(
-        slug=game.slug, title=game.title, params=dict(game.params),
-        event_names=tuple(game.event_names), num_players=num_players, games=games,
-        bots=bots, seed=seed, invariants=invariants, step_cap=step_cap, totals=total,
-        jobs=used, jobs_asked=jobs, elapsed_s=time.perf_counter() - started)
+    results, _ = simulate_variants(
+        [Variant(game, tuple(bots), bot_classes, stats)], num_players, games, seed, jobs,
+        invariants, step_cap, progress, max_traces=max_traces, start_method=start_method,
+        cluster=cluster)
+    return results[0]
 
 
 __all__ = ["CHUNK_GAMES", "DEFAULT_MAX_TRACES", "DEFAULT_STEP_CAP", "Failure", "Interrupted",
-           "SimResult", "TERMINAL", "action_texts", "check_final", "check_state",
-           "chunk_bounds", "derive_seed", "make_bots", "replay", "run_chunk", "simulate"]
+           "SEARCH_CHUNK_GAMES", "SimResult", "TERMINAL", "Variant", "action_texts",
+           "check_final", "check_state", "chunk_bounds", "chunk_size", "derive_seed",
+           "make_bots", "replay", "run_chunk", "run_task", "run_tasks", "simulate",
+           "simulate_variants"]

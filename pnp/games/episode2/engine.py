@@ -313,6 +313,33 @@ class Episode2Game(Game["Episode2State"]):
             s._check_run_end()
         return s
 
+    def state_from_observation(self, obs: Episode2Observation) -> "Episode2State":
+        """One position that gives ``obs`` (for searching bots).
+
+        The player deck and the enemy deck hold the cards not seen elsewhere in
+        ascending id order and the dice generator is seeded with 0, so the
+        result depends on ``obs`` alone; ``resample_hidden`` then shuffles
+        both decks and reseeds the dice. Event and turn counters start at zero.
+        """
+        n = self.num_player_cards
+        s = Episode2State(self, random.Random(0), 0, 0)
+        seen = set(obs.hand) | set(obs.pool) | set(obs.discard)
+        s.deck = [c for c in range(n) if c not in seen]
+        gone = set(obs.spoils) | {obs.boss}
+        s.enemies = [b for b in range(n, n + self.num_bosses) if b not in gone]
+        s.hand, s.pool, s.discard = obs.hand, obs.pool, obs.discard
+        s.spoils = obs.spoils
+        s.boss = obs.boss
+        s.hp, s.max_hp = obs.hp, obs.max_hp
+        s.phase_i = PHASES.index(obs.phase)
+        s.window = obs.window
+        s.last = obs.last_attack
+        if s.phase_i in (PRE_ROLL, DAMAGE):
+            s.dice = list(obs.dice)
+            s.attack = obs.attack_card
+            s.rerolls = obs.rerolls_used
+        return s
+
     def state_from_notation(self, text: str) -> "Episode2State":
         """The state written as ``text`` (grammar in :mod:`.notation`)."""
         pos = notation.read(text, self.codec.index, self._boss_index, PHASES, EVENTS)

@@ -1,6 +1,12 @@
 """Report figures of 第2話: outcomes, spoils, HP left, why runs end, retreats.
 
 Everything is counts and sums (flat memory whatever the number of games).
+
+Hook behind the card- and rule-level findings (:mod:`pnp.sim.findings`):
+:meth:`Episode2Stats.card_uses` names the cards a run used (``used:♠7``), the
+bosses it took (``took:♥K``) and the rules it met (``rule:mulligan``,
+``rule:spade ace``, ``rule:reroll won``); a solo game is judged on its mean
+return (bosses taken). There is no ``standing`` hook: drama needs rivals.
 Rates carry 95 % Wilson intervals, means a normal-approximation interval.
 """
 
@@ -9,7 +15,8 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pnp.games.api import Game, State
-from pnp.games.episode2.engine import Episode2Game, Episode2State
+from pnp.games.episode2.engine import (EV_MULLIGAN, EV_REROLL_WIN, EV_SPADE_ACE,
+                                      Episode2Game, Episode2State)
 from pnp.games.episode2.scoring import (CAUSE_NAMES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
                                         NORMAL_CLEAR, RETREAT, RUN_END_LOST, TRUE_END)
 from pnp.games.stats import GameStats, KeyFigure
@@ -63,6 +70,7 @@ class Episode2Stats(GameStats):
         #: Retreats: bosses taken when retreating, and attacks made before it.
         self.retreat_spoils = [0] * (game.num_bosses + 1)
         self.retreat_attacks = 0
+        self.names = tuple(game.card_name(c) for c in game.deck())
 
     def add(self, state: State[Any], seats: Sequence[str]) -> None:
         """Count one finished run."""
@@ -159,3 +167,17 @@ class Episode2Stats(GameStats):
         sp = figures["spoils"]
         out.append(("mean_spoils", sp["mean"], sp["low"], sp["high"]))
         return out
+
+    # -- findings hook (pnp.sim.findings) ----------------------------------------
+
+    def card_uses(self, state: State[Any]) -> list[list[str]]:
+        """The one seat's used cards, bosses taken and rules met in this run."""
+        assert isinstance(state, Episode2State)
+        names = self.names
+        keys = [f"used:{names[c]}" for c in state.pool]
+        keys += [f"took:{names[b]}" for b in state.spoils]
+        for event, key in ((EV_MULLIGAN, "mulligan"), (EV_SPADE_ACE, "spade ace"),
+                           (EV_REROLL_WIN, "reroll won")):
+            if state.ev[event]:
+                keys.append(f"rule:{key}")
+        return [keys]

@@ -6,8 +6,9 @@ encoding, the position notation and the engine rulings (F4a–F7a).
 
 from pnp.games.fortuna.bots import GreedyBot
 from pnp.games.fortuna.engine import FortunaGame, FortunaObservation, FortunaState
+from pnp.games.fortuna.stats import FortunaStats
 from pnp.games.registry import register_game
 
-register_game(FortunaGame, bots=(GreedyBot,))
+register_game(FortunaGame, bots=(GreedyBot,), stats=FortunaStats)
 
-__all__ = ["FortunaGame", "FortunaObservation", "FortunaState", "GreedyBot"]
+__all__ = ["FortunaGame", "FortunaObservation", "FortunaState", "FortunaStats", "GreedyBot"]

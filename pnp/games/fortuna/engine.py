@@ -357,6 +357,57 @@ class FortunaGame(Game["FortunaState"]):
                                 f"discard area cannot supply)")
         return state
 
+    def state_from_observation(self, obs: FortunaObservation) -> "FortunaState":
+        """One position that gives ``obs`` to its seat (for searching bots).
+
+        Everything the seat cannot see (other hands, deck, end deck, face-down
+        filler) is filled with the unseen cards in ascending id order, so the
+        result depends on ``obs`` alone; ``resample_hidden`` then redeals it.
+        Event counters are not observed and start at zero.
+        """
+        n = len(obs.hand_sizes)
+        seen = set(obs.hand)
+        for slot in obs.slots:
+            seen.update(slot)
+        for seat_sets in obs.sets:
+            for _, up, _ in seat_sets:
+                seen.update(up)
+        unseen = [c for c in range(len(self.card_number)) if c not in seen]
+        at = 0
+
+        def take(k: int) -> list[int]:
+            nonlocal at
+            out = unseen[at:at + k]
+            at += k
+            return out
+
+        hands = [list(obs.hand) if p == obs.seat else take(obs.hand_sizes[p])
+                 for p in range(n)]
+        sets = [[(v, up, tuple(take(down))) for v, up, down in seat_sets]
+                for seat_sets in obs.sets]
+        deck = take(obs.deck_size)
+        end_deck = take(obs.end_deck_size)
+        state = FortunaState(self, n, hands, deck, end_deck)
+        state.slots = [[]] + [list(s) for s in obs.slots]
+        state._refresh_usable()
+        state.sets = sets
+        state.used = [sum({1 << value for value, _, _ in seat_sets}) for seat_sets in sets]
+        stage = PHASE_NAMES.index(obs.phase)
+        state.stage = stage
+        state.cur = obs.current_player
+        state.trigger = obs.trigger
+        state.n_turns = obs.turn
+        if stage == WHEEL:
+            state.wheel_slot = obs.wheel_slot
+        elif stage == FILL:
+            value, up, down = sets[obs.current_player][-1]
+            state.fill_left = obs.fill_left
+            state.fill_min = obs.fill_min
+            state.pending = len(up)
+        elif stage == OVER:
+            state.final = state._score()
+        return state
+
     # -- card helpers -----------------------------------------------------
 
     def set_action(self, value: int, types: Iterable[int]) -> int:

@@ -308,6 +308,128 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         return FortuneCloverState.from_position(self, pos, text)
 
 
+    def state_from_observation(self, obs: "FortuneCloverObservation") -> "FortuneCloverState":
+        """One position that gives ``obs`` to its seat (for searching bots).
+
+        Unseen cards go to the other hands and the centre in ascending id
+        order (each to the first holder with room that has shown no void in
+        its suit), the other seats' hidden exchange choices are placeholders,
+        future deal seeds zero and unseen Fortune cards in index order: all a
+        function of ``obs`` alone, and all redrawn by ``resample_hidden``.
+        Won cards form one trick per seat (only their union and the trick
+        count are public), and the turn and event counters start at zero.
+        """
+        n, me = obs.num_players, obs.seat
+        st = FortuneCloverState(self, n)
+        bit, mask_of = self.bit, self.mask_of
+        over = obs.phase == PHASE_NAMES[4]
+        ph = OVER if over else min(PHASE_NAMES.index(obs.phase), PLAY)
+        st.phase_id = ph
+        st.deal = self.deals if over else obs.deal - 1
+        st.lead = obs.leader
+        seen_f = list(obs.fortunes_seen)
+        st.fortune_order = seen_f + [f for f in range(len(self.fortunes)) if f not in seen_f]
+        st.future_seeds = [] if over else [0] * (self.deals - obs.deal)
+        st.yellow, st.white = list(obs.yellow), list(obs.white)
+        st.log = list(obs.past_counts)
+        st.voids = list(obs.voids)
+        st.ntricks = list(obs.tricks_won)
+        st.counted = list(obs.counted)
+        st.won = [mask_of(w) for w in obs.won]
+        st.tricks = [(s, m) for s, m in enumerate(st.won) if m]
+        st.hands[me] = mask_of(obs.hand)
+        st.discards[me] = obs.discard
+        st.passes[me] = mask_of(obs.passed)
+        right, left = (me - 1) % n, (me + 1) % n
+        if ph == PLAY and obs.received:
+            st.passes[right] = mask_of(obs.received)
+        st.trick = list(obs.trick)
+        st.tmask = mask_of(obs.trick)
+        if over:
+            st.cur = TERMINAL
+            st.fortune = st.fortune_order[self.deals - 1]
+            if obs.returned:
+                st.ret_y = [y for y, _ in obs.returned]
+                st.ret_w = [w for _, w in obs.returned]
+            return st
+        st.cur = obs.current_player
+        st.fortune = obs.fortune
+        st.fmask = self.fortune_mask[obs.fortune]
+        st.ftrick = self.fortune_by_trick[obs.fortune]
+        known = st.hands[me] | st.tmask
+        for m in st.won:
+            known |= m
+        centre_known = 0
+        if ph >= EX_PASS and obs.discard >= 0:
+            centre_known = bit[obs.discard]  # own discard lies in the centre
+        held_left = 0
+        if ph == PLAY:
+            held_left = st.passes[me] & ~known  # passed left and not yet played
+        known |= centre_known | held_left
+        st.hands[left] |= held_left
+        holders = [s for s in range(n) if s != me]
+        room = [obs.hand_sizes[s] - (st.hands[s].bit_count()) for s in holders]
+        room.append(obs.centre_count - centre_known.bit_count())
+        voids = [obs.voids[s] for s in holders] + [0]
+        masks = [0] * len(room)
+        for c in range(self.n_cards):
+            if known >> c & 1:
+                continue
+            s = self.suit[c]
+            fits = [i for i in range(len(room)) if room[i] > 0 and not voids[i] >> s & 1]
+            i = fits[0] if fits else next(i for i in range(len(room)) if room[i] > 0)
+            room[i] -= 1
+            masks[i] |= bit[c]
+        for i, s in enumerate(holders):
+            st.hands[s] |= masks[i]
+        st.centre = masks[-1] | centre_known
+        # Hidden exchange choices of the seats that already chose (turn order
+        # from the leader): placeholders that keep the position legal.
+        order = [(obs.leader + k) % n for k in range(n)]
+        done = order[:order.index(obs.current_player)] if obs.current_player in order else []
+        if ph == EX_DISCARD:
+            for s in done:
+                if s != me:
+                    st.discards[s] = self.ids_of(st.hands[s])[0]
+        else:
+            pool = [c for c in self.ids_of(st.centre & ~centre_known)]
+            for s in holders:
+                st.discards[s] = pool.pop(0)
+            if ph == EX_PASS:
+                for s in done:
+                    if s != me:
+                        a, b = self.ids_of(st.hands[s])[:2]
+                        st.passes[s] = bit[a] | bit[b]
+            else:
+                played = st.tmask
+                for m in st.won:
+                    played |= m
+                for s in holders:
+                    if s != right:
+                        recv = (s + 1) % n
+                        a, b = self.ids_of((st.hands[recv] if recv != me else 0) | played)[:2]
+                        st.passes[s] = bit[a] | bit[b]
+        # Led suit and the best card so far, replayed from the trick (C3, C5).
+        for k, c in enumerate(st.trick):
+            s = self.suit[c]
+            if st.led < 0:
+                if s == CLUB:
+                    key = self.club_key[c]
+                else:
+                    st.led = s
+                    key = self.led_key[c]
+            elif s == st.led:
+                key = self.led_key[c]
+            elif s == CLUB:
+                key = self.club_key[c]
+            else:
+                key = -1
+            if key > st.best_key:
+                st.best_key = key
+                st.best_seat = (st.lead + k) % n
+        return st
+
+
 class FortuneCloverState(State[FortuneCloverGame]):
     """A Fortune Clover position: deal, Fortune card, hands, exchange, trick, chips."""
 

@@ -1,5 +1,11 @@
 """Fortune Clover report figures: how each Fortune card pays, the yellow return, shared wins.
 
+Hooks behind the card- and rule-level findings (:mod:`pnp.sim.findings`):
+:meth:`FortuneCloverStats.card_uses` names, per seat, each Fortune card that
+paid it chips (``paid by:<name>``), the deals it topped (``first in deal``)
+and whether it gave yellow back at the end (``rule:yellow returned``, C8);
+:meth:`FortuneCloverStats.standing` is the chips held so far.
+
 Per Fortune card (by id): how many deals it ruled, the yellow and white chips
 it paid at each place (summed, shown per deal), how often a listed place paid
 nobody (a tie skipped it or too few seats took a counted card, ruling C7) and
@@ -167,3 +173,27 @@ class FortuneCloverStats(GameStats):
             r = figures[key]
             out.append((name, r["rate"], r["low"], r["high"]))
         return out
+
+    # -- findings hooks (pnp.sim.findings) ---------------------------------------
+
+    def card_uses(self, state: State[Any]) -> list[list[str]]:
+        """Per seat: Fortune cards that paid it, first places, the yellow return."""
+        assert isinstance(state, FortuneCloverState)
+        out: list[list[str]] = [[] for _ in range(self.num_players)]
+        for deal, counts in enumerate(state.log):
+            f = state.fortune_order[deal]
+            ys, ws = deal_payouts(counts, self.rewards[f])
+            for seat, place in enumerate(competition_places(counts)):
+                if ys[seat] or ws[seat]:
+                    out[seat].append(f"paid by:{self.names[f]}")
+                if place == 1:
+                    out[seat].append("rule:first in a deal")
+        for seat, y in enumerate(state.ret_y):
+            if y:
+                out[seat].append("rule:yellow returned")  # ruling C8
+        return out
+
+    def standing(self, state: State[Any]) -> list[float]:
+        """Chips held so far (yellow and white)."""
+        assert isinstance(state, FortuneCloverState)
+        return [float(y + w) for y, w in zip(state.yellow, state.white)]

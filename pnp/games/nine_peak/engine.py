@@ -304,6 +304,76 @@ class NinePeakGame(Game["NinePeakState"]):
         return s
 
 
+    def state_from_observation(self, obs: NinePeakObservation) -> "NinePeakState":
+        """One position that gives ``obs`` to its seat (for searching bots).
+
+        Unseen cards (other hands beyond their known types, another seat's
+        pending draw, the deck) are placed in ascending id order, so the result
+        depends on ``obs`` alone; ``resample_hidden`` then redeals them. Not
+        observed, and irrelevant to the rules: event counters, the turn count
+        and which seat pulled the trigger.
+        """
+        n = obs.num_players
+        s = NinePeakState(self, n)
+        seen: set[int] = set(obs.hand)
+        for col in obs.area:
+            seen.update(col)
+        seen.update(obs.discard)
+        for seat_sets in obs.sets:
+            for cards in seat_sets:
+                seen.update(cards)
+        for pile in obs.peak_piles:
+            seen.update(pile)
+        seen.update(obs.picked)
+        if obs.pending >= 0:
+            seen.add(obs.pending)
+        unseen = [c for c in range(self.num_cards) if c not in seen]
+        ph = _PHASE_INDEX[obs.phase]
+        # Another seat's known hand types take the lowest unseen copies of them.
+        by_type: list[list[int]] = [[] for _ in range(self.num_types)]
+        for c in unseen:
+            by_type[self.card_type[c]].append(c)
+        hands: list[list[int]] = []
+        for q in range(n):
+            if q == obs.seat:
+                hands.append(list(obs.hand))
+                continue
+            hands.append([by_type[t].pop(0) for t in obs.known[q]])
+        rest = sorted(c for cards in by_type for c in cards)
+        at = 0
+        for q in range(n):
+            if q != obs.seat:
+                need = obs.hand_sizes[q] - len(hands[q])
+                hands[q] += rest[at:at + need]
+                at += need
+        if ph == KEEP:
+            if obs.pending >= 0:
+                s.pending = obs.pending
+            else:
+                s.pending = rest[at]
+                at += 1
+        s.deck = rest[at:at + obs.deck_size]
+        s.hands = hands
+        s.area = [list(col) for col in obs.area]
+        s.discard = list(obs.discard)
+        s.sets = [list(seat_sets) for seat_sets in obs.sets]
+        s.piles = [list(p) for p in obs.peak_piles]
+        s.picking = list(obs.picked)
+        s.peaked = list(obs.peaked)
+        s.prev = list(obs.prev_sizes)
+        s.player = obs.current_player if obs.current_player >= 0 else n - 1
+        s.ph = ph
+        s.first_type = obs.first_placed
+        s.declared = obs.declared
+        s.last_pick = obs.last_pick
+        s.triggered = obs.triggered
+        s.trigger_seat = -1
+        s.nturns = 0
+        s._recount()
+        s.known = [list(k) for k in obs.known]
+        return s
+
+
 class NinePeakState(State[NinePeakGame]):
     """A 9 Peak position: zones as card-id lists plus per-type count caches."""
 

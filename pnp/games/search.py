@@ -1,0 +1,274 @@
+"""A searching bot for every game: information-set Monte Carlo tree search.
+
+:class:`SearchBot` (``--bots mcts`` or ``mcts:ITERATIONS[:PLAYOUT]``) is the
+single-observer information-set MCTS of Cowling, Powley and Whitehouse
+(2012) with vector rewards (one per seat, so it plays 3+ player games as
+max-n): each iteration
+
+1. **determinizes**: builds a full position consistent with the bot's
+   observation, drawing every hidden card (other hands, deck order, future
+   dice) from the bot's own generator — :func:`determinize`, which needs the
+   game's ``state_from_observation`` hook and its ``resample_hidden``;
+2. **selects** down one shared tree keyed by action sequences, among the
+   children legal in *this* determinization, by UCB1 with availability counts
+   (a child's exploration term uses how often it was available, not the
+   parent's visits);
+3. **expands** one untried legal action;
+4. **plays out** to the end with the game's own bot at every seat (default;
+   each playout bot sees only its own observation of the determinized
+   position), another registered bot (``mcts:200:greedy``) or random moves
+   (``mcts:200:random``: cheaper, but in these games much weaker);
+5. **backs up** the reward vector: each node adds the reward of the seat that
+   chose the action leading to it.
+
+The move played is the root's most visited child. Forced moves (one legal
+action) never enter the tree. The bot sees only its observation: the
+true state never reaches it, so it chooses the same on every position with
+an equal observation (``tests/games/test_conformance.py`` checks that for
+every registered bot).
+
+Rewards: a winner gets ``1/k`` (``k`` co-winners), the others 0, plus a small
+score term (:data:`SCORE_WEIGHT` × the seat's return over the spread of
+returns) that breaks ties between lines that win equally often. In a solo
+game (one seat, which always "wins") the reward is the return itself and the
+exploration term is scaled by the largest return seen in the search.
+
+A game gets this bot registered automatically when its :class:`Game` class
+defines ``state_from_observation(observation) -> State`` (see
+:func:`pnp.games.registry.register_game`).
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from functools import partial
+from typing import Any, Callable, ClassVar, Mapping, Sequence
+
+from pnp.errors import PnpError
+from pnp.games.api import Game, Observation, State
+from pnp.games.bots import Bot, BotFactory, RandomBot
+
+#: Iterations per decision when ``--bots mcts`` gives none.
+DEFAULT_BUDGET = 100
+#: Iterations of a bot built from the class alone (``SearchBot(game, seat, rng)``,
+#: as generic tests do): a quick, weak searcher with random playouts.
+CLASS_BUDGET = 4
+#: Most iterations one decision may use (a typo such as mcts:2000000 fails fast).
+MAX_BUDGET = 100_000
+#: UCB1 exploration constant for rewards in [0, 1] (√2 / 2, a common choice
+#: for win/loss rewards; larger explores more).
+EXPLORATION = 0.7
+#: Weight of the score term in the reward (win credit dominates).
+SCORE_WEIGHT = 0.1
+#: Progressive bias towards the playout bot's choice: a bonus of BIAS / (visits + 1)
+#: in reward units (0.3 of a win at first, a tenth of that after nine visits).
+BIAS = 0.3
+
+
+def can_search(game_class: type[Game[Any]]) -> bool:
+    """True when ``game_class`` offers the ``state_from_observation`` hook."""
+    return callable(getattr(game_class, "state_from_observation", None))
+
+
+def determinize(game: Game[Any], observation: Observation, rng: random.Random) -> State[Any]:
+    """A full position consistent with ``observation``, hidden parts drawn from ``rng``.
+
+    ``game.state_from_observation(observation)`` builds *one* position that
+    gives ``observation`` (hidden cards placed in a fixed order: a function of
+    the observation alone); ``resample_hidden`` then redeals everything the
+    seat cannot see with ``rng``. The result depends on nothing but the
+    observation and the generator.
+    """
+    hook = getattr(game, "state_from_observation")
+    base: State[Any] = hook(observation)
+    return base.resample_hidden(observation.seat, rng)
+
+
+def rewards(state: State[Any]) -> list[float]:
+    """Reward per seat of a terminal ``state``: win credit plus a small score term."""
+    ret = [float(v) for v in state.returns()]
+    n = len(ret)
+    if n == 1:
+        return ret
+    winners = set(state.winners())
+    credit = 1.0 / len(winners) if winners else 0.0
+    lo, hi = min(ret), max(ret)
+    spread = hi - lo
+    if spread <= 0:
+        return [(credit if s in winners else 0.0) + SCORE_WEIGHT * 0.5 for s in range(n)]
+    return [(credit if s in winners else 0.0) + SCORE_WEIGHT * (ret[s] - lo) / spread
+            for s in range(n)]
+
+
+class _Node:
+    """One tree node: reached by ``action`` chosen by ``player``."""
+
+    __slots__ = ("player", "visits", "avail", "total", "children")
+
+    def __init__(self, player: int) -> None:
+        self.player = player
+        self.visits = 0
+        self.avail = 1
+        self.total = 0.0
+        self.children: dict[int, _Node] = {}
+
+
+class SearchBot(Bot):
+    """Information-set MCTS over determinizations of the bot's observation."""
+
+    name = "mcts"
+    summary = ("information-set Monte Carlo tree search; mcts:ITERATIONS[:PLAYOUT] "
+               f"(default {DEFAULT_BUDGET} iterations, the game's own bot plays out)")
+    needs_observation = True
+    #: True for every searching bot (the ladder looks for it).
+    searches: ClassVar[bool] = True
+
+    def __init__(self, game: Game[Any], seat: int, rng: random.Random,
+                 budget: int = CLASS_BUDGET,
+                 playout: type[Bot] | None = None) -> None:
+        """Seat the bot with ``budget`` iterations per decision and a playout bot class.
+
+        The defaults (:data:`CLASS_BUDGET`, random playouts) make a quick bot
+        for generic tests; ``--bots mcts`` goes through :meth:`configure`.
+        """
+        super().__init__(game, seat, rng)
+        self.budget = budget
+        self.playout = playout if playout is not None and playout is not RandomBot else None
+
+    @classmethod
+    def configure(cls, option: str | None, bots: Mapping[str, type[Bot]]) -> BotFactory:
+        """The factory for ``mcts`` or ``mcts:ITERATIONS[:PLAYOUT]``.
+
+        Without a playout name the game's own playing bot plays the playouts
+        (the first registered bot that neither searches nor is random), or
+        random moves if it has none; ``:random`` asks for random playouts.
+        """
+        text, _, playout_name = (option or "").partition(":")
+        budget = DEFAULT_BUDGET
+        if text:
+            try:
+                budget = int(text)
+            except ValueError:
+                budget = -1
+        if not 1 <= budget <= MAX_BUDGET:
+            raise PnpError(f"--bots {cls.name}:{option}: expected {cls.name}:ITERATIONS "
+                           f"with 1 ≤ ITERATIONS ≤ {MAX_BUDGET}, optionally :PLAYOUT "
+                           f"(e.g. {cls.name}:200 or {cls.name}:200:random)")
+        playable = {n: b for n, b in bots.items() if not getattr(b, "searches", False)}
+        playout: type[Bot] | None = None
+        if playout_name:
+            playout = playable.get(playout_name)
+            if playout is None:
+                raise PnpError(f"--bots {cls.name}:{option}: no playout bot "
+                               f"{playout_name!r} (have: {', '.join(sorted(playable))})")
+        else:
+            playout = next((b for n, b in playable.items() if b is not RandomBot), None)
+        return partial(cls, budget=budget, playout=playout)
+
+    def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
+        """The root action searched most often in ``budget`` iterations."""
+        assert observation is not None
+        rng = self.rng
+        rnd = rng.random
+        game = self.game
+        root = _Node(self.seat)
+        playout = self.playout
+        # The playout bot also guides the tree (progressive bias): its choice
+        # is expanded first and gets a bonus that fades with visits, so a small
+        # budget refines the heuristic's play instead of sampling blindly.
+        guides: dict[int, Bot] = {}
+        solo = game.max_players == 1
+        c = EXPLORATION
+        bias = BIAS
+        for _ in range(self.budget):
+            state = determinize(game, observation, rng)
+            node = root
+            path = [root]
+            expanded = False
+            while True:
+                p = state.current_player()
+                if p < 0:
+                    break
+                legal = state.legal_actions()
+                if len(legal) == 1:
+                    state.apply_action(legal[0])
+                    continue
+                hint = -1
+                if playout is not None:
+                    guide = guides.get(p)
+                    if guide is None:
+                        guide = guides[p] = playout(game, p, rng)
+                    hint = guide.act(state.observation(p) if guide.needs_observation else None,
+                                     legal)
+                children = node.children
+                if hint >= 0 and hint not in children:
+                    untried = [hint]
+                else:
+                    untried = [a for a in legal if a not in children]
+                if untried:
+                    a = untried[int(rnd() * len(untried))]
+                    child = children[a] = _Node(p)
+                    for b in legal:
+                        if b != a and b in children:
+                            children[b].avail += 1
+                    state.apply_action(a)
+                    path.append(child)
+                    expanded = True
+                    break
+                # Every legal action has a child: UCB1 with availability counts.
+                best = -math.inf
+                pick = legal[0]
+                for b in legal:
+                    ch = children[b]
+                    v = ch.visits
+                    score = ch.total / v + c * math.sqrt(math.log(ch.avail) / v)
+                    if b == hint:
+                        score += bias / (v + 1)
+                    if score > best:
+                        best, pick = score, b
+                    ch.avail += 1
+                node = children[pick]
+                state.apply_action(pick)
+                path.append(node)
+            if expanded:
+                _playout(state, rnd, playout, game, rng)
+            reward = rewards(state)
+            if solo and abs(reward[0]) * EXPLORATION > c:
+                c = abs(reward[0]) * EXPLORATION  # returns are not in [0, 1]
+                bias = abs(reward[0]) * BIAS
+            for n in path:
+                n.visits += 1
+                n.total += reward[n.player]
+        kids = root.children
+        return max(legal_actions,
+                   key=lambda a: (kids[a].visits, kids[a].total) if a in kids else (-1, 0.0))
+
+
+def _playout(state: State[Any], rnd: Callable[[], float], playout: type[Bot] | None,
+             game: Game[Any], rng: random.Random) -> None:
+    """Play ``state`` to the end: random moves, or the playout bot at every seat."""
+    cur = state.current_player
+    legal_of = state.legal_actions
+    apply = state.apply_action
+    if playout is None:
+        while cur() >= 0:
+            legal = legal_of()
+            apply(legal[int(rnd() * len(legal))])
+        return
+    bots: dict[int, Bot] = {}
+    observe = state.observation
+    wants = playout.needs_observation
+    while (p := cur()) >= 0:
+        legal = legal_of()
+        if len(legal) == 1:
+            apply(legal[0])
+            continue
+        bot = bots.get(p)
+        if bot is None:
+            bot = bots[p] = playout(game, p, rng)
+        apply(bot.act(observe(p) if wants else None, legal))
+
+
+__all__ = ["BotFactory", "DEFAULT_BUDGET", "EXPLORATION", "SearchBot", "can_search",
+           "determinize", "rewards"]

@@ -1,0 +1,278 @@
+"""Card- and rule-level findings in the designer's terms, and the sentences that lead a report.
+
+A game's :class:`~pnp.games.stats.GameStats` may offer two hooks the
+simulator looks for (duck-typed, so games without them lose nothing):
+
+* ``card_uses(state) -> per seat, an iterable of "group:name" keys`` — for a
+  finished game, what each seat played, held, took or did (``played:5B``,
+  ``rule:all-in set``). The runner counts, per key, the seat-games that had
+  it, their win credit (shared wins split) and their return.
+* ``standing(state) -> per seat, a number`` — each seat's standing mid-game
+  (VP so far). The runner snapshots it whenever a turn begins, which gives
+  *drama* (how often the eventual winner was not leading at the start of
+  the last third of the game) and *lead changes* (how often the sole leader
+  changed).
+
+A key's win share is judged against its *group's* average (every use of every
+key of the group pooled), not against 1/N: players who play more cards win
+more often whatever the cards, so only a difference between cards of one
+group says something about a card. A key is **dominant** when its 95%
+interval lies above the group average and its share is at least
+:data:`LIFT`× the average, a **trap** when the interval lies below and the
+share is at most 1/LIFT of it. In a solo game (every seat-game "wins") the
+same test runs on the mean return instead.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+from pnp.intervals import mean_interval, wilson_interval
+
+#: A key must differ from its group's average by this factor to be flagged.
+LIFT = 1.2
+#: Keys used in fewer seat-games than this are listed but never flagged.
+MIN_USES = 30
+#: How many keys per group the text report lists (all are in the JSON).
+TEXT_ROWS = 8
+#: How many flagged keys per group and flag a finding sentence names.
+SENTENCE_ROWS = 3
+
+
+def _r(x: float) -> float:
+    return round(float(x), 6)
+
+
+def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str, Any]]:
+    """Per key: uses, win share and mean return with 95% intervals, group average, flag.
+
+    ``cards`` maps ``"group:name"`` to [seat-games, win credit, Σ return,
+    Σ return²] (:attr:`pnp.sim.aggregate.Aggregate.cards`). Rows are sorted
+    by group, then by win share (or mean return in a solo game), best first.
+    """
+    solo = num_players == 1
+    groups: dict[str, list[float]] = {}
+    for key, (uses, credit, total, _sq) in cards.items():
+        g = groups.setdefault(key.partition(":")[0], [0.0, 0.0, 0.0])
+        g[0] += uses
+        g[1] += credit
+        g[2] += total
+    rows: list[dict[str, Any]] = []
+    for key in sorted(cards):
+        uses_f, credit, total, sq = cards[key]
+        uses = int(uses_f)
+        group, _, name = key.partition(":")
+        g_uses, g_credit, g_total = groups[group]
+        share = credit / uses if uses else 0.0
+        low, high = wilson_interval(share, uses)
+        mean, _sd, mlo, mhi = mean_interval(total, sq, uses)
+        avg_share = g_credit / g_uses if g_uses else 0.0
+        avg_mean = g_total / g_uses if g_uses else 0.0
+        value, lo, hi, avg = (mean, mlo, mhi, avg_mean) if solo else (share, low, high,
+                                                                       avg_share)
+        flag = ""
+        if uses >= MIN_USES and avg > 0:
+            if lo > avg and value >= LIFT * avg:
+                flag = "dominant"
+            elif hi < avg and value <= avg / LIFT:
+                flag = "trap"
+        rows.append({"key": key, "group": group, "name": name, "uses": uses,
+                     "win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
+                     "score_mean": _r(mean), "score_ci_low": _r(mlo),
+                     "score_ci_high": _r(mhi), "group_win_share": _r(avg_share),
+                     "group_score_mean": _r(avg_mean), "flag": flag})
+    rank = "score_mean" if solo else "win_share"
+    rows.sort(key=lambda r: (r["group"], -r[rank], r["name"]))
+    return rows
+
+
+def rule_table(event_names: Sequence[str], events: list[list[int]],
+               event_games: list[list[float]], completed: int, margin_sum: float,
+               length_sum: float, best_sum: float = 0.0) -> list[dict[str, Any]]:
+    """Per rule event: share of games it fired in, and the game when it did vs when not.
+
+    Mean game length, winner's margin and best score in games where the rule
+    fired and in games where it did not; a big gap says the rule shapes the
+    game (or that long games give it more chances to fire: read it as an
+    association, not a cause).
+    """
+    rows = []
+    for i, name in enumerate(event_names):
+        fired = int(event_games[i][0])
+        rest = completed - fired
+        row: dict[str, Any] = {
+            "event": name, "games": fired,
+            "games_share": _r(fired / completed) if completed else None,
+            "per_game": _r(events[i][0] / completed) if completed else None,
+            "turns_when_fired": _r(event_games[i][2] / fired) if fired else None,
+            "turns_otherwise": _r((length_sum - event_games[i][2]) / rest) if rest else None,
+            "margin_when_fired": _r(event_games[i][1] / fired) if fired else None,
+            "margin_otherwise": _r((margin_sum - event_games[i][1]) / rest) if rest else None,
+            "best_score_when_fired": _r(event_games[i][3] / fired) if fired else None,
+            "best_score_otherwise": _r((best_sum - event_games[i][3]) / rest) if rest else None,
+        }
+        rows.append(row)
+    return rows
+
+
+def drama_figures(drama: Sequence[int]) -> dict[str, Any] | None:
+    """Comeback share and lead changes per game from the runner's drama counts."""
+    games, behind, changes, sq = drama
+    if not games:
+        return None
+    share = behind / games
+    low, high = wilson_interval(share, games)
+    mean, _sd, mlo, mhi = mean_interval(changes, sq, games)
+    return {"games": games, "winner_behind_at_last_third": _r(share), "ci_low": _r(low),
+            "ci_high": _r(high), "lead_changes_mean": _r(mean), "lead_changes_ci_low": _r(mlo),
+            "lead_changes_ci_high": _r(mhi)}
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.0f} %"
+
+
+def sentences(rep: dict[str, Any]) -> list[str]:
+    """What a designer should read first, each only where the data shows it.
+
+    ``rep`` is a :func:`pnp.sim.report.build_report` dict (with its
+    ``findings`` section). Nothing is said about a figure whose interval
+    does not support it.
+    """
+    out: list[str] = []
+    n = rep["config"]["players"]
+    comp = rep["completion"]
+    if comp["completed"] < comp["games"]:
+        out.append(f"{comp['games'] - comp['completed']} of {comp['games']} games did not "
+                   "finish cleanly: fix those first (failures below).")
+    if not comp["completed"]:
+        return out
+    bal = rep.get("seat_balance")
+    if bal and bal["significant"] and not rep["config"]["seat_rotation"]:
+        for s in bal["flagged"]:
+            seat = rep["seats"][s]
+            side = "more" if seat["win_share"] > rep["fair_share"] else "less"
+            out.append(f"Seat {s} wins {_pct(seat['win_share'])} ({_pct(rep['fair_share'])} "
+                       f"expected; 95 % {_pct(seat['ci_low'])}–{_pct(seat['ci_high'])}): "
+                       f"seat order gives it {side} than its share.")
+    bots = rep.get("bots")
+    if bots and n > 1:
+        fair = rep["fair_share"]
+        for name in bots["names"]:
+            w = bots["win"][name]
+            if w["ci_low"] > fair:
+                out.append(f"{name} wins {_pct(w['win_share'])} of its seats ({_pct(fair)} "
+                           f"would be luck; 95 % {_pct(w['ci_low'])}–{_pct(w['ci_high'])}): "
+                           "better play is rewarded.")
+    fnd = rep.get("findings") or {}
+    flagged: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    for row in fnd.get("cards", []):
+        if row["flag"]:
+            flagged.setdefault((row["group"], row["flag"]), []).append(row)
+    for (group, flag), rows in flagged.items():
+        # Rows are sorted best first: the strongest dominant and weakest traps lead.
+        pick = rows[:SENTENCE_ROWS] if flag == "dominant" else rows[::-1][:SENTENCE_ROWS]
+        solo = n == 1
+        parts = []
+        for row in pick:
+            parts.append(f"{row['name']} {row['score_mean']:.2f}" if solo else
+                         f"{row['name']} {_pct(row['win_share'])} ({_pct(row['ci_low'])}–"
+                         f"{_pct(row['ci_high'])})")
+        avg = (f"{rows[0]['group_score_mean']:.2f}" if solo
+               else _pct(rows[0]["group_win_share"]))
+        what = "mean score" if solo else "wins"
+        more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
+        verb = "stand out" if flag == "dominant" else "look like traps"
+        out.append(f"{group}: {', '.join(parts)}{more} {verb} — a seat with one {what} "
+                   f"that often, against {avg} for the group.")
+    d = fnd.get("drama")
+    if d:
+        if d["ci_high"] < 0.1:
+            out.append(f"Little drama: the eventual winner already led at the last third in "
+                       f"{_pct(1 - d['winner_behind_at_last_third'])} of games.")
+        elif d["ci_low"] > 0.3:
+            out.append(f"Comebacks are common: the eventual winner was behind at the last "
+                       f"third in {_pct(d['winner_behind_at_last_third'])} of games "
+                       f"({d['lead_changes_mean']:.1f} lead changes per game).")
+    ties = rep.get("ties") or {}
+    if n > 1 and (ties.get("top_score_tie_rate") or 0) >= 0.1:
+        out.append(f"Top scores tie in {_pct(ties['top_score_tie_rate'])} of games: the "
+                   "tie-break decides many games.")
+    ladder = rep.get("ladder")
+    if ladder:
+        out.extend(ladder_sentences(ladder))
+    return out
+
+
+def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
+    """One sentence on how much skill the game rewards, from a ladder dict."""
+    rungs = ladder["rungs"]
+    if len(rungs) < 2:
+        return []
+    first, last = rungs[0], rungs[-1]
+    if last["ci_low"] > first["ci_high"]:
+        return [f"Skill pays: the searching bot wins {_pct(first['win_share'])} at "
+                f"{first['budget']} iterations and {_pct(last['win_share'])} at "
+                f"{last['budget']} against the same field ({_pct(ladder['fair_share'])} "
+                "would be luck)."]
+    if abs(last["win_share"] - first["win_share"]) < 0.05:
+        return [f"The ladder is flat ({_pct(first['win_share'])} at {first['budget']} "
+                f"iterations, {_pct(last['win_share'])} at {last['budget']}): more search "
+                "buys little; luck or the field's play dominates."]
+    return [f"The ladder rises from {_pct(first['win_share'])} to "
+            f"{_pct(last['win_share'])}, but the intervals overlap: play more games to "
+            "tell."]
+
+
+def format_findings(rep: dict[str, Any]) -> list[str]:
+    """The numbers behind the findings: card table (top and bottom rows), rules, drama."""
+    fnd = rep.get("findings") or {}
+    out: list[str] = []
+    n = rep["config"]["players"]
+    rows = fnd.get("cards") or []
+    if rows:
+        out.append("Cards and rule choices (per seat-game that had it; shared wins split; "
+                   "judged against the group average):")
+        groups: dict[str, list[dict[str, Any]]] = {}
+        for row in rows:
+            groups.setdefault(row["group"], []).append(row)
+        for group, items in groups.items():
+            avg = items[0]["group_score_mean"] if n == 1 else items[0]["group_win_share"]
+            avg_text = f"{avg:.2f}" if n == 1 else _pct(avg)
+            out.append(f"  {group} (average {avg_text}; {len(items)} keys"
+                       + (f", best and worst {TEXT_ROWS // 2} shown" if len(items) > TEXT_ROWS
+                          else "") + "):")
+            shown = items if len(items) <= TEXT_ROWS else (
+                items[:TEXT_ROWS // 2] + items[-(TEXT_ROWS // 2):])
+            for row in shown:
+                win = ("" if n == 1 else f"  win {100 * row['win_share']:5.1f}% "
+                       f"({100 * row['ci_low']:4.1f}–{100 * row['ci_high']:4.1f})")
+                out.append(
+                    f"    {row['name']:<22} {row['uses']:>7} uses{win}  score "
+                    f"{row['score_mean']:6.2f} ({row['score_ci_low']:.2f}–"
+                    f"{row['score_ci_high']:.2f})"
+                    + (f"  {row['flag'].upper()}" if row["flag"] else ""))
+    rules = [r for r in fnd.get("rules") or [] if r["games"]]
+    if rules:
+        second = "score" if n == 1 else "winner's margin"
+        out.append(f"Rules: games where each fired vs the others (mean turns; {second}):")
+        field = "best_score" if n == 1 else "margin"
+        for r in rules:
+            other_t = "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}"
+            other_m = ("—" if r[f"{field}_otherwise"] is None
+                       else f"{r[f'{field}_otherwise']:.2f}")
+            out.append(f"  {r['event']:<22} {_pct(r['games_share']):>6} of games  turns "
+                       f"{r['turns_when_fired']:.1f} vs {other_t}  {second.split()[-1]} "
+                       f"{r[f'{field}_when_fired']:.2f} vs {other_m}")
+    d = fnd.get("drama")
+    if d:
+        out.append(f"Drama: the eventual winner was not leading at the start of the last "
+                   f"third in {100 * d['winner_behind_at_last_third']:.1f}% of games "
+                   f"({100 * d['ci_low']:.1f}–{100 * d['ci_high']:.1f}); lead changes "
+                   f"{d['lead_changes_mean']:.2f} per game ({d['lead_changes_ci_low']:.2f}–"
+                   f"{d['lead_changes_ci_high']:.2f})")
+    return out
+
+
+__all__ = ["LIFT", "MIN_USES", "card_table", "drama_figures", "format_findings",
+           "ladder_sentences", "rule_table", "sentences"]
