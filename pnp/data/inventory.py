@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from difflib import get_close_matches
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
@@ -11,6 +10,7 @@ from pnp import PROJECT_ROOT
 from pnp.data.csvio import read_table
 from pnp.data.manifest import Component, Manifest, load_manifest
 from pnp.data.rules import check_rule
+from pnp.data.suggest import unknown_name
 from pnp.data.tables import Problem, Row, type_rows
 from pnp.errors import PnpError
 
@@ -33,12 +33,37 @@ class GameData:
         """The game's slug."""
         return self.manifest.slug
 
+    def component(self, component: str) -> Component:
+        """The component called ``component``; a one-line error with a hint if there is none."""
+        try:
+            return self.manifest.components[component]
+        except KeyError:
+            raise PnpError(f"{self.slug}: " + unknown_name(
+                "component", component, self.manifest.components)) from None
+
+    def row(self, component: str, card_id: str) -> Row:
+        """The table row of card ``card_id`` in ``component`` (a hint on a typo)."""
+        self.component(component)
+        rows = self.rows.get(component, [])
+        for row in rows:
+            if row.id == card_id:
+                return row
+        raise PnpError(f"{self.slug}/{component}: " + unknown_name(
+            "card", card_id, [r.id for r in rows]))
+
     def cards(self, component: str) -> list[Mapping[str, Any]]:
         """One mapping per physical copy of ``component`` (rows expanded by qty)."""
-        if component not in self.manifest.components:
-            raise PnpError(f"{self.slug} has no component {component!r} (has: "
-                           f"{', '.join(self.manifest.components)})")
+        self.component(component)
         return [row.values for row in self.rows.get(component, []) for _ in range(row.qty)]
+
+
+def check_folder(path: Path, what: str, hint: str = "") -> Path:
+    """Return ``path`` if it is a folder; else a one-line error saying what it is instead."""
+    if path.is_dir():
+        return path
+    if path.exists():
+        raise PnpError(f"{what} {str(path)!r} is a file, expected a folder{hint}")
+    raise PnpError(f"{what} {str(path)!r} not found: expected a folder{hint}")
 
 
 def resolve_data_dir(data_dir: Path | str | None) -> Path:
@@ -49,10 +74,8 @@ def resolve_data_dir(data_dir: Path | str | None) -> Path:
         path = Path("card_data")
     else:
         path = DEFAULT_DATA_DIR
-    if not path.is_dir():
-        raise PnpError(f"data folder {str(path)!r} not found: expected a folder with "
-                       "one sub-folder per game (see docs/data-format.md)")
-    return path
+    return check_folder(path, "data folder",
+                        " with one sub-folder per game (see docs/data-format.md)")
 
 
 def game_slugs(data_dir: Path) -> list[str]:
@@ -70,9 +93,7 @@ def resolve_slugs(data_dir: Path, wanted: Iterable[str]) -> list[str]:
         return known
     for slug in wanted:
         if slug not in known:
-            hint = get_close_matches(slug, known, n=1, cutoff=0.5)
-            extra = f"; did you mean {hint[0]!r}?" if hint else ""
-            raise PnpError(f"unknown game {slug!r} (known: {', '.join(known)}){extra}")
+            raise PnpError(unknown_name("game", slug, known))
     return list(dict.fromkeys(wanted))
 
 

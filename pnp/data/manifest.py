@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from pnp.errors import PnpError
-from pnp.fileio import read_user_file
+from pnp.fileio import read_user_text
 from pnp.sizes import parse_size
-from pnp.units import parse_length
+from pnp.units import parse_length, to_mm
 
 COLUMN_TYPES = ("id", "str", "text", "int", "qty", "enum", "bool", "color")
 KINDS = ("card", "token", "board", "die", "deck")
@@ -23,6 +23,12 @@ _COMPONENT_KEYS = {"name", "name_ja", "kind", "supply", "size", "diameter", "sid
                    "note", "columns", "rules"}
 _COLUMN_KEYS = {"type", "min", "max", "values", "required"}
 _RULE_KEYS = {"where", "group_by", "count", "note"}
+
+#: Upper bound of a component's count and of a row's qty: no card game holds
+#: more, and a typo such as 1000000 must not make a build print a million cards.
+MAX_COUNT = 10_000
+#: Largest side of a component (a board folded for print is far smaller).
+MAX_SIZE_MM = 1000.0
 
 
 @dataclass(frozen=True)
@@ -102,21 +108,154 @@ class Manifest:
         return self.path.parent
 
 
-def _toml_line(text: str, exc: tomllib.TOMLDecodeError) -> int | None:
-    """Line number of a TOML error (Python 3.11 puts it only in the message)."""
-    lineno = getattr(exc, "lineno", None)
-    if lineno:
-        return int(lineno)
-    match = re.search(r"line (\d+)", str(exc))
-    return int(match.group(1)) if match else None
+_HEADER = re.compile(r"^\[(\[)?\s*(?P<name>[^\[\]]+?)\s*\]\]?\s*(#.*)?$")
+_KEY = re.compile(r"""^(?P<key>(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
+                  r"""(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=(?P<value>.*)$""")
+_INLINE_KEY = re.compile(r"""[{,]\s*([A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*=""")
 
 
-def _key_line(text: str, key: str) -> int | None:
-    """First line of ``text`` that mentions ``key`` (to point errors at it)."""
-    for number, line in enumerate(text.splitlines(), start=1):
-        if key in line:
-            return number
-    return None
+def _split_key(text: str) -> tuple[str, ...]:
+    """Split a dotted TOML key (``a."b.c".d``) into its parts, quotes removed."""
+    parts = re.findall(r""""[^"]*"|'[^']*'|[^.\s]+""", text)
+    return tuple(p[1:-1] if p[:1] in "\"'" else p for p in parts)
+
+
+def where_path(where: str) -> tuple[str, ...]:
+    """Key path of an error location such as ``components.reel.rules[2]``."""
+    if where in ("", "manifest"):
+        return ()
+    path: list[str] = []
+    for part in where.split("."):
+        match = re.fullmatch(r"(.+)\[(\d+)\]", part)
+        path.extend((match.group(1), match.group(2)) if match else (part,))
+    return tuple(path)
+
+
+class TomlLines:
+    """Where each table and key of a TOML text is, read line by line.
+
+    tomllib gives values but no positions; an error about a value must name
+    the line the designer has to fix, not the first line that mentions the
+    same word. Array-of-tables entries are numbered from 1
+    (``components.reel.rules.2``), as in the messages.
+    """
+
+    def __init__(self, text: str) -> None:
+        """Index the tables and keys of ``text``."""
+        self.lines: dict[tuple[str, ...], int] = {}
+        current: tuple[str, ...] = ()
+        entries: dict[tuple[str, ...], int] = {}
+        open_string: str | None = None
+        for number, raw in enumerate(text.splitlines(), start=1):
+            line = raw.strip()
+            if open_string is not None:  # inside a multi-line string
+                if line.count(open_string) % 2 == 1:
+                    open_string = None
+                continue
+            if not line or line.startswith("#"):
+                continue
+            header = _HEADER.match(line)
+            if header:
+                path = _split_key(header.group("name"))
+                if header.group(1):  # [[array.of.tables]]
+                    entries[path] = entries.get(path, 0) + 1
+                    self._note(path, number)
+                    path = path + (str(entries[path]),)
+                current = path
+                self._note(current, number)
+                continue
+            key = _KEY.match(line)
+            if key is None:
+                continue
+            path = current + _split_key(key.group("key"))
+            self._note(path, number)
+            value = key.group("value")
+            for inner in _INLINE_KEY.findall(value):
+                self._note(path + _split_key(inner), number)
+            for quote in ('"""', "'''"):
+                if value.count(quote) % 2 == 1:
+                    open_string = quote
+
+    def _note(self, path: tuple[str, ...], number: int) -> None:
+        """Remember the first line of ``path`` and of each of its prefixes."""
+        for end in range(1, len(path) + 1):
+            self.lines.setdefault(path[:end], number)
+
+    def line(self, path: tuple[str, ...]) -> int | None:
+        """Line of ``path``, or of its longest known prefix; None if nothing matches."""
+        for end in range(len(path), 0, -1):
+            if path[:end] in self.lines:
+                return self.lines[path[:end]]
+        return None
+
+
+def _open_construct(text: str, pos: int) -> tuple[str, int] | None:
+    """The innermost string, array or inline table still open at ``pos``: (opener, line).
+
+    tomllib reports an unclosed bracket or string where it gave up, often
+    lines later; the line to fix is where it opened.
+    """
+    stack: list[tuple[str, int]] = []
+    line = 1
+    i = 0
+    while i < min(pos, len(text)):
+        ch = text[i]
+        if ch == "\n":
+            line += 1
+        elif ch == "#":
+            newline = text.find("\n", i)
+            i = newline if newline >= 0 else len(text)
+            continue
+        elif ch in "\"'":
+            quote = ch * 3 if text.startswith(ch * 3, i) else ch
+            start_line = line
+            j = i + len(quote)
+            while j < len(text):
+                if ch == '"' and text[j] == "\\":
+                    j += 2
+                    continue
+                if text.startswith(quote, j):
+                    break
+                if text[j] == "\n":
+                    if len(quote) == 1:
+                        break  # a one-line string ends (badly) at the line break
+                    line += 1
+                j += 1
+            if j >= pos or j >= len(text) or (len(quote) == 1 and text[j] == "\n"):
+                return quote, start_line
+            i = j + len(quote)
+            continue
+        elif ch in "[{":
+            stack.append((ch, line))
+        elif ch in "]}" and stack:
+            stack.pop()
+        i += 1
+    return stack[-1] if stack else None
+
+
+def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> tuple[str, int | None]:
+    """A TOML syntax error as (message, line of its cause)."""
+    message = str(exc)
+    where = re.search(r"\(at line (\d+), column (\d+)\)", message)
+    message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
+    line = int(where.group(1)) if where else None
+    if where:
+        lines = text.split("\n")
+        pos = sum(len(x) + 1 for x in lines[:line - 1]) + int(where.group(2)) - 1
+    else:
+        pos = len(text)
+    opened = _open_construct(text, pos)
+    if message.startswith(("Unclosed array", "Unclosed inline table")):
+        want = "[" if message.startswith("Unclosed array") else "{"
+        if opened and opened[0] == want:
+            close = "]" if want == "[" else "}"
+            what = "array" if want == "[" else "inline table"
+            return (f"the {what} opened with {want!r} here is never closed "
+                    f"(expected {close!r})", opened[1])
+    if message.startswith(("Unterminated string", "Illegal character")) and opened \
+            and opened[0] in ('"', "'", '"""', "'''"):
+        return f"the string opened with {opened[0]} here is never closed", opened[1]
+    return message, line
 
 
 class _Reader:
@@ -125,27 +264,39 @@ class _Reader:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
         self.text = text
+        self.where = TomlLines(text)
 
-    def fail(self, message: str, key: str) -> PnpError:
-        return PnpError(message, path=self.path, line=_key_line(self.text, key))
+    def fail(self, message: str, where: str, key: str | None = None) -> PnpError:
+        """A PnpError at the line of ``where`` (a dotted location) or its ``key``."""
+        path = where_path(where) + ((key,) if key is not None else ())
+        return PnpError(message, path=self.path, line=self.where.line(path))
 
     def get(self, table: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
-            where: str, default: Any = ..., anchor: str | None = None) -> Any:
+            where: str, default: Any = ...) -> Any:
+        """``table[key]`` checked to be of ``kind``; ``default`` if absent (else an error)."""
         if key not in table:
             if default is ...:
-                raise self.fail(f"{where}: missing key {key!r}", anchor or where.split(".")[-1])
+                raise self.fail(f"{where}: missing key {key!r}", where)
             return default
         value = table[key]
-        if not isinstance(value, kind) or isinstance(value, bool) and kind is int:
-            names = kind.__name__ if isinstance(kind, type) else "/".join(k.__name__ for k in kind)
-            raise self.fail(f"{where}.{key}: expected {names}, found {value!r}", key)
+        kinds = kind if isinstance(kind, tuple) else (kind,)
+        if not isinstance(value, kinds) or (isinstance(value, bool) and bool not in kinds):
+            names = "/".join(_TYPE_NAMES.get(k, k.__name__) for k in kinds)
+            raise self.fail(f"{where}.{key}: expected {names}, found {value!r}", where, key)
         return value
 
     def unknown_keys(self, table: Mapping[str, Any], allowed: set[str], where: str) -> None:
+        """Fail on the first key of ``table`` that is not ``allowed`` (a typo must not pass)."""
         extra = sorted(set(table) - allowed)
         if extra:
-            raise self.fail(f"{where}: unknown key {extra[0]!r} (allowed: "
-                            f"{', '.join(sorted(allowed))})", extra[0])
+            from pnp.data.suggest import did_you_mean
+
+            raise self.fail(f"{where}: unknown key {extra[0]!r}{did_you_mean(extra[0], allowed)}"
+                            f" (allowed: {', '.join(sorted(allowed))})", where, extra[0])
+
+
+_TYPE_NAMES = {str: "a string", int: "a whole number", bool: "true or false",
+               list: "a list [...]", dict: "a table { ... }", float: "a number"}
 
 
 def _parse_columns(reader: _Reader, raw: Mapping[str, Any], where: str) -> dict[str, ColumnSpec]:
@@ -153,28 +304,47 @@ def _parse_columns(reader: _Reader, raw: Mapping[str, Any], where: str) -> dict[
     for name, spec in raw.items():
         cwhere = f"{where}.columns.{name}"
         if not isinstance(spec, dict):
-            raise reader.fail(f"{cwhere}: expected a table such as {{ type = \"int\" }}", name)
+            raise reader.fail(f"{cwhere}: expected a table such as {{ type = \"int\" }}", cwhere)
         reader.unknown_keys(spec, _COLUMN_KEYS, cwhere)
-        ctype = reader.get(spec, "type", str, cwhere, anchor=name)
+        ctype = reader.get(spec, "type", str, cwhere)
         if ctype not in COLUMN_TYPES:
-            raise reader.fail(f"{cwhere}.type: unknown type {ctype!r} (expected one of "
-                              f"{', '.join(COLUMN_TYPES)})", name)
+            from pnp.data.suggest import did_you_mean
+
+            raise reader.fail(f"{cwhere}.type: unknown type {ctype!r}"
+                              f"{did_you_mean(ctype, COLUMN_TYPES)} (expected one of "
+                              f"{', '.join(COLUMN_TYPES)})", cwhere, "type")
         values = reader.get(spec, "values", list, cwhere, None)
         if ctype == "enum" and not values:
-            raise reader.fail(f"{cwhere}: an enum column needs a non-empty 'values' list", name)
+            raise reader.fail(f"{cwhere}: an enum column needs a non-empty 'values' list", cwhere)
+        if values is not None:
+            if ctype != "enum":
+                raise reader.fail(f"{cwhere}.values: only an enum column has values", cwhere,
+                                  "values")
+            if not all(isinstance(v, str) for v in values):
+                raise reader.fail(f"{cwhere}.values: expected a list of strings, found "
+                                  f"{values!r}", cwhere, "values")
+        minimum = reader.get(spec, "min", int, cwhere, None)
+        maximum = reader.get(spec, "max", int, cwhere, None)
+        if (minimum is not None or maximum is not None) and ctype != "int":
+            raise reader.fail(f"{cwhere}: only an int column has min and max", cwhere,
+                              "min" if minimum is not None else "max")
+        if minimum is not None and maximum is not None and minimum > maximum:
+            raise reader.fail(f"{cwhere}: min {minimum} is greater than max {maximum}", cwhere,
+                              "min")
         columns[name] = ColumnSpec(
-            name=name, type=ctype,
-            minimum=reader.get(spec, "min", int, cwhere, None),
-            maximum=reader.get(spec, "max", int, cwhere, None),
-            values=tuple(str(v) for v in values) if values else None,
+            name=name, type=ctype, minimum=minimum, maximum=maximum,
+            values=tuple(values) if values else None,
             required=reader.get(spec, "required", bool, cwhere, True))
-    if "id" not in columns or columns["id"].type != "id":
-        raise reader.fail(f"{where}.columns: every table needs an 'id' column of type \"id\"",
-                          f"{where.split('.')[-1]}.columns")
-    if "qty" not in columns or columns["qty"].type != "qty":
-        raise reader.fail(f"{where}.columns: every table needs a 'qty' column of type \"qty\"",
-                          f"{where.split('.')[-1]}.columns")
+    for needed in ("id", "qty"):
+        if needed not in columns or columns[needed].type != needed:
+            raise reader.fail(f"{where}.columns: every table needs a {needed!r} column of type "
+                              f"\"{needed}\"", f"{where}.columns")
     return columns
+
+
+def _scalar(value: Any) -> bool:
+    """True for a value a table cell can hold (string, whole number, true/false)."""
+    return isinstance(value, (str, int, bool))
 
 
 def _parse_rules(reader: _Reader, raw: list[Any], where: str,
@@ -183,71 +353,129 @@ def _parse_rules(reader: _Reader, raw: list[Any], where: str,
     for index, rule in enumerate(raw, start=1):
         rwhere = f"{where}.rules[{index}]"
         if not isinstance(rule, dict):
-            raise reader.fail(f"{rwhere}: expected a table", "rules")
+            raise reader.fail(f"{rwhere}: expected a table", rwhere)
         reader.unknown_keys(rule, _RULE_KEYS, rwhere)
         match = reader.get(rule, "where", dict, rwhere, {})
-        group_by = tuple(reader.get(rule, "group_by", list, rwhere, []))
-        count = reader.get(rule, "count", (int, dict), rwhere, anchor="count")
-        for name in list(match) + list(group_by):
+        group_by = reader.get(rule, "group_by", list, rwhere, [])
+        count = reader.get(rule, "count", (int, dict), rwhere)
+        if not all(isinstance(name, str) for name in group_by):
+            raise reader.fail(f"{rwhere}.group_by: expected a list of column names, found "
+                              f"{group_by!r}", rwhere, "group_by")
+        for name, value in match.items():
+            values = value if isinstance(value, list) else [value]
+            if not values or not all(_scalar(v) for v in values):
+                raise reader.fail(f"{rwhere}.where.{name}: expected a value or a list of "
+                                  f"values, found {value!r}", rwhere, "where")
+        for name in list(match) + group_by:
             if name not in columns:
-                raise reader.fail(f"{rwhere}: unknown column {name!r}", name)
+                from pnp.data.suggest import did_you_mean
+
+                raise reader.fail(f"{rwhere}: unknown column {name!r}"
+                                  f"{did_you_mean(name, columns)}", rwhere,
+                                  "where" if name in match else "group_by")
         for name in group_by:
             if columns[name].domain() is None and not isinstance(count, dict):
                 raise reader.fail(f"{rwhere}: cannot group by {name!r}: it needs an enum "
-                                  "or an int with min and max", name)
-        if isinstance(count, dict) and len(group_by) != 1:
-            raise reader.fail(f"{rwhere}: a count table needs exactly one group_by column",
-                              "count")
+                                  "or an int with min and max", rwhere, "group_by")
+        if isinstance(count, dict):
+            if len(group_by) != 1:
+                raise reader.fail(f"{rwhere}: a count table needs exactly one group_by column",
+                                  rwhere, "count")
+            bad = [k for k, v in count.items() if not isinstance(v, int) or isinstance(v, bool)
+                   or not 0 <= v <= MAX_COUNT]
+            if bad:
+                raise reader.fail(f"{rwhere}.count.{bad[0]}: expected a whole number from 0 to "
+                                  f"{MAX_COUNT}, found {count[bad[0]]!r}", rwhere, "count")
+        elif not 0 <= count <= MAX_COUNT:
+            raise reader.fail(f"{rwhere}.count: expected 0 to {MAX_COUNT}, found {count}",
+                              rwhere, "count")
         where_values = {k: tuple(v) if isinstance(v, list) else (v,) for k, v in match.items()}
-        rules.append(CountRule(where=where_values, group_by=group_by, count=count,
+        rules.append(CountRule(where=where_values, group_by=tuple(group_by), count=count,
                                index=index, note=str(rule.get("note", ""))))
     return tuple(rules)
+
+
+def _relative_file(reader: _Reader, raw: Mapping[str, Any], key: str, where: str,
+                   what: str) -> str | None:
+    """A file name relative to a folder the project owns; never absolute or ``..``."""
+    value = reader.get(raw, key, str, where, None)
+    if value is None:
+        return None
+    parts = Path(value).parts
+    if not value.strip() or Path(value).is_absolute() or ".." in parts or "\\" in value:
+        raise reader.fail(f"{where}.{key}: expected a file {what} such as "
+                          f"'reel.csv' (no absolute path, no '..'), found {value!r}", where, key)
+    return value
+
+
+def _length(reader: _Reader, raw: Mapping[str, Any], where: str) -> tuple[
+        tuple[float, float] | None, str | None, float | None]:
+    """The component's size (or diameter) in points, each side checked to be sensible."""
+    size_text = reader.get(raw, "size", str, where, None)
+    diameter_text = reader.get(raw, "diameter", str, where, None)
+    size = diameter = None
+    for key, text in (("size", size_text), ("diameter", diameter_text)):
+        if not text:
+            continue
+        try:
+            if key == "size":
+                size = parse_size(text, what=f"{where}.size")
+                sides = list(size)
+            else:
+                diameter = parse_length(text, default_unit="mm", what=f"{where}.diameter")
+                sides = [diameter]
+        except PnpError as exc:
+            raise reader.fail(exc.message, where, key) from None
+        if not all(0 < to_mm(side) <= MAX_SIZE_MM for side in sides):
+            raise reader.fail(f"{where}.{key} {text!r}: each side must be more than 0 and at "
+                              f"most {MAX_SIZE_MM:g} mm", where, key)
+    return size, size_text, diameter
 
 
 def _parse_component(reader: _Reader, cid: str, raw: Mapping[str, Any]) -> Component:
     where = f"components.{cid}"
     if not isinstance(raw, dict):
-        raise reader.fail(f"{where}: expected a table", cid)
+        raise reader.fail(f"{where}: expected a table", where)
     reader.unknown_keys(raw, _COMPONENT_KEYS, where)
-    kind = reader.get(raw, "kind", str, where, anchor=f"[components.{cid}]")
+    kind = reader.get(raw, "kind", str, where)
     if kind not in KINDS:
-        raise reader.fail(f"{where}.kind: unknown kind {kind!r} (expected one of "
-                          f"{', '.join(KINDS)})", "kind")
+        from pnp.data.suggest import did_you_mean
+
+        raise reader.fail(f"{where}.kind: unknown kind {kind!r}{did_you_mean(kind, KINDS)} "
+                          f"(expected one of {', '.join(KINDS)})", where, "kind")
     supply = reader.get(raw, "supply", str, where, "print")
     if supply not in SUPPLIES:
-        raise reader.fail(f"{where}.supply: expected print or buy, found {supply!r}", "supply")
-    count = reader.get(raw, "count", int, where, anchor=f"[components.{cid}]")
-    if count < 0:
-        raise reader.fail(f"{where}.count: expected ≥ 0, found {count}", "count")
-    size_text = reader.get(raw, "size", str, where, None)
-    try:
-        size = parse_size(size_text, what=f"{where}.size") if size_text else None
-        diameter_text = reader.get(raw, "diameter", str, where, None)
-        diameter = (parse_length(diameter_text, default_unit="mm", what=f"{where}.diameter")
-                    if diameter_text else None)
-    except PnpError as exc:
-        raise reader.fail(exc.message, "size" if "size" in exc.message else "diameter") from None
+        raise reader.fail(f"{where}.supply: expected print or buy, found {supply!r}", where,
+                          "supply")
+    count = reader.get(raw, "count", int, where)
+    if not 0 <= count <= MAX_COUNT:
+        raise reader.fail(f"{where}.count: expected 0 to {MAX_COUNT}, found {count}", where,
+                          "count")
+    size, size_text, diameter = _length(reader, raw, where)
     if kind in ("card", "board") and size is None:
-        raise reader.fail(f"{where}: a {kind} needs a 'size'", f"[components.{cid}]")
+        raise reader.fail(f"{where}: a {kind} needs a 'size'", where)
     if kind == "token" and size is None and diameter is None:
-        raise reader.fail(f"{where}: a token needs a 'diameter' or a 'size'",
-                          f"[components.{cid}]")
-    table = reader.get(raw, "table", str, where, None)
+        raise reader.fail(f"{where}: a token needs a 'diameter' or a 'size'", where)
+    sides = reader.get(raw, "sides", int, where, None)
+    if sides is not None and not 2 <= sides <= 100:
+        raise reader.fail(f"{where}.sides: expected 2 to 100, found {sides}", where, "sides")
+    table = _relative_file(reader, raw, "table", where, "in the game's folder")
     columns: dict[str, ColumnSpec] = {}
     rules: tuple[CountRule, ...] = ()
     if table is not None:
-        raw_columns = reader.get(raw, "columns", dict, where, anchor=f"[components.{cid}]")
+        raw_columns = reader.get(raw, "columns", dict, where)
         columns = _parse_columns(reader, raw_columns, where)
         rules = _parse_rules(reader, reader.get(raw, "rules", list, where, []), where, columns)
     elif "columns" in raw or "rules" in raw:
-        raise reader.fail(f"{where}: 'columns' and 'rules' need a 'table'", f"[components.{cid}]")
+        raise reader.fail(f"{where}: 'columns' and 'rules' need a 'table'", where,
+                          "columns" if "columns" in raw else "rules")
     return Component(
-        id=cid, name=reader.get(raw, "name", str, where, anchor=f"[components.{cid}]"),
+        id=cid, name=reader.get(raw, "name", str, where),
         name_ja=reader.get(raw, "name_ja", str, where, ""),
         kind=kind, supply=supply, count=count, table=table, size=size, size_text=size_text,
-        diameter=diameter, sides=reader.get(raw, "sides", int, where, None),
-        face=reader.get(raw, "face", str, where, None),
-        back=reader.get(raw, "back", str, where, None),
+        diameter=diameter, sides=sides,
+        face=_relative_file(reader, raw, "face", where, "under the templates folder"),
+        back=_relative_file(reader, raw, "back", where, "under the templates folder"),
         two_sided=reader.get(raw, "two_sided", bool, where, False),
         provisional=reader.get(raw, "provisional", bool, where, False),
         note=reader.get(raw, "note", str, where, ""), columns=columns, rules=rules)
@@ -255,36 +483,31 @@ def _parse_component(reader: _Reader, cid: str, raw: Mapping[str, Any]) -> Compo
 
 def load_manifest(path: Path) -> Manifest:
     """Parse and validate the manifest at ``path``; raise :class:`PnpError` on any fault."""
-    data = read_user_file(path, "manifest")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        raise PnpError("manifest is not UTF-8: save it as UTF-8", path=path) from None
+    text, _encoding = read_user_text(path, "manifest")
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        message = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc))
-        raise PnpError(f"TOML syntax error: {message}", path=path,
-                       line=_toml_line(text, exc)) from None
+        message, line = _toml_error(text, exc)
+        raise PnpError(f"TOML syntax error: {message}", path=path, line=line) from None
     reader = _Reader(path, text)
-    game = reader.get(raw, "game", dict, "manifest", anchor="[game]")
+    game = reader.get(raw, "game", dict, "manifest")
     reader.unknown_keys(game, _GAME_KEYS, "game")
     unknown_top = sorted(set(raw) - {"game", "components"})
     if unknown_top:
         raise reader.fail(f"unknown table {unknown_top[0]!r} (expected [game] and "
                           "[components.*])", unknown_top[0])
     players = reader.get(game, "players", list, "game")
-    if (len(players) != 2 or not all(isinstance(p, int) for p in players)
-            or not 1 <= players[0] <= players[1]):
-        raise reader.fail(f"game.players: expected [min, max] with 1 ≤ min ≤ max, "
-                          f"found {players!r}", "players")
+    if (len(players) != 2 or not all(isinstance(p, int) and not isinstance(p, bool)
+                                     for p in players)
+            or not 1 <= players[0] <= players[1] <= 100):
+        raise reader.fail(f"game.players: expected [min, max] with 1 ≤ min ≤ max ≤ 100, "
+                          f"found {players!r}", "game", "players")
     components = {cid: _parse_component(reader, cid, comp)
-                  for cid, comp in reader.get(raw, "components", dict, "manifest",
-                                              anchor="[components").items()}
+                  for cid, comp in reader.get(raw, "components", dict, "manifest").items()}
     slug = reader.get(game, "slug", str, "game")
     if slug != path.parent.name:
         raise reader.fail(f"game.slug {slug!r} does not match its folder "
-                          f"{path.parent.name!r}", "slug")
+                          f"{path.parent.name!r}", "game", "slug")
     return Manifest(
         path=path, slug=slug, title=reader.get(game, "title", str, "game"),
         title_ja=reader.get(game, "title_ja", str, "game", ""),

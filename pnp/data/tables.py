@@ -9,7 +9,7 @@ from types import MappingProxyType
 from typing import Any, Mapping
 
 from pnp.data.csvio import RawTable
-from pnp.data.manifest import ColumnSpec, Component
+from pnp.data.manifest import MAX_COUNT, ColumnSpec, Component
 
 _ID = re.compile(r"^[A-Za-z0-9_-]+$")
 _COLOR = re.compile(r"^#[0-9A-Fa-f]{6}$")
@@ -66,10 +66,11 @@ def convert_cell(spec: ColumnSpec, text: str) -> Any:
             expected = "a whole number ≥ 0" if kind == "qty" else "a whole number"
             raise ValueError(f"{text!r}: expected {expected}") from None
         low = 0 if kind == "qty" else spec.minimum
+        high = MAX_COUNT if kind == "qty" else spec.maximum
         if low is not None and number < low:
             raise ValueError(f"{number}: expected ≥ {low}")
-        if spec.maximum is not None and number > spec.maximum:
-            raise ValueError(f"{number}: expected ≤ {spec.maximum}")
+        if high is not None and number > high:
+            raise ValueError(f"{number}: expected ≤ {high}")
         return number
     if kind == "enum":
         assert spec.values is not None
