@@ -12,6 +12,7 @@ import click
 
 from pnp import __version__
 from pnp.errors import PnpError
+from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
 from pnp.sim.invariants import DEFAULT_LEVEL, LEVELS
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -37,12 +38,12 @@ def user_errors(func: F) -> F:
 def data_dir_option(func: F) -> F:
     """The ``--data-dir`` option shared by every command that reads card data."""
     return click.option(
-        "--data-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+        "--data-dir", type=FolderPath(must_exist=True), default=None,
         help="Folder with one sub-folder of card data per game [default: card_data/].",
     )(func)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
 def main() -> None:
     """pnp: print-and-play sheets, rulebooks and a rules validator for card games."""
@@ -84,7 +85,7 @@ def list_command(data_dir: Path | None, as_json: bool) -> None:
               help="Print the inventory and problems as JSON on stdout.")
 @click.option("--sim/--no-sim", default=True, show_default=True,
               help="Also play a short seeded simulation of games that have a rules engine.")
-@click.option("--sim-games", default=100, show_default=True, type=click.IntRange(1),
+@click.option("--sim-games", default=100, show_default=True, type=click.IntRange(1, 100_000),
               help="Games per player count in that simulation.")
 @user_errors
 def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
@@ -107,7 +108,7 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
 def templates_dir_option(func: F) -> F:
     """The ``--templates-dir`` option of commands that render layouts."""
     return click.option(
-        "--templates-dir", type=click.Path(file_okay=False, path_type=Path), default=None,
+        "--templates-dir", type=FolderPath(must_exist=True), default=None,
         help="Folder of layout templates [default: templates/].")(func)
 
 
@@ -140,6 +141,25 @@ def _layout_names() -> tuple[str, ...]:
     return LAYOUTS
 
 
+def _report_partial(written: list[Path], out_dir: Path) -> None:
+    """Say which output files a failing build did finish before it stopped."""
+    mine = [p for p in dict.fromkeys(written) if _inside(p, out_dir)]
+    for path in mine:
+        click.echo(f"wrote {path}")
+    if mine:
+        click.echo(f"note: the build stopped early: only the {len(mine)} file(s) above were "
+                   "written (each complete); the rest were not")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """True if ``path`` lies in ``folder`` (both as given or resolved)."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--preset", "presets", multiple=True, metavar="NAME",
@@ -154,17 +174,17 @@ def _layout_names() -> tuple[str, ...]:
               help="Shorthand: duplex (a page of fronts then a page of mirrored backs; "
                    "flip on the long edge) or gutterfold (fronts and backs on one page "
                    "around a fold line).")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+@click.option("--out", "out_dir", type=FolderPath(),
               default=Path("output"), show_default=True, help="Output folder.")
 @click.option("--marks/--no-marks", default=True, show_default=True, help="Crop marks.")
 @click.option("--print-service", is_flag=True,
               help="Shorthand for adding --preset drivethru (one card per page, TrimBox "
                    "set, back1, front1, back2 … order).")
-@click.option("--back-offset", nargs=2, type=float, default=(0.0, 0.0),
+@click.option("--back-offset", nargs=2, type=FiniteFloat(-10, 10, " mm"), default=(0.0, 0.0),
               metavar="DX DY", show_default=True,
               help="Shift duplex back pages by DX DY mm to correct your printer's "
                    "misregistration (read it off output/calibration-*.pdf).")
-@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--profiles", "profiles_file", type=FilePath(),
               default=None, help="TOML file with more [profiles.NAME] rows (see "
                                  "docs/printing.md).")
 @click.option("--tts-url", "tts_url", default=None, metavar="URL",
@@ -189,6 +209,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     from one table of print profiles (--list-presets shows it).
     """
     from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
+    from pnp.fileio import recording_writes, sweep_stale_temps
     from pnp.printing.profiles import load_profiles
 
     if list_presets:
@@ -209,12 +230,23 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                            tts_base_url=tts_url)
     loaded = load_for_build(list(games), options)
     total = count_faces(loaded, options)
-    if quiet or total == 0:
-        result = build(loaded, options)
-    else:
-        with click.progressbar(length=total, label="Building", file=sys.stderr,
-                               show_eta=False) as bar:
-            result = build(loaded, options, progress=bar.update)
+    # Temps a killed run left (it never got to rename them) go before we write.
+    removed = sweep_stale_temps(out_dir, recursive=True)
+    with recording_writes() as written:
+        try:
+            if quiet or total == 0:
+                result = build(loaded, options)
+            else:
+                with click.progressbar(length=total, label="Building", file=sys.stderr,
+                                       show_eta=False) as bar:
+                    result = build(loaded, options, progress=bar.update)
+        except (PnpError, OSError):
+            # Files finished before the failure stay (each is complete); say which.
+            _report_partial(written, out_dir)
+            raise
+    if removed:
+        click.echo(f"note: removed {len(removed)} unfinished temp file(s) left by an "
+                   "interrupted run")
     for line in result.skipped:
         click.echo(f"skipped {line}")
     for line in result.notes:
@@ -259,7 +291,7 @@ def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Pa
                 type=click.Path(path_type=Path))
 @click.option("--profile", "profile_name", default=None, metavar="NAME",
               help="Check against this print profile instead of guessing it from the size.")
-@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--profiles", "profiles_file", type=FilePath(),
               default=None, help="TOML file with more [profiles.NAME] rows.")
 @click.option("--json", "as_json", is_flag=True, help="Print the results as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
