@@ -323,22 +323,48 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
 
 @main.command("rulebook")
 @click.argument("games", nargs=-1)
-@click.option("--format", "fmt", type=click.Choice(["pdf", "md"]), default="pdf",
-              show_default=True, help="pdf: print-ready booklet; md: the filled-in text.")
-@click.option("--paper", type=click.Choice(["a5", "a4"], case_sensitive=False), default="a5",
+@click.option("--lang", "langs", type=click.Choice(["ja", "en", "all"], case_sensitive=False),
+              multiple=True, help="Edition(s) to write (repeatable) [default: all = ja and en].")
+@click.option("--format", "formats", type=click.Choice(["pdf", "html", "md", "all"]),
+              multiple=True, help="pdf: the printed book; html: one page for reading on a "
+              "screen; md: Markdown with its pictures (repeatable) [default: pdf].")
+@click.option("--paper", type=click.Choice(["a5", "a4", "half-letter", "letter"],
+                                           case_sensitive=False), default="a5",
               show_default=True, help="Page size of the PDF.")
+@click.option("--imposition", type=click.Choice(["none", "booklet"]), default="none",
+              show_default=True, help="booklet: pad to a multiple of 4 pages and print two "
+              "pages a side for folding and stapling (A5 pages on A4 sheets, half-letter on "
+              "Letter); print double-sided, flip on the short edge.")
+@click.option("--designer", is_flag=True,
+              help="Designer's edition: add the appendix of every ruling with its ID and mark "
+              "the contents we designed as provisional.")
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=Path("output"), show_default=True,
               help="Output folder (files go to <out>/<game>/).")
 @data_dir_option
+@templates_dir_option
 @user_errors
-def rulebook_command(games: tuple[str, ...], fmt: str, paper: str, out_dir: Path,
-                     data_dir: Path | None) -> None:
-    """Export the rulebooks of GAMES (all if none named), component lists from the data."""
-    from pnp.rulebook.cli import export_rulebooks
+def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tuple[str, ...],
+                     paper: str, imposition: str, designer: bool, out_dir: Path,
+                     data_dir: Path | None, templates_dir: Path | None) -> None:
+    """Write the rulebooks of GAMES (all if none named) in Japanese and English.
 
-    for path in export_rulebooks(list(games), fmt=fmt, paper=paper.lower(),
-                                 out_dir=out_dir, data_dir=data_dir):
+    Component lists, card lists, worked examples (played by each game's rules
+    engine), card pictures and set-up diagrams all come from the data, so the
+    books follow every edit. Japanese files are rulebook-<paper>.pdf,
+    rulebook.html and rulebook.md; English ones add -en (rulebook-en-a5.pdf).
+    """
+    from pnp.rulebook.cli import FORMATS, export_rulebooks
+    from pnp.rulebook.lang import LANGS
+
+    codes = [c.lower() for c in langs] or ["all"]
+    chosen_langs = list(LANGS) if "all" in codes else list(dict.fromkeys(codes))
+    names = list(formats) or ["pdf"]
+    chosen_formats = list(FORMATS) if "all" in names else list(dict.fromkeys(names))
+    for path in export_rulebooks(list(games), fmt=chosen_formats, paper=paper.lower(),
+                                 out_dir=out_dir, data_dir=data_dir, langs=chosen_langs,
+                                 imposition=imposition, designer=designer,
+                                 templates_dir=templates_dir):
         click.echo(f"wrote {path}")
 
 

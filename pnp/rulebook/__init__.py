@@ -1,11 +1,36 @@
-"""``pnp rulebook``: each game's rulebook as Markdown and as a print-ready PDF.
+"""``pnp rulebook``: each game's rulebook in Japanese and English, as PDF, HTML and Markdown.
 
-The rules text lives in ``rulebooks/<slug>.md`` (our own words, in the
-Markdown subset of :mod:`pnp.rulebook.markdown`); its ``{{ … }}``
-placeholders are filled from ``card_data/<slug>/`` (:mod:`pnp.rulebook.placeholders`),
-so the component list and designed-card lists always match the data.
+The rules text lives in ``rulebooks/<slug>.md`` (Japanese) and
+``rulebooks/<slug>.en.md`` (English), in the Markdown subset of
+:mod:`pnp.rulebook.markdown`. Its ``{{ … }}`` placeholders are filled from
+``card_data/<slug>/`` (:mod:`pnp.rulebook.placeholders`) and from the
+builders each game registers (:mod:`pnp.rulebook.hooks`: worked examples
+played by the rules engine, set-up diagrams), so counts, card lists,
+examples and pictures always match the data.
+
+The names below load on first use: a game package that registers its
+builders (:mod:`pnp.rulebook.hooks`, :mod:`pnp.rulebook.kit`) does not pull in
+the PDF and image libraries by importing this package.
 """
 
-from pnp.rulebook.export import RULEBOOK_DIR, export_rulebook, rulebook_markdown, rulebook_source
+from __future__ import annotations
 
-__all__ = ["RULEBOOK_DIR", "export_rulebook", "rulebook_markdown", "rulebook_source"]
+import importlib
+from typing import Any
+
+_EXPORTS = {
+    "RULEBOOK_DIR": "pnp.rulebook.export", "export_html": "pnp.rulebook.export",
+    "export_markdown": "pnp.rulebook.export", "export_rulebook": "pnp.rulebook.export",
+    "prepare": "pnp.rulebook.export", "rulebook_markdown": "pnp.rulebook.export",
+    "rulebook_source": "pnp.rulebook.export", "rulings_stated": "pnp.rulebook.export",
+    "register_rulebook": "pnp.rulebook.hooks",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    """Load ``name`` from its module on first use."""
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'pnp.rulebook' has no attribute {name!r}")
+    return getattr(importlib.import_module(_EXPORTS[name]), name)

@@ -3,18 +3,48 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Sequence
 
 from pnp.data import resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
-from pnp.rulebook.export import export_rulebook, rulebook_markdown
-from pnp.fileio import write_text_atomic
+from pnp.rulebook.export import export_html, export_markdown, export_rulebook
+from pnp.rulebook.lang import LANGS, check_lang
+
+#: Output formats of ``pnp rulebook``.
+FORMATS: tuple[str, ...] = ("pdf", "html", "md")
 
 
-def export_rulebooks(slugs: list[str], *, fmt: str = "pdf", paper: str = "a5",
-                     out_dir: Path = Path("output"), data_dir: Path | None = None) -> list[Path]:
-    """Write each game's rulebook to ``out_dir/<slug>/rulebook.(pdf|md)``; return the paths."""
+def output_name(lang: str, fmt: str, paper: str = "a5", imposition: str = "none") -> str:
+    """File name inside ``<out>/<game>/``.
+
+    The Japanese edition (the original) keeps the plain names
+    (``rulebook-a5.pdf``, ``rulebook.md``); other editions add their code
+    (``rulebook-en-a5.pdf``). A booklet adds ``-booklet``.
+    """
+    stem = "rulebook" if lang == "ja" else f"rulebook-{lang}"
+    if fmt == "pdf":
+        return f"{stem}-{paper}" + ("-booklet" if imposition == "booklet" else "") + ".pdf"
+    return f"{stem}.{fmt}"
+
+
+def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", paper: str = "a5",
+                     out_dir: Path = Path("output"), data_dir: Path | None = None,
+                     langs: Sequence[str] = LANGS, imposition: str = "none",
+                     designer: bool = False,
+                     templates_dir: Path | None = None) -> list[Path]:
+    """Write each game's rulebooks to ``out_dir/<slug>/``, every language and format asked for.
+
+    Returns the files written (Markdown's pictures included). ``pnp build``
+    calls this with the defaults: an A5 PDF per language.
+    """
     root = resolve_data_dir(data_dir)
-    written = []
+    formats = [fmt] if isinstance(fmt, str) else list(fmt)
+    for name in formats:
+        if name not in FORMATS:
+            raise PnpError(f"unknown rulebook format {name!r}: expected one of "
+                           f"{', '.join(FORMATS)}")
+    codes = [check_lang(code) for code in langs]
+    written: list[Path] = []
     for slug in resolve_slugs(root, slugs):
         folder = out_dir / slug
         try:
@@ -22,11 +52,18 @@ def export_rulebooks(slugs: list[str], *, fmt: str = "pdf", paper: str = "a5",
         except OSError as exc:
             raise PnpError(f"cannot create output folder {folder}: "
                            f"{exc.strerror or exc}") from None
-        if fmt == "md":
-            path = folder / "rulebook.md"
-            write_text_atomic(path, rulebook_markdown(slug, root))
-        else:
-            path = export_rulebook(slug, folder / f"rulebook-{paper}.pdf", data_dir=root,
-                                   paper=paper)
-        written.append(path)
+        for code in codes:
+            for name in formats:
+                path = folder / output_name(code, name, paper.lower(), imposition)
+                if name == "md":
+                    written += export_markdown(slug, path, data_dir=root, lang=code,
+                                               designer=designer, templates_dir=templates_dir)
+                elif name == "html":
+                    written.append(export_html(slug, path, data_dir=root, lang=code,
+                                               designer=designer, templates_dir=templates_dir))
+                else:
+                    written.append(export_rulebook(slug, path, data_dir=root, paper=paper,
+                                                   lang=code, imposition=imposition,
+                                                   designer=designer,
+                                                   templates_dir=templates_dir))
     return written

@@ -4,29 +4,26 @@ Everything here reads :class:`pnp.data.GameData`, so editing a CSV or the
 manifest changes the exported rulebook: component counts are summed from the
 rows' ``qty``, breakdowns group the rows, card lists print the designed
 cards' text. Output is Markdown of the rulebook subset
-(:mod:`pnp.rulebook.markdown`).
+(:mod:`pnp.rulebook.markdown`), in the edition's language (:class:`Lang`).
 """
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from itertools import product
 from typing import Any, Iterable, Mapping, Sequence
 
 from pnp.data import GameData
 from pnp.data.manifest import Component
+from pnp.rulebook.lang import Lang, value_text
 from pnp.units import to_mm
 
-#: Japanese labels for the named card sizes of :mod:`pnp.sizes`.
-SIZE_NAMES_JA: dict[str, str] = {
-    "poker": "ポーカー", "poker_us": "ポーカー", "bridge": "ブリッジ", "tarot": "タロット",
-    "mini_euro": "ミニユーロ", "euro": "ユーロ", "square": "スクエア",
+#: Names of the card sizes of :mod:`pnp.sizes`, per edition.
+SIZE_NAMES: dict[str, dict[str, str]] = {
+    "ja": {"poker": "ポーカー", "poker_us": "ポーカー", "bridge": "ブリッジ", "tarot": "タロット",
+           "mini_euro": "ミニユーロ", "euro": "ユーロ", "square": "スクエア"},
+    "en": {"poker": "poker", "poker_us": "poker", "bridge": "bridge", "tarot": "tarot",
+           "mini_euro": "mini euro", "euro": "euro", "square": "square"},
 }
-
-#: Reward places of the Fortune-card reward language (docs/design/fortune_clover.md).
-_PLACES = {"1st": "1位", "2nd": "2位", "3rd": "3位", "4th": "4位", "5th": "5位", "6th": "6位"}
-_CHIPS = {"Y": "黄", "W": "白"}
 
 #: Minimum run length written as a range ("1〜6") instead of a list ("1・2・3").
 RUN_MIN = 4
@@ -39,21 +36,14 @@ class BreakdownColumn:
     name: str
     template: str = "{}"
 
-    def label(self, value: Any) -> str:
+    def label(self, value: Any, lang: Lang) -> str:
         """The value as printed, e.g. ``シーズン1`` for template ``シーズン{}``."""
-        return self.template.replace("{}", _value_text(value))
+        return self.template.replace("{}", lang.term(value))
 
 
-def _value_text(value: Any) -> str:
-    """A cell value as rulebook text (booleans as あり/なし)."""
-    if isinstance(value, bool):
-        return "あり" if value else "なし"
-    return str(value)
-
-
-def unit_word(component: Component) -> str:
-    """The counter word for a component: 枚 for flat things, 個 for tokens and dice."""
-    return "個" if component.kind in ("token", "die") else "枚"
+def component_name(component: Component, lang: Lang) -> str:
+    """The component's name in the edition's language (manifest ``name_ja`` / ``name``)."""
+    return (component.name_ja or component.name) if lang.ja else component.name
 
 
 def component_total(game: GameData, cid: str) -> int:
@@ -70,17 +60,21 @@ def _mm(points: float) -> str:
     return f"{value:g}"
 
 
-def size_text(component: Component) -> str:
+def size_text(component: Component, lang: Lang) -> str:
     """Physical size for the component table, e.g. ``63×88mm（ポーカー）`` or ``直径20mm``."""
     if component.kind == "die":
-        return f"{component.sides}面" if component.sides else "—"
+        if not component.sides:
+            return "—"
+        return lang.t(f"{component.sides}面", f"{component.sides}-sided")
     if component.diameter is not None:
-        return f"直径{_mm(component.diameter)}mm"
+        return lang.t(f"直径{_mm(component.diameter)}mm", f"Ø {_mm(component.diameter)} mm")
     if component.size is not None:
         width, height = component.size
-        text = f"{_mm(width)}×{_mm(height)}mm"
-        named = SIZE_NAMES_JA.get((component.size_text or "").strip().lower())
-        return f"{text}<br>（{named}）" if named else text
+        text = lang.t(f"{_mm(width)}×{_mm(height)}mm", f"{_mm(width)} × {_mm(height)} mm")
+        named = SIZE_NAMES[lang.code].get((component.size_text or "").strip().lower())
+        if named:
+            return text + lang.t(f"<br>（{named}）", f"<br>({named})")
+        return text
     return "—"
 
 
@@ -97,7 +91,8 @@ def _domain_order(game: GameData, cid: str, column: str, values: Iterable[Any]) 
     return seen
 
 
-def _join_values(game: GameData, cid: str, col: BreakdownColumn, values: Sequence[Any]) -> str:
+def _join_values(game: GameData, cid: str, col: BreakdownColumn, values: Sequence[Any],
+                 lang: Lang) -> str:
     """Values as ``1〜6`` when they form a long run of the column's domain, else ``a・b・c``."""
     spec = game.manifest.components[cid].columns.get(col.name)
     domain = list(spec.domain() or ()) if spec is not None else []
@@ -114,9 +109,9 @@ def _join_values(game: GameData, cid: str, col: BreakdownColumn, values: Sequenc
 
     def flush() -> None:
         if len(run) >= RUN_MIN:
-            parts.append(f"{col.label(run[0])}〜{col.label(run[-1])}")
+            parts.append(f"{col.label(run[0], lang)}{lang.range_sep}{col.label(run[-1], lang)}")
         else:
-            parts.extend(col.label(v) for v in run)
+            parts.extend(col.label(v, lang) for v in run)
         run.clear()
 
     for value in values:
@@ -125,30 +120,41 @@ def _join_values(game: GameData, cid: str, col: BreakdownColumn, values: Sequenc
             flush()
         run.append(value)
     flush()
-    return "・".join(parts)
+    return lang.list_sep.join(parts)
 
 
-def _counted(label: str, count: int, unit: str, *, each: bool) -> str:
+def _counted(label: str, count: int, kind: str, lang: Lang, *, each: bool) -> str:
+    """``label N枚`` / ``label 各N枚`` (Japanese) or ``label ×N`` / ``label ×N each``."""
+    if not lang.ja:
+        return f"{label} ×{count}" + (" each" if each else "")
+    return _counted_ja(label, count, kind, lang, each=each)
+
+
+def _counted_ja(label: str, count: int, kind: str, lang: Lang, *, each: bool) -> str:
     """``label N枚`` / ``label 各N枚``; a space only after a non-Japanese character."""
+    unit = lang.unit(kind, count)
     if each:
-        return f"{label} 各{count}{unit}"
+        return f"{label} 各{unit}"
     sep = "" if label and ord(label[-1]) >= 0x3040 else " "
-    return f"{label}{sep}{count}{unit}"
+    return f"{label}{sep}{unit}"
 
 
 def _group_counts(game: GameData, cid: str, col: BreakdownColumn,
-                  counts: Mapping[Any, int], unit: str) -> str:
+                  counts: Mapping[Any, int], lang: Lang) -> str:
     """``稲妻・小麦 各3枚 + 女神1枚``: values with equal counts merged, in domain order."""
+    kind = game.manifest.components[cid].kind
     by_count: dict[int, list[Any]] = {}
     for value in _domain_order(game, cid, col.name, counts):
         if counts[value]:
             by_count.setdefault(counts[value], []).append(value)
-    parts = [_counted(_join_values(game, cid, col, values), count, unit, each=len(values) > 1)
+    parts = [_counted(_join_values(game, cid, col, values, lang), count, kind, lang,
+                      each=len(values) > 1)
              for count, values in by_count.items()]
     return " + ".join(parts)
 
 
-def breakdown(game: GameData, cid: str, columns: Sequence[BreakdownColumn]) -> list[str]:
+def breakdown(game: GameData, cid: str, columns: Sequence[BreakdownColumn],
+              lang: Lang) -> list[str]:
     """Lines describing a component's rows grouped by one or two columns.
 
     One column: ``黄チップ10個 + 白チップ20個``. Two columns: one line per
@@ -156,7 +162,6 @@ def breakdown(game: GameData, cid: str, columns: Sequence[BreakdownColumn]) -> l
     ``1〜6 各13枚：稲妻・小麦・兜・車輪 各3枚 + 女神1枚``.
     """
     component = game.manifest.components[cid]
-    unit = unit_word(component)
     rows = [row for row in game.rows.get(cid, []) if row.qty]
     if not rows or not columns:
         return []
@@ -165,7 +170,7 @@ def breakdown(game: GameData, cid: str, columns: Sequence[BreakdownColumn]) -> l
         counts: dict[Any, int] = {}
         for row in rows:
             counts[row.values[outer.name]] = counts.get(row.values[outer.name], 0) + row.qty
-        return [_group_counts(game, cid, outer, counts, unit)]
+        return [_group_counts(game, cid, outer, counts, lang)]
     inner = columns[1]
     nested: dict[Any, dict[Any, int]] = {}
     for row in rows:
@@ -175,131 +180,125 @@ def breakdown(game: GameData, cid: str, columns: Sequence[BreakdownColumn]) -> l
     # Outer values whose inner make-up is identical share one line.
     shapes: dict[tuple[str, int], list[Any]] = {}
     for value in _domain_order(game, cid, outer.name, nested):
-        text = _group_counts(game, cid, inner, nested[value], unit)
+        text = _group_counts(game, cid, inner, nested[value], lang)
         shapes.setdefault((text, sum(nested[value].values())), []).append(value)
     lines = []
     for (text, total), values in shapes.items():
-        head = _counted(_join_values(game, cid, outer, values), total, unit,
-                        each=len(values) > 1)
-        lines.append(f"{head}：{text}")
+        label = _join_values(game, cid, outer, values, lang)
+        if lang.ja:
+            head = _counted_ja(label, total, component.kind, lang, each=len(values) > 1)
+        else:
+            head = f"{label} ({total}" + (" each)" if len(values) > 1 else ")")
+        lines.append(f"{head}{lang.colon}{text}")
     return lines
 
 
-def _cell(text: str) -> str:
+def cell(text: str) -> str:
     """Text made safe for a table cell (a bar would split the cell)."""
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
-def components_markdown(game: GameData, spec: Mapping[str, Sequence[BreakdownColumn]]) -> str:
-    """The 内容物 section body: printed components, then what the players supply."""
+def components_markdown(game: GameData, spec: Mapping[str, Sequence[BreakdownColumn]],
+                        lang: Lang, *, designer: bool = False) -> str:
+    """The components section body: printed components, then what the players supply.
+
+    ``designer`` marks components we designed ourselves as provisional (the
+    designer's edition); players are not shown such working notes.
+    """
     manifest = game.manifest
     printed: list[str] = []
     bought: list[str] = []
     card_total = 0
     for cid, component in manifest.components.items():
         total = component_total(game, cid)
-        name = component.name_ja or component.name
-        if component.provisional:
-            name += "<br>（暫定）"
-        detail = "<br>".join(breakdown(game, cid, spec.get(cid, ())))
+        name = component_name(component, lang)
+        if component.provisional and designer:
+            name += lang.t("<br>（暫定）", "<br>(provisional)")
+        detail = "<br>".join(breakdown(game, cid, spec.get(cid, ()), lang))
         if not detail and component.kind == "die" and component.sides:
-            detail = f"{component.sides}面"
+            detail = size_text(component, lang)
         detail = detail or "—"
-        count = f"{total}{unit_word(component)}"
+        count = lang.unit(component.kind, total)
         if component.supply == "buy":
-            bought.append(f"| {_cell(name)} | {count} | {_cell(detail)} |")
+            bought.append(f"| {cell(name)} | {count} | {cell(detail)} |")
         else:
             if component.kind == "card":
                 card_total += total
-            printed.append(f"| {_cell(name)} | {count} | {size_text(component)} | "
-                           f"{_cell(detail)} |")
+            printed.append(f"| {cell(name)} | {count} | {size_text(component, lang)} | "
+                           f"{cell(detail)} |")
     parts: list[str] = []
     if printed:
-        parts += ["| 内容物 | 数 | サイズ | 内訳 |", "|---|--:|---|---|", *printed, ""]
+        parts += [lang.t("| 内容物 | 数 | サイズ | 内訳 |", "| Component | Qty | Size | Contents |"),
+                  "|---|--:|---|---|", *printed, ""]
         if card_total:
-            parts += [f"印刷するカードは合計{card_total}枚です。", ""]
+            parts += [lang.t(f"印刷するカードは合計{card_total}枚です。",
+                             f"In all, {card_total} cards to print."), ""]
     if bought:
-        parts += ["**別途用意するもの**", "", "| 用意するもの | 数 | 内訳 |", "|---|--:|---|",
-                  *bought, ""]
+        parts += [lang.t("**別途用意するもの**", "**You also need**"), "",
+                  lang.t("| 用意するもの | 数 | 内訳 |", "| Item | Qty | Contents |"),
+                  "|---|--:|---|", *bought, ""]
     return "\n".join(parts).rstrip("\n")
 
 
-def _reward_text(text: str) -> str:
-    """``1st:Y1W2;2nd:W2`` → ``1位 黄1白2、2位 白2`` (Fortune-card reward language)."""
-    out = []
-    for entry in filter(None, (e.strip() for e in text.split(";"))):
-        place, _, chips = entry.partition(":")
-        chips_ja = re.sub(r"([YW])(\d+)", lambda m: f"{_CHIPS[m.group(1)]}{m.group(2)}",
-                          chips.strip())
-        out.append(f"{_PLACES.get(place.strip(), place.strip())} {chips_ja}")
-    return "、".join(out)
+def row_name(values: Mapping[str, Any], lang: Lang) -> str:
+    """A card row's name in the edition's language (``name_en`` for English, when present)."""
+    if not lang.ja and values.get("name_en"):
+        return str(values["name_en"])
+    return lang.term(values.get("name", values.get("id", "")))
 
 
-def _reward_lines(values: Mapping[str, Any], reward_cols: Sequence[str]) -> list[str]:
-    """One line per run of player counts with the same reward: ``3・4人：1位 黄3、2位 白1``."""
-    groups: list[tuple[list[int], str]] = []
-    for col in reward_cols:
-        if not values.get(col):
-            continue
-        players = int(col[len("reward_"):-1])
-        text = _reward_text(str(values[col]))
-        if groups and groups[-1][1] == text and groups[-1][0][-1] == players - 1:
-            groups[-1][0].append(players)
-        else:
-            groups.append(([players], text))
-    lines = []
-    for counts, text in groups:
-        if len(counts) == 1:
-            who = f"{counts[0]}人"
-        elif len(counts) == 2:
-            who = f"{counts[0]}・{counts[1]}人"
-        else:
-            who = f"{counts[0]}〜{counts[-1]}人"
-        lines.append(f"{who}：{text}")
-    return lines
+def row_text(values: Mapping[str, Any], lang: Lang) -> str:
+    """A card row's rules text in the edition's language (``text_en`` for English)."""
+    if not lang.ja and values.get("text_en"):
+        return str(values["text_en"])
+    return lang.term(values.get("text", ""))
 
 
-def cards_markdown(game: GameData, cid: str) -> str:
-    """A table of one component's cards (name and text), flagged 暫定 when designed by us."""
+def cards_markdown(game: GameData, cid: str, lang: Lang, *, designer: bool = False) -> str:
+    """A table of one component's cards (number/season/id, name, text).
+
+    In the designer's edition, cards we designed are marked provisional.
+    """
     component = game.manifest.components[cid]
     columns = component.columns
     rows = game.rows.get(cid, [])
     lead = next((c for c in ("number", "season") if c in columns), "id")
-    lead_head = {"number": "番号", "season": "シーズン", "id": "No."}[lead]
-    reward_cols = sorted(c for c in columns if re.fullmatch(r"reward_\dp", c))
-    heads = [lead_head] + (["名前"] if "name" in columns else []) + ["内容"]
+    lead_head = {"number": lang.t("番号", "No."), "season": lang.t("シーズン", "Season"),
+                 "id": "ID"}[lead]
+    heads = ([lead_head] + ([lang.t("名前", "Name")] if "name" in columns else [])
+             + [lang.t("内容", "Text")])
     lines = ["| " + " | ".join(heads) + " |", "|" + "---|" * len(heads)]
     flags = [bool(row.values.get("provisional", component.provisional)) for row in rows]
     provisional = sum(row.qty for row, flag in zip(rows, flags) if flag)
-    # Mark single rows only when some are provisional and some are not.
-    mark_rows = any(flags) and not all(flags)
+    mark_rows = designer and any(flags) and not all(flags)
     for row, is_prov in zip(rows, flags):
         values = row.values
-        text = str(values.get("text", ""))
-        text += "".join(f"<br>{line}" for line in _reward_lines(values, reward_cols))
-        cells = [_value_text(values[lead])]
+        cells = [value_text(values[lead], lang)]
         if "name" in columns:
-            cells.append(str(values["name"]) + ("〔暫定〕" if is_prov and mark_rows else ""))
-        cells.append(text)
-        lines.append("| " + " | ".join(_cell(c) for c in cells) + " |")
-    note = []
-    if provisional:
-        name = component.name_ja or component.name
-        note = [f"> **暫定**：この{name}{provisional}{unit_word(component)}はルールブックの"
-                "草案に記載がなく、本プロジェクトが設計した仮の内容です。"
-                "遊びながら調整する予定です。", ""]
+            mark = lang.t("〔暫定〕", " (provisional)") if is_prov and mark_rows else ""
+            cells.append(row_name(values, lang) + mark)
+        cells.append(row_text(values, lang))
+        lines.append("| " + " | ".join(cell(c) for c in cells) + " |")
+    note: list[str] = []
+    if provisional and designer:
+        name = component_name(component, lang)
+        note = [lang.t(
+            f"> **暫定**：この{name}{lang.unit(component.kind, provisional)}はルールブックの"
+            "草案に記載がなく、本プロジェクトが設計した仮の内容です。",
+            f"> **Provisional**: the draft rulebook does not list these {provisional} "
+            f"{name.lower()}; this project designed them, to be tuned in play."), ""]
     return "\n".join(note + lines)
 
 
-def constant_text(value: Any) -> str:
-    """A manifest constant as text: lists joined with ``・``."""
+def constant_text(value: Any, lang: Lang) -> str:
+    """A manifest constant as text: lists joined with ``・`` or ``, ``."""
     if isinstance(value, list):
-        return "・".join(_value_text(v) for v in value)
-    return _value_text(value)
+        return lang.list_sep.join(value_text(v, lang) for v in value)
+    return value_text(value, lang)
 
 
-def list_table_markdown(values: Sequence[Any], head: Sequence[str], *, start: int = 0,
-                        offset: int = 0, last: str = "") -> str:
+def list_table_markdown(values: Sequence[Any], head: Sequence[str], lang: Lang, *,
+                        start: int = 0, offset: int = 0, last: str = "") -> str:
     """A two-row table of a list constant: labels (index + offset) above values."""
     picked = list(enumerate(values))[start:]
     labels = [str(i + offset) for i, _ in picked]
@@ -309,27 +308,5 @@ def list_table_markdown(values: Sequence[Any], head: Sequence[str], *, start: in
     val_head = head[1] if len(head) > 1 else ""
     lines = ["| " + " | ".join([row_head] + labels) + " |",
              "|---|" + "--:|" * len(labels),
-             "| " + " | ".join([val_head] + [_value_text(v) for _, v in picked]) + " |"]
-    return "\n".join(lines)
-
-
-def dice_at_least(dice: int, sides: int, target: int) -> float:
-    """Probability that ``dice`` fair dice with ``sides`` faces total at least ``target``."""
-    hits = sum(1 for roll in product(range(1, sides + 1), repeat=dice) if sum(roll) >= target)
-    return hits / sides ** dice
-
-
-def attack_odds_markdown(game: GameData, enemy: str, *, dice: int, bonus: int) -> str:
-    """第2話: chance that one attack roll (``dice``d6, +``bonus`` for ♠) beats each boss HP."""
-    rows = game.rows.get(enemy, [])
-    by_hp: dict[int, list[str]] = {}
-    for row in rows:
-        by_hp.setdefault(int(row.values["hp"]), []).append(str(row.values.get("rank", "")))
-    lines = [f"| ボスのHP | ♣で攻撃（{dice}D6） | ♠で攻撃（{dice}D6+{bonus}） |",
-             "|---|--:|--:|"]
-    for hp in sorted(by_hp):
-        ranks = "・".join(dict.fromkeys(by_hp[hp]))
-        plain = dice_at_least(dice, 6, hp)
-        spade = dice_at_least(dice, 6, hp - bonus)
-        lines.append(f"| {hp}（{ranks}） | {plain:.1%} | {spade:.1%} |")
+             "| " + " | ".join([val_head] + [value_text(v, lang) for _, v in picked]) + " |"]
     return "\n".join(lines)

@@ -10,7 +10,15 @@ The subset (documented for authors in ``rulebooks/README.md``):
 * pipe tables (``| a | b |`` with a ``|---|---:|`` separator row; ``\\|`` is a
   literal bar inside a cell);
 * inline ``**strong**`` and ``<br>`` (a line break), anywhere in text;
-* ``<!-- … -->`` comments on lines of their own (dropped).
+* ``<!-- … -->`` comments on lines of their own (dropped);
+* heading attributes ``## Set-up {#setup}`` (the anchor that links, bookmarks
+  and the two editions share) and ``{#rulings .designer}`` (a section only the
+  designer's edition prints);
+* pictures ``![caption](pic:NAME)`` on a line of their own (drawn by a
+  builder, see :mod:`pnp.rulebook.context`);
+* ruling tags ``{F2}`` or ``{F2 F5a}``: which rulings a passage states. They
+  are never printed; tests use them to check both editions state the same
+  rulings (see :func:`ruling_tags`).
 
 Placeholders (``{{ … }}``) are expanded before parsing (see
 :mod:`pnp.rulebook.placeholders`), so the parser sees plain Markdown; every
@@ -33,15 +41,21 @@ _BULLET = re.compile(r"^[-*]\s+(.*)$")
 _NUMBERED = re.compile(r"^(\d+)[.)]\s+(.*)$")
 _TABLE_SEP_CELL = re.compile(r"^:?-+:?$")
 _COMMENT = re.compile(r"^\s*<!--.*-->\s*$")
+_ATTRS = re.compile(r"\s*\{#([A-Za-z0-9_-]+)((?:\s+\.[A-Za-z0-9_-]+)*)\s*\}\s*$")
+_PICTURE = re.compile(r"^!\[(.*)\]\((pic:[A-Za-z0-9_.-]+)\)\s*$")
+#: A ruling tag: ``{F2}``, ``{F2 F5a}`` or ``{F2,F5a}`` (IDs: a capital, digits, a letter).
+RULING_TAG = re.compile(r"\s?(?<!\{)\{([A-Z]\d+[a-z]?(?:[ ,]+[A-Z]\d+[a-z]?)*)\}(?!\})")
 
 
 @dataclass(frozen=True)
 class Heading:
-    """A ``#``/``##``/``###`` heading."""
+    """A ``#``/``##``/``###`` heading, with its ``{#anchor}`` and whether it is designer-only."""
 
     level: int
     text: str
     line: int
+    anchor: str = ""
+    designer: bool = False
 
 
 @dataclass(frozen=True)
@@ -80,7 +94,26 @@ class TableBlock:
     line: int
 
 
-Block = Heading | Para | Note | ListBlock | TableBlock
+@dataclass(frozen=True)
+class Picture:
+    """A picture line ``![caption](pic:NAME)``; ``ref`` is NAME."""
+
+    ref: str
+    caption: str
+    line: int
+
+
+Block = Heading | Para | Note | ListBlock | TableBlock | Picture
+
+
+def ruling_tags(text: str) -> list[str]:
+    """The ruling IDs tagged in ``text`` (``{F2 F5a}`` → ``["F2", "F5a"]``)."""
+    return [tag for group in RULING_TAG.findall(text) for tag in re.split(r"[ ,]+", group)]
+
+
+def strip_ruling_tags(text: str) -> str:
+    """``text`` without its ruling tags (players never see ruling IDs)."""
+    return RULING_TAG.sub("", text)
 
 
 @dataclass
@@ -96,17 +129,19 @@ class _State:
         return PnpError(message, path=self.path, line=line)
 
 
+def _wide(char: str) -> bool:
+    """True for Japanese and full-width characters (lines join without a space there)."""
+    return ord(char) >= 0x2E80
+
+
 def join_text(parts: list[str]) -> str:
-    """Join wrapped source lines: Japanese joins directly, Latin words get a space."""
+    """Join wrapped source lines: Japanese joins directly, Latin text gets a space."""
     out = ""
     for part in parts:
         part = part.strip()
         if not part:
             continue
-        if out and out[-1].isascii() and out[-1].isalnum() and part[0].isascii() \
-                and part[0].isalnum():
-            out += " "
-        elif out and out[-1] in ",.;:!?)" and part[0].isascii():
+        if out and not _wide(out[-1]) and not _wide(part[0]) and not out.endswith("<br>"):
             out += " "
         out += part
     return out
@@ -127,7 +162,8 @@ def _block_start(text: str) -> bool:
     """True if ``text`` opens a block other than a paragraph."""
     stripped = text.lstrip()
     return bool(_HEADING.match(text) or _BULLET.match(text) or _NUMBERED.match(text)
-                or stripped.startswith("|") or stripped.startswith(">"))
+                or stripped.startswith("|") or stripped.startswith(">")
+                or _PICTURE.match(stripped))
 
 
 def _parse_table(st: _State) -> None:
@@ -193,14 +229,30 @@ def parse_markdown(lines: list[Line], path: Path | None = None) -> list[Block]:
             st.pos += 1
             continue
         heading = _HEADING.match(text)
+        picture = _PICTURE.match(text.strip())
         if heading:
             level = len(heading.group(1))
             if level > 3:
                 raise st.fail(f"heading level {level} is not supported: use #, ## or ###",
                               number)
-            if not heading.group(2):
+            title = heading.group(2)
+            anchor, designer = "", False
+            attrs = _ATTRS.search(title)
+            if attrs:
+                title = title[:attrs.start()].rstrip()
+                anchor = attrs.group(1)
+                classes = attrs.group(2).split()
+                unknown = [c for c in classes if c != ".designer"]
+                if unknown:
+                    raise st.fail(f"unknown heading class {unknown[0]!r}: expected .designer",
+                                  number)
+                designer = bool(classes)
+            if not title:
                 raise st.fail("empty heading", number)
-            st.blocks.append(Heading(level, heading.group(2), number))
+            st.blocks.append(Heading(level, title, number, anchor, designer))
+            st.pos += 1
+        elif picture:
+            st.blocks.append(Picture(picture.group(2)[len("pic:"):], picture.group(1), number))
             st.pos += 1
         elif text.lstrip().startswith("|"):
             _parse_table(st)
@@ -227,15 +279,18 @@ def parse_markdown(lines: list[Line], path: Path | None = None) -> list[Block]:
 
 
 def inline_markup(text: str, *, strong_color: str, path: Path | None = None,
-                  line: int | None = None) -> str:
+                  line: int | None = None, strong_font: str | None = None) -> str:
     """Convert inline Markdown to ReportLab paragraph markup.
 
     XML specials are escaped, ``<br>`` becomes a line break and ``**x**``
-    becomes coloured text (IPAexGothic has no bold face, and a second
-    font would be one more to embed, so emphasis is carried by colour).
+    becomes coloured text (IPAexGothic has no bold face, so Japanese
+    emphasis is carried by colour), set in ``strong_font`` too when given
+    (the English edition's bold face). Ruling tags are dropped.
     """
+    text = strip_ruling_tags(text)
     if text.count("**") % 2:
         raise PnpError("unclosed ** (strong text needs a closing **)", path=path, line=line)
     escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = re.sub(r"&lt;br\s*/?&gt;", "<br/>", escaped)
-    return re.sub(r"\*\*(.+?)\*\*", rf'<font color="{strong_color}">\1</font>', escaped)
+    face = f' name="{strong_font}"' if strong_font else ""
+    return re.sub(r"\*\*(.+?)\*\*", rf'<font color="{strong_color}"{face}>\1</font>', escaped)

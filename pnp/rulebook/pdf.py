@@ -1,40 +1,50 @@
-"""Rulebook blocks → a print-ready PDF with ReportLab platypus.
+"""Rulebook blocks → a print-ready book (PDF) with ReportLab platypus.
 
-One embedded font (IPAexGothic, subset) for everything, so ``pdffonts``
-lists a single embedded face; ``invariant=1`` and fixed metadata make the
-same input give byte-identical output. Japanese wraps with
-``wordWrap="CJK"`` (ReportLab keeps 。、」 etc. off line starts).
+The book has a title page, a table of contents with page numbers that link
+to their sections, PDF bookmarks for every section, running heads on the
+outer edge, pictures drawn as vectors (card faces from the templates,
+diagrams from the data) and tables that repeat their header when they
+break. Headings never stand alone at a page foot: each needs room for
+itself and a few lines of what follows, or it moves on.
+
+Fonts are embedded TrueType subsets: IPAexGothic for Japanese; the English
+edition sets Bitstream Vera (regular and bold) with IPAexGothic for any
+glyph Vera lacks (card suits, a Japanese name). ``invariant=1`` and fixed
+metadata make the same input give byte-identical output. Japanese wraps
+with ``wordWrap="CJK"`` and firmer kinsoku (:class:`JaParagraph`).
 """
 
 from __future__ import annotations
 
-from pnp.fileio import write_bytes_atomic
-
 import io
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Mapping
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.pagesizes import A4, A5
+from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.lib.textsplit import CANNOT_END_LINE, CANNOT_START_LINE
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
-from reportlab.platypus import (Flowable, HRFlowable, ListFlowable, ListItem,
-                                Paragraph, SimpleDocTemplate, Spacer, Table, TableStyle)
+from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, HRFlowable,
+                                ListFlowable, ListItem, NextPageTemplate, PageBreak,
+                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.errors import PnpError
-from pnp.render.fonts import FONT_JA, canvas_kwargs
-from pnp.rulebook.markdown import (Block, Heading, ListBlock, Note, Para, TableBlock,
+from pnp.fileio import write_bytes_atomic
+from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, has_glyph
+from pnp.rulebook.markdown import (Block, Heading, ListBlock, Note, Para, Picture, TableBlock,
                                    inline_markup)
+from pnp.rulebook.pictures import Scene, draw_text
 from pnp.units import mm
 
 INK = colors.HexColor("#222222")
 ACCENT = colors.HexColor("#1f5c73")       # headings, strong text, rules
-MUTED = colors.HexColor("#6b6b6b")        # running header, page numbers
+MUTED = colors.HexColor("#5f5f5f")        # running head, page numbers, captions (6.4:1)
 RULE = colors.HexColor("#b9c3c8")         # light table rules
 TINT = colors.HexColor("#eef3f5")         # table header and note background
 STRONG_HEX = "#1f5c73"
@@ -52,25 +62,30 @@ class PaperSpec:
     body: float       # body font size in points
 
 
+#: Half a US Letter sheet: the page of a Letter booklet.
+HALF_LETTER = (LETTER[1] / 2, LETTER[0])
+
 PAPERS: dict[str, PaperSpec] = {
     "a5": PaperSpec("A5", A5, mm(14), mm(15), mm(16), 8.8),
     "a4": PaperSpec("A4", A4, mm(22), mm(22), mm(22), 10.5),
+    "half-letter": PaperSpec("Half Letter", HALF_LETTER, mm(14), mm(15), mm(16), 8.8),
+    "letter": PaperSpec("Letter", LETTER, mm(22), mm(20), mm(20), 10.5),
 }
 
 
 def get_paper(name: str) -> PaperSpec:
-    """The paper called ``name`` (``a5`` or ``a4``, any case) or a :class:`PnpError`."""
+    """The paper called ``name`` (``a5``, ``a4``, ``half-letter``, ``letter``) or a PnpError."""
     key = str(name).strip().lower()
     if key not in PAPERS:
         raise PnpError(f"unknown rulebook paper {name!r}: expected one of "
-                       f"{', '.join(p.upper() for p in PAPERS)}")
+                       f"{', '.join(PAPERS)}")
     return PAPERS[key]
 
 
 #: Characters that must not start a line (closing brackets, 。、 etc.) or end one
 #: (opening brackets): ReportLab's strongly prohibited sets.
-_NO_START = CANNOT_START_LINE[0]
-_NO_END = CANNOT_END_LINE[0]
+NO_START = CANNOT_START_LINE[0]
+NO_END = CANNOT_END_LINE[0]
 
 
 def _line_text(line: Any) -> str:
@@ -99,10 +114,10 @@ class JaParagraph(Paragraph):
             lines = [_line_text(line) for line in getattr(result, "lines", [])]
             bad = None
             for index, text in enumerate(lines):
-                if index and text[:1] in _NO_START and text[:1]:
+                if index and text[:1] in NO_START and text[:1]:
                     bad = index - 1
                     break
-                if index < len(lines) - 1 and text[-1:] in _NO_END and text[-1:]:
+                if index < len(lines) - 1 and text[-1:] in NO_END and text[-1:]:
                     bad = index
                     break
             if bad is None:
@@ -115,40 +130,103 @@ class JaParagraph(Paragraph):
         return result
 
 
-class _Styles:
-    """Paragraph styles scaled to the paper's body size."""
+@dataclass(frozen=True)
+class Theme:
+    """Faces and words of one edition."""
 
-    def __init__(self, body: float) -> None:
-        lead = body * 1.62       # Japanese text needs generous leading
+    lang: str
+    body_font: str
+    bold_font: str
+    word_wrap: str | None
+    leading: float                   # line height as a multiple of the type size
+    strong_font: str | None          # face of **strong** text (None: colour only)
+    contents: str                    # heading of the contents page
+    figure: str                      # word before a picture's number
+
+    def markup(self, text: str, line: int | None = None) -> str:
+        """Inline Markdown → ReportLab markup, with glyph fallback for the Latin face."""
+        out = inline_markup(text, strong_color=STRONG_HEX, line=line,
+                            strong_font=self.strong_font)
+        return fallback_markup(out, self.body_font)
+
+
+THEMES: dict[str, Theme] = {
+    # IPAexGothic has no bold face; Japanese emphasis is carried by colour.
+    "ja": Theme("ja", FONT_JA, FONT_JA, "CJK", 1.62, None, "目次", "図"),
+    "en": Theme("en", FONT_LATIN, FONT_DISPLAY, None, 1.4, FONT_DISPLAY, "Contents", "Figure"),
+}
+
+_TAG = re.compile(r"(<[^>]*>|&[a-z#0-9]+;)")
+
+
+def fallback_markup(markup: str, font: str) -> str:
+    """Wrap runs of characters ``font`` lacks in IPAexGothic (Japanese face: unchanged)."""
+    if font == FONT_JA:
+        return markup
+    out: list[str] = []
+    for piece in _TAG.split(markup):
+        if not piece or _TAG.fullmatch(piece):
+            out.append(piece)
+            continue
+        run = ""
+        missing = False
+        for char in piece:
+            lacks = not has_glyph(font, ord(char)) and not char.isspace()
+            if lacks != missing and run:
+                out.append(f'<font name="{FONT_JA}">{run}</font>' if missing else run)
+                run = ""
+            missing = lacks
+            run += char
+        if run:
+            out.append(f'<font name="{FONT_JA}">{run}</font>' if missing else run)
+    return "".join(out)
+
+
+class _Styles:
+    """Paragraph styles scaled to the paper's body size, in the edition's faces."""
+
+    def __init__(self, body: float, theme: Theme) -> None:
+        lead = body * theme.leading
+        wrap = {"wordWrap": theme.word_wrap} if theme.word_wrap else {}
         # bulletFontName too: ReportLab's default (Helvetica) would be referenced unembedded.
-        base = dict(fontName=FONT_JA, bulletFontName=FONT_JA, textColor=INK, wordWrap="CJK")
+        base: dict[str, Any] = dict(fontName=theme.body_font, bulletFontName=theme.body_font,
+                                    textColor=INK, **wrap)
+        head: dict[str, Any] = dict(fontName=theme.bold_font, bulletFontName=theme.bold_font,
+                                    textColor=ACCENT, **wrap)
         self.body = ParagraphStyle("body", fontSize=body, leading=lead, spaceAfter=body * 0.55,
                                    **base)
-        self.title = ParagraphStyle("title", fontSize=body * 2.3, leading=body * 2.9,
-                                    alignment=TA_CENTER, spaceAfter=body * 0.3,
-                                    textColor=ACCENT, fontName=FONT_JA, bulletFontName=FONT_JA,
-                                    wordWrap="CJK")
+        self.title = ParagraphStyle("title", fontSize=body * 3.0, leading=body * 3.6,
+                                    alignment=TA_CENTER, spaceAfter=body * 0.4, **head)
+        self.subtitle = ParagraphStyle("subtitle", fontSize=body * 1.5, leading=body * 2.1,
+                                       alignment=TA_CENTER, spaceAfter=body * 1.2,
+                                       **{**head, "textColor": MUTED})
         self.h2 = ParagraphStyle("h2", fontSize=body * 1.42, leading=body * 1.9,
-                                 spaceBefore=body * 1.3, spaceAfter=0, keepWithNext=1,
-                                 textColor=ACCENT, fontName=FONT_JA, bulletFontName=FONT_JA,
-                                    wordWrap="CJK")
+                                 spaceBefore=body * 1.3, spaceAfter=0, **head)
         self.h3 = ParagraphStyle("h3", fontSize=body * 1.12, leading=body * 1.6,
-                                 spaceBefore=body * 0.8, spaceAfter=body * 0.25, keepWithNext=1,
-                                 textColor=ACCENT, fontName=FONT_JA, bulletFontName=FONT_JA,
-                                    wordWrap="CJK")
+                                 spaceBefore=body * 0.8, spaceAfter=body * 0.25, **head)
         self.item = ParagraphStyle("item", fontSize=body, leading=lead, spaceAfter=body * 0.2,
                                    **base)
-        self.note = ParagraphStyle("note", fontSize=body * 0.94, leading=body * 1.5, **base)
+        self.note = ParagraphStyle("note", fontSize=body * 0.94, leading=body * 0.94 *
+                                   theme.leading * 0.95, **base)
         self.lead = ParagraphStyle("lead", parent=self.body, alignment=TA_CENTER)
+        self.caption = ParagraphStyle("caption", fontSize=max(6.8, body * 0.85),
+                                      leading=max(6.8, body * 0.85) * 1.35, alignment=TA_CENTER,
+                                      **{**base, "textColor": MUTED})
         cell = body * 0.9
         self.cell = ParagraphStyle("cell", fontSize=cell, leading=cell * 1.42, **base)
         self.cell_head = ParagraphStyle("cell_head", fontSize=cell, leading=cell * 1.42,
-                                        fontName=FONT_JA, bulletFontName=FONT_JA,
-                                        textColor=ACCENT, wordWrap="CJK")
+                                        **head)
         self.cell_size = cell
+        self.toc = [
+            ParagraphStyle("toc0", fontSize=body * 1.05, leading=body * 1.75,
+                           leftIndent=0, firstLineIndent=0, spaceBefore=body * 0.35,
+                           **{**head, "textColor": INK}),
+            ParagraphStyle("toc1", fontSize=body * 0.92, leading=body * 1.45,
+                           leftIndent=body * 1.6, firstLineIndent=0, **base),
+        ]
 
 
-#: Padding SimpleDocTemplate's frame keeps inside the margins on each side.
+#: Padding the frame keeps inside the margins on each side.
 FRAME_PADDING = 6.0
 
 
@@ -157,20 +235,33 @@ def frame_width(paper: PaperSpec) -> float:
     return paper.size[0] - 2 * paper.margin_x - 2 * FRAME_PADDING
 
 
-def _markup(text: str, block: Block) -> str:
-    return inline_markup(text, strong_color=STRONG_HEX, line=block.line)
+def _width(text: str, font: str, size: float) -> float:
+    """Width of ``text`` with per-glyph fallback to the Japanese face."""
+    from pnp.rulebook.pictures import text_width
+
+    return text_width(text, font, size)
 
 
-def _column_widths(cells: list[list[str]], available: float, font_size: float,
-                   padding: float) -> list[float]:
-    """Column widths by water-filling: narrow columns get their natural width."""
+def _column_widths(cells: list[list[str]], available: float, font: str, font_size: float,
+                   padding: float, head_font: str | None = None) -> list[float]:
+    """Column widths by water-filling: narrow columns get their natural width.
+
+    No column is narrower than its longest word (English never breaks
+    inside a word); the header row is measured in its own (bold) face.
+    """
     columns = len(cells[0])
     natural = [0.0] * columns
-    for row in cells:
+    least = [0.0] * columns
+    for r, row in enumerate(cells):
+        face = head_font if r == 0 and head_font else font
         for i, text in enumerate(row):
-            longest = max((stringWidth(part, FONT_JA, font_size)
-                           for part in text.split("<br/>")), default=0.0)
+            parts = text.split("<br/>")
+            longest = max((_width(part, face, font_size) for part in parts), default=0.0)
             natural[i] = max(natural[i], longest + 2 * padding + 1)
+            if face != FONT_JA:
+                words = [w for part in parts for w in part.split()]
+                word = max((_width(w, face, font_size) for w in words), default=0.0)
+                least[i] = max(least[i], word + 2 * padding + 1)
     widths = [0.0] * columns
     remaining = available
     todo = sorted(range(columns), key=lambda i: natural[i])
@@ -192,6 +283,14 @@ def _column_widths(cells: list[list[str]], available: float, font_size: float,
         # Spread the spare width in proportion so tables span the text block.
         total = sum(widths) or 1.0
         widths = [w + remaining * w / total for w in widths]
+    # Give short columns their longest word, taken from the widest column.
+    for i in range(columns):
+        short = least[i] - widths[i]
+        if short > 0:
+            widest = max(range(columns), key=lambda j: widths[j] - least[j])
+            if widest != i and widths[widest] - least[widest] > short:
+                widths[widest] -= short
+                widths[i] += short
     return widths
 
 
@@ -203,26 +302,86 @@ def _plain(markup: str) -> str:
 class _RuleTable(Table):
     """A table that moves to the next page whole when it is short (``keep_whole``).
 
-    ``KeepTogether`` would do the same, but platypus does not allow a
-    container inside the group a ``keepWithNext`` heading forms with the
-    next flowable, so the heading would be left alone at a page foot.
+    Long tables break between rows (never inside one) and repeat their
+    header row on the next page. "Short" is a few rows that take at most
+    ``whole_height`` points: a tall table of few rows still breaks, so it
+    does not leave most of a page empty.
     """
 
     keep_whole = False
+    whole_height = 200.0
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         """No split for short tables (the frame then moves the table on)."""
-        if self.keep_whole:
+        if self.keep_whole and getattr(self, "_height", 0.0) <= self.whole_height:
             return []
         return super().split(availWidth, availHeight)
 
 
-def _table(block: TableBlock, styles: _Styles, available: float) -> Flowable:
+class HeadingFlowable(JaParagraph):
+    """A section heading: a PDF bookmark, an outline entry and a contents entry."""
+
+    def __init__(self, text: str, style: ParagraphStyle, *, level: int, anchor: str,
+                 plain: str) -> None:
+        super().__init__(text, style)
+        self.level = level
+        self.anchor = anchor
+        self.plain = plain
+        #: The contents entry's markup (plain text in the edition's face).
+        self.toc_markup = plain
+
+    def draw(self) -> None:
+        """Draw, then mark the spot for links and bookmarks."""
+        super().draw()
+        canvas = self.canv
+        canvas.bookmarkHorizontal(self.anchor, 0, self.height + self.style.fontSize)
+        canvas.addOutlineEntry(self.plain, self.anchor, level=self.level, closed=True)
+
+
+class PictureFlowable(Flowable):
+    """A :class:`Scene` with its caption, scaled down to fit the text block if needed."""
+
+    def __init__(self, scene: Scene, caption: str, style: ParagraphStyle,
+                 max_height: float) -> None:
+        super().__init__()
+        self.scene = scene
+        self.caption = JaParagraph(caption, style) if caption else None
+        self.max_height = max_height
+        self.scale = 1.0
+        self.gap = style.fontSize * 0.5
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        """Scale to the frame width (and a page's height), then add the caption."""
+        self.scale = min(1.0, availWidth / self.scene.width,
+                         self.max_height / self.scene.height)
+        self.width = availWidth
+        self.pic_h = self.scene.height * self.scale
+        self.cap_h = 0.0
+        if self.caption is not None:
+            _, self.cap_h = self.caption.wrap(availWidth, availHeight)
+        self.height = self.pic_h + (self.gap + self.cap_h if self.caption else 0) + 4
+        return self.width, self.height
+
+    def draw(self) -> None:
+        """Centre the picture; the caption goes below it."""
+        c = self.canv
+        w = self.scene.width * self.scale
+        c.saveState()
+        c.translate((self.width - w) / 2, self.height - self.pic_h)
+        c.scale(self.scale, self.scale)
+        self.scene.draw(c)
+        c.restoreState()
+        if self.caption is not None:
+            self.caption.drawOn(c, 0, 0)
+
+
+def _table(block: TableBlock, styles: _Styles, theme: Theme, available: float) -> Flowable:
     padding = 3.5
-    header = [_markup(c, block) for c in block.header]
-    body = [[_markup(c, block) for c in row] for row in block.rows]
+    header = [theme.markup(c, block.line) for c in block.header]
+    body = [[theme.markup(c, block.line) for c in row] for row in block.rows]
     widths = _column_widths([[_plain(c) for c in row] for row in [header] + body],
-                            available, styles.cell_size, padding)
+                            available, theme.body_font, styles.cell_size, padding,
+                            theme.bold_font)
     aligns = {"left": TA_LEFT, "center": TA_CENTER, "right": TA_RIGHT}
 
     def cell(text: str, col: int, head: bool) -> Paragraph:
@@ -236,8 +395,9 @@ def _table(block: TableBlock, styles: _Styles, available: float) -> Flowable:
     data += [[cell(c, i, False) for i, c in enumerate(row)] for row in body]
     table = _RuleTable(data, colWidths=widths, repeatRows=1, hAlign="LEFT")
     table.keep_whole = len(block.rows) <= 8
+    table.whole_height = available * 0.75
     commands: list[tuple[Any, ...]] = [
-        ("FONTNAME", (0, 0), (-1, -1), FONT_JA),     # never the Helvetica default
+        ("FONTNAME", (0, 0), (-1, -1), theme.body_font),     # never the Helvetica default
         ("VALIGN", (0, 0), (-1, -1), "TOP"),
         ("LEFTPADDING", (0, 0), (-1, -1), padding),
         ("RIGHTPADDING", (0, 0), (-1, -1), padding),
@@ -254,10 +414,11 @@ def _table(block: TableBlock, styles: _Styles, available: float) -> Flowable:
     return table
 
 
-def _note(block: Note, styles: _Styles, available: float) -> Flowable:
-    box = Table([[JaParagraph(_markup(block.text, block), styles.note)]], colWidths=[available])
+def _note(block: Note, styles: _Styles, theme: Theme, available: float) -> Flowable:
+    box = Table([[JaParagraph(theme.markup(block.text, block.line), styles.note)]],
+                colWidths=[available])
     box.setStyle(TableStyle([
-        ("FONTNAME", (0, 0), (-1, -1), FONT_JA),
+        ("FONTNAME", (0, 0), (-1, -1), theme.body_font),
         ("BACKGROUND", (0, 0), (-1, -1), TINT),
         ("LINEBEFORE", (0, 0), (0, -1), 2, ACCENT),
         ("LEFTPADDING", (0, 0), (-1, -1), 7),
@@ -268,13 +429,14 @@ def _note(block: Note, styles: _Styles, available: float) -> Flowable:
     return box
 
 
-def _list(block: ListBlock, styles: _Styles) -> Flowable:
-    items = [ListItem(JaParagraph(_markup(text, block), styles.item)) for text in block.items]
+def _list(block: ListBlock, styles: _Styles, theme: Theme) -> Flowable:
+    items = [ListItem(JaParagraph(theme.markup(text, block.line), styles.item))
+             for text in block.items]
     size = styles.item.fontSize
     if block.ordered:
         return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
-                            bulletFontName=FONT_JA, bulletFontSize=size, bulletColor=ACCENT,
-                            leftIndent=size * 1.8, bulletDedent=size * 1.5,
+                            bulletFontName=theme.body_font, bulletFontSize=size,
+                            bulletColor=ACCENT, leftIndent=size * 1.8, bulletDedent=size * 1.5,
                             spaceAfter=size * 0.45)
     return ListFlowable(items, bulletType="bullet", start="●", bulletFontName=FONT_JA,
                         bulletFontSize=size * 0.5, bulletColor=ACCENT, bulletOffsetY=-size * 0.3,
@@ -283,7 +445,7 @@ def _list(block: ListBlock, styles: _Styles) -> Flowable:
 
 def _fit_title(style: ParagraphStyle, text: str, available: float) -> ParagraphStyle:
     """The title style, shrunk (to at most 40 % smaller) so the title fits one line."""
-    width = stringWidth(re.sub(r"\*\*", "", text), FONT_JA, style.fontSize)
+    width = stringWidth(re.sub(r"\*\*", "", text), style.fontName, style.fontSize)
     if width <= available:
         return style
     scale = max(0.6, available / width * 0.98)
@@ -291,74 +453,253 @@ def _fit_title(style: ParagraphStyle, text: str, available: float) -> ParagraphS
                           leading=style.leading * scale)
 
 
-def flowables(blocks: list[Block], paper: PaperSpec) -> list[Flowable]:
-    """Platypus flowables for the parsed rulebook."""
-    styles = _Styles(paper.body)
-    available = frame_width(paper)
-    story: list[Flowable] = []
-    lead = False        # paragraphs between the # title and the first ## are centred
+def plain_text(text: str) -> str:
+    """Heading text without inline markup (bookmarks, contents, running heads)."""
+    from pnp.rulebook.markdown import strip_ruling_tags
+
+    return re.sub(r"\*\*|<[^>]+>", "", strip_ruling_tags(text)).strip()
+
+
+@dataclass
+class BookMeta:
+    """What the book says about itself: title page, running head, PDF metadata."""
+
+    title: str
+    subtitle: str
+    running_head: str
+    subject: str
+    lang: str = "ja"
+    #: Extra lines at the foot of the title page (credits).
+    credits: tuple[str, ...] = ()
+
+
+@dataclass
+class Layout:
+    """Where the headings and the blocks after them landed (for tests)."""
+
+    #: (page, heading anchor) in reading order.
+    headings: list[tuple[int, str]] = field(default_factory=list)
+    #: Pages whose last flowable is a heading (a stranded heading).
+    stranded: list[int] = field(default_factory=list)
+    pages: int = 0
+
+
+class _BookTemplate(BaseDocTemplate):
+    """A doc template that feeds the contents and records where headings land."""
+
+    def __init__(self, *args: Any, layout: Layout, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.layout = layout
+        self._last: Flowable | None = None
+
+    def afterFlowable(self, flowable: Flowable) -> None:
+        """Register headings with the contents; remember the page of each."""
+        page = self.page
+        if isinstance(flowable, HeadingFlowable):
+            self.notify("TOCEntry", (flowable.level, flowable.toc_markup, page,
+                                     flowable.anchor))
+            self.layout.headings.append((page, flowable.anchor))
+        if not isinstance(flowable, (CondPageBreak, Spacer)):
+            self._last = flowable
+
+    def handle_pageEnd(self) -> None:
+        """Note a page that ends on a heading (tests assert there is none)."""
+        if isinstance(self._last, HeadingFlowable):
+            self.layout.stranded.append(self.page)
+        self._last = None
+        super().handle_pageEnd()
+
+    def beforeDocument(self) -> None:
+        """Start each build pass with a clean record (multiBuild runs several)."""
+        self.layout.headings.clear()
+        self.layout.stranded.clear()
+
+
+def _cover(blocks: list[Block], styles: _Styles, theme: Theme, meta: BookMeta,
+           available: float, pictures: Mapping[str, Scene],
+           paper: PaperSpec) -> list[Flowable]:
+    """The title page: title, subtitle, the lead text and pictures, the credits."""
+    story: list[Flowable] = [Spacer(1, paper.size[1] * 0.08)]
+    story.append(JaParagraph(theme.markup(meta.title),
+                             _fit_title(styles.title, meta.title, available)))
+    if meta.subtitle:
+        story.append(JaParagraph(theme.markup(meta.subtitle), styles.subtitle))
+    story.append(HRFlowable(width="40%", thickness=0.8, color=ACCENT, spaceBefore=2,
+                            spaceAfter=paper.body * 1.2))
     for block in blocks:
-        if isinstance(block, Heading):
-            text = _markup(block.text, block)
-            lead = block.level == 1
-            if block.level == 1:
-                story.append(JaParagraph(text, _fit_title(styles.title, block.text, available)))
-                story.append(HRFlowable(width="40%", thickness=0.8, color=ACCENT,
-                                        spaceBefore=2, spaceAfter=paper.body))
-            elif block.level == 2:
-                story.append(JaParagraph(text, styles.h2))
-                rule = HRFlowable(width=available, thickness=0.6, color=ACCENT, spaceBefore=1.5,
-                                  spaceAfter=paper.body * 0.6)
-                rule.keepWithNext = 1
-                story.append(rule)
-            else:
-                story.append(JaParagraph(text, styles.h3))
-        elif isinstance(block, Para):
-            style = styles.lead if lead else styles.body
-            story.append(JaParagraph(_markup(block.text, block), style))
-        elif isinstance(block, Note):
-            story += [_note(block, styles, available), Spacer(1, paper.body * 0.7)]
+        if isinstance(block, Picture):
+            story.append(_picture(block, pictures, styles, theme, paper))
+        elif isinstance(block, (Para, Note)):
+            story.append(JaParagraph(theme.markup(block.text, block.line), styles.lead))
         elif isinstance(block, ListBlock):
-            story.append(_list(block, styles))
-        else:
-            # Short tables stay in one piece; long ones may split (header repeats).
-            story.append(_table(block, styles, available))
-            story.append(Spacer(1, paper.body * 0.8))
+            for item in block.items:
+                story.append(JaParagraph(theme.markup(item, block.line), styles.lead))
+    for line in meta.credits:
+        story.append(JaParagraph(theme.markup(line), styles.caption))
     return story
 
 
-def render_pdf(blocks: list[Block], paper: PaperSpec, *, title: str, subject: str,
-               running_head: str) -> bytes:
-    """The rulebook as PDF bytes (deterministic for identical input)."""
-    buffer = io.BytesIO()
-    kwargs = canvas_kwargs()          # embedded initial font (no stray Helvetica)
-    doc = SimpleDocTemplate(
-        buffer, pagesize=paper.size, leftMargin=paper.margin_x, rightMargin=paper.margin_x,
-        topMargin=paper.margin_top, bottomMargin=paper.margin_bottom,
-        title=title, author="pnp", subject=subject, creator="pnp rulebook",
-        producer="pnp (ReportLab)", invariant=1, **kwargs)
-    width, height = paper.size
-    small = paper.body * 0.85
+def _picture(block: Picture, pictures: Mapping[str, Scene], styles: _Styles, theme: Theme,
+             paper: PaperSpec) -> Flowable:
+    if block.ref not in pictures:
+        raise PnpError(f"picture {block.ref!r} was not drawn (expected a builder to add it)",
+                       line=block.line)
+    max_height = paper.size[1] - paper.margin_top - paper.margin_bottom - 60
+    return PictureFlowable(pictures[block.ref], theme.markup(block.caption, block.line),
+                           styles.caption, max_height)
 
-    def furniture(canvas: Canvas, document: SimpleDocTemplate) -> None:
-        page = canvas.getPageNumber()
+
+def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMeta,
+              pictures: Mapping[str, Scene]) -> list[Flowable]:
+    """Platypus flowables for the book: title page, contents, body."""
+    styles = _Styles(paper.body, theme)
+    available = frame_width(paper)
+    first_section = next((i for i, b in enumerate(blocks)
+                          if isinstance(b, Heading) and b.level >= 2), len(blocks))
+    lead = [b for b in blocks[:first_section] if not isinstance(b, Heading)]
+    story = _cover(lead, styles, theme, meta, available, pictures, paper)
+    story.append(NextPageTemplate("body"))
+    story.append(PageBreak())
+    # The contents table names its face: ReportLab's default would be unembedded Helvetica.
+    toc_style = TableStyle([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                            ("LEFTPADDING", (0, 0), (-1, -1), 0),
+                            ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                            ("TOPPADDING", (0, 0), (-1, -1), 0),
+                            ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
+                            ("FONTNAME", (0, 0), (-1, -1), theme.body_font)])
+    toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, rightColumnWidth=28,
+                          tableStyle=toc_style)
+    story.append(JaParagraph(theme.markup(theme.contents), styles.h2))
+    story.append(HRFlowable(width=available, thickness=0.6, color=ACCENT, spaceBefore=1.5,
+                            spaceAfter=paper.body * 0.6))
+    story.append(toc)
+    story.append(PageBreak())
+    body_line = styles.body.leading
+    frame_height = paper.size[1] - paper.margin_top - paper.margin_bottom - 2 * FRAME_PADDING
+    # Build each block's flowables first, then put a conditional page break
+    # before every heading that asks for room for the heading and the start
+    # of what follows it (all of it when that cannot break), so no heading is
+    # left alone at a page foot. (Platypus's keepWithNext would move a
+    # heading and a whole long table together and leave half a page empty.)
+    parts: list[tuple[Block, list[Flowable]]] = []
+    for block in blocks[first_section:]:
+        if isinstance(block, Heading):
+            if block.level == 1:
+                continue
+            plain = plain_text(block.text)
+            style = styles.h2 if block.level == 2 else styles.h3
+            heading = HeadingFlowable(theme.markup(block.text, block.line), style,
+                                      level=block.level - 2, anchor=block.anchor or
+                                      f"h{block.line}", plain=plain)
+            heading.toc_markup = fallback_markup(
+                plain.replace("&", "&amp;").replace("<", "&lt;"), theme.body_font)
+            group: list[Flowable] = [heading]
+            if block.level == 2:
+                group.append(HRFlowable(width=available, thickness=0.6, color=ACCENT,
+                                        spaceBefore=1.5, spaceAfter=paper.body * 0.6))
+            parts.append((block, group))
+        elif isinstance(block, Para):
+            parts.append((block, [JaParagraph(theme.markup(block.text, block.line),
+                                              styles.body)]))
+        elif isinstance(block, Note):
+            parts.append((block, [_note(block, styles, theme, available),
+                                  Spacer(1, paper.body * 0.7)]))
+        elif isinstance(block, ListBlock):
+            parts.append((block, [_list(block, styles, theme)]))
+        elif isinstance(block, Picture):
+            parts.append((block, [_picture(block, pictures, styles, theme, paper),
+                                  Spacer(1, paper.body * 0.6)]))
+        else:
+            # Short tables stay in one piece; long ones may split (header repeats).
+            parts.append((block, [_table(block, styles, theme, available),
+                                  Spacer(1, paper.body * 0.8)]))
+
+    scratch = Canvas(io.BytesIO(), **canvas_kwargs())     # for measuring only
+
+    def height(flowable: Flowable) -> float:
+        _, h = flowable.wrapOn(scratch, available, frame_height)
+        return float(h) + flowable.getSpaceBefore() + flowable.getSpaceAfter()
+
+    def room_after(index: int) -> float:
+        """Room the block at ``index`` needs on the page of the heading before it."""
+        if index >= len(parts):
+            return 0.0
+        block, group = parts[index]
+        if isinstance(block, Heading):
+            return sum(height(f) for f in group) + room_after(index + 1)
+        first = group[0]
+        whole = height(first)
+        splits = isinstance(first, (Paragraph, ListFlowable)) or (
+            isinstance(first, _RuleTable) and not (
+                first.keep_whole and whole <= first.whole_height))
+        return min(whole, 5 * body_line) if splits else min(whole, frame_height * 0.9)
+
+    for index, (block, group) in enumerate(parts):
+        if isinstance(block, Heading):
+            need = sum(height(f) for f in group) + room_after(index + 1)
+            story.append(CondPageBreak(min(need, frame_height * 0.95)))
+        story += group
+    return story
+
+
+def render_pdf(blocks: list[Block], paper: PaperSpec, meta: BookMeta,
+               pictures: Mapping[str, Scene] | None = None,
+               layout: Layout | None = None) -> bytes:
+    """The book as PDF bytes (deterministic for identical input).
+
+    ``layout``, when given, receives where each heading landed and any page
+    that ends on a heading.
+    """
+    theme = THEMES[meta.lang]
+    buffer = io.BytesIO()
+    record = layout if layout is not None else Layout()
+    kwargs = canvas_kwargs()          # embedded initial font (no stray Helvetica)
+    kwargs["initialFontName"] = theme.body_font
+    width, height = paper.size
+    doc = _BookTemplate(
+        buffer, layout=record, pagesize=paper.size, leftMargin=paper.margin_x,
+        rightMargin=paper.margin_x, topMargin=paper.margin_top,
+        bottomMargin=paper.margin_bottom, title=meta.title, author="pnp",
+        subject=meta.subject, creator="pnp rulebook", producer="pnp (ReportLab)",
+        lang=meta.lang, invariant=1, **kwargs)
+    frame = Frame(paper.margin_x, paper.margin_bottom, width - 2 * paper.margin_x,
+                  height - paper.margin_top - paper.margin_bottom, id="text")
+    small = max(6.8, paper.body * 0.85)
+
+    def boxes(canvas: Canvas) -> None:
         # A booklet page is trimmed to its own size: Trim = Bleed = Media, so
         # preflight (and print shops) find the boxes they expect.
         canvas.setTrimBox((0, 0, width, height))
         canvas.setBleedBox((0, 0, width, height))
+
+    def cover(canvas: Canvas, document: BaseDocTemplate) -> None:
+        boxes(canvas)
+        canvas.showOutline()
+
+    def furniture(canvas: Canvas, document: BaseDocTemplate) -> None:
+        boxes(canvas)
+        page = canvas.getPageNumber()
         canvas.saveState()
-        canvas.setFont(FONT_JA, small)
         canvas.setFillColor(MUTED)
-        canvas.drawCentredString(width / 2, paper.margin_bottom * 0.45, f"— {page} —")
-        if page > 1:
-            y = height - paper.margin_top * 0.55
-            canvas.drawRightString(width - paper.margin_x, y, running_head)
-            canvas.setStrokeColor(RULE)
-            canvas.setLineWidth(0.4)
-            canvas.line(paper.margin_x, y - small * 0.45, width - paper.margin_x, y - small * 0.45)
+        y_foot = paper.margin_bottom * 0.45
+        draw_text(canvas, f"— {page} —", width / 2, y_foot, theme.body_font, small, "middle")
+        # Running heads sit on the outer edge: right on odd pages, left on even.
+        y = height - paper.margin_top * 0.55
+        if page % 2:
+            draw_text(canvas, meta.running_head, width - paper.margin_x, y, theme.body_font,
+                      small, "end")
+        else:
+            draw_text(canvas, meta.running_head, paper.margin_x, y, theme.body_font, small)
+        canvas.setStrokeColor(RULE)
+        canvas.setLineWidth(0.4)
+        canvas.line(paper.margin_x, y - small * 0.45, width - paper.margin_x, y - small * 0.45)
         canvas.restoreState()
 
-    doc.build(flowables(blocks, paper), onFirstPage=furniture, onLaterPages=furniture)
+    doc.addPageTemplates([PageTemplate("cover", [frame], onPage=cover),
+                          PageTemplate("body", [frame], onPage=furniture)])
+    story = flowables(blocks, paper, theme, meta, pictures or {})
+    doc.multiBuild(story, maxPasses=6)
+    record.pages = doc.page
     return buffer.getvalue()
 
 
@@ -366,3 +707,7 @@ def write_atomic(data: bytes, out: Path) -> None:
     """Write ``data`` to ``out`` via a temporary file in the same folder and ``os.replace``."""
     out.parent.mkdir(parents=True, exist_ok=True)
     write_bytes_atomic(out, data)
+
+
+#: Callable that turns parsed blocks into bytes (for the export dispatcher).
+Renderer = Callable[..., bytes]

@@ -1,58 +1,88 @@
 """``{{ … }}`` placeholders in rulebook sources, filled from the game's data.
 
-A placeholder is a name followed by words and ``key=value`` options:
+A placeholder is a name followed by words and ``key=value`` options (a value
+with spaces is quoted: ``head="Set size,Base points"``):
 
 =====================================  ======  ==========================================
 placeholder                            where   result
 =====================================  ======  ==========================================
 ``{{ title }}``, ``{{ title_ja }}``,   inline  manifest ``[game]`` fields
 ``{{ draft }}``
-``{{ players }}``                      inline  ``3〜4人`` (or ``1人``)
+``{{ players }}``                      inline  ``3〜4人`` / ``3–4 players``
 ``{{ count COMPONENT }}``              inline  copies of a component (sum of ``qty``)
 ``{{ const NAME }}``                   inline  ``[game.constants]`` value; lists joined
-                                               with ・; ``（暫定）`` appended when
-                                               ``NAME_status = "provisional"``
+                                               with ・ or commas
+``{{ param NAME }}``                   inline  the rules engine's default for a parameter
+                                               the data does not set (e.g. hand size)
 ``{{ components [C=COL[:FMT],…] }}``   block   component tables; ``C=COL`` breaks
-                                               component C down by one or two
-                                               columns (``FMT`` labels values,
-                                               e.g. ``season:シーズン{}``)
-``{{ cards COMPONENT }}``              block   the component's cards (name, text),
-                                               marked 暫定 when designed by us
+                                               component C down by one or two columns
+``{{ gallery C[=ID,ID…] … }}``         block   a picture of card faces rendered from
+                                               the templates: the listed cards, or
+                                               every distinct card of C
+``{{ cards COMPONENT }}``              block   the component's cards (name, text)
 ``{{ list_table NAME head=A,B          block   a list constant as a two-row table
 [start=N] [offset=N] [last=S] }}``
-``{{ attack_odds COMPONENT }}``        block   第2話: chance an attack beats each boss HP
 ``{{ sweep FILE.json key=LABEL         block   a saved ``pnp simulate --sweep --json``
-cols=NAME:LABEL,… }}``                         table from the game's data folder: one row
-                                               per value, the named figures as columns
+cols=NAME:LABEL,… }}``                         table from the game's data folder
+``{{ example NAME }}``,                block   content the game registers in
+``{{ figure NAME }}``,                         ``pnp/games/<slug>/examples.py``
+``{{ table NAME }}``                           (:mod:`pnp.rulebook.hooks`)
 =====================================  ======  ==========================================
 
 Block placeholders must stand alone on their line. Any fault (unknown name,
-unknown component or column, missing constant) is a :class:`PnpError` naming
-the rulebook file and line.
+unknown component or column, missing constant, missing English) is a
+:class:`PnpError` naming the rulebook file and line.
 """
 
 from __future__ import annotations
 
+import json
 import re
+import shlex
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
+
 from pnp.data import GameData
 from pnp.errors import PnpError
 from pnp.rulebook import generate
+from pnp.rulebook.context import BookContext, CardArt, PictureStore, build_engine
 from pnp.rulebook.generate import BreakdownColumn
+from pnp.rulebook.hooks import KINDS, rulebook_hooks
+from pnp.rulebook.lang import Lang
 from pnp.rulebook.markdown import Line
+from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL, card_width
 
 _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
 
-INLINE = ("title", "title_ja", "draft", "players", "count", "const")
-BLOCK = ("components", "cards", "list_table", "attack_odds", "sweep")
+INLINE = ("title", "title_ja", "draft", "players", "count", "const", "param")
+BLOCK = ("components", "gallery", "cards", "list_table", "sweep") + KINDS
 KNOWN = INLINE + BLOCK
+
+#: Cards in one gallery line before it wraps, and the most a bare component may show.
+GALLERY_PER_ROW = 5
+GALLERY_MAX = 12
+
+
+@dataclass
+class Book:
+    """Everything the placeholders of one book share: data, edition, pictures, engines."""
+
+    game: GameData
+    lang: Lang
+    art: CardArt
+    designer: bool = False
+    pictures: PictureStore = field(default_factory=PictureStore)
+    engines: dict[str, Any] = field(default_factory=dict)
 
 
 class _Context:
-    """What a placeholder needs: the game's data and where it sits (for errors)."""
+    """What a placeholder needs: the book and where it sits (for errors)."""
 
-    def __init__(self, game: GameData, path: Path | None, line: int) -> None:
-        self.game = game
+    def __init__(self, book: Book, path: Path | None, line: int) -> None:
+        self.book = book
+        self.game = book.game
+        self.lang = book.lang
         self.path = path
         self.line = line
 
@@ -75,9 +105,12 @@ class _Context:
         return constants[name]
 
 
-def _split(body: str) -> tuple[str, list[str], dict[str, str]]:
-    """``name a b k=v`` → (name, [a, b], {k: v})."""
-    words = body.split()
+def _split(ctx: _Context, body: str) -> tuple[str, list[str], dict[str, str]]:
+    """``name a b k=v k="v w"`` → (name, [a, b], {k: v})."""
+    try:
+        words = shlex.split(body)
+    except ValueError as exc:
+        raise ctx.fail(f"cannot read placeholder {{{{ {body} }}}}: {exc}") from None
     args = [w for w in words[1:] if "=" not in w]
     options = dict(w.split("=", 1) for w in words[1:] if "=" in w)
     return words[0], args, options
@@ -93,22 +126,43 @@ def _int_option(ctx: _Context, options: dict[str, str], key: str, default: int) 
         raise ctx.fail(f"option {key}={value!r}: expected a whole number") from None
 
 
+def _param(ctx: _Context, name: str) -> str:
+    """The engine's value of parameter ``name`` for this data (its rulebook default)."""
+    from pnp.games import game_entry
+
+    entry = game_entry(ctx.game.slug)
+    names = [p.name for p in entry.game.param_specs]
+    if name not in names:
+        raise ctx.fail(f"unknown parameter {name!r} of the {ctx.game.slug} engine (known: "
+                       f"{', '.join(names) or 'none'})")
+    key = repr([])            # the engine without parameters, shared with the builders
+    if key not in ctx.book.engines:
+        ctx.book.engines[key] = build_engine(ctx.game)
+    return generate.constant_text(ctx.book.engines[key].params[name], ctx.lang)
+
+
 def _inline(ctx: _Context, name: str, args: list[str], options: dict[str, str]) -> str:
     manifest = ctx.game.manifest
     if name in ("title", "title_ja", "draft"):
-        return str(getattr(manifest, name))
+        value = str(getattr(manifest, name))
+        # The draft number is written in Japanese in the data ("草案2").
+        return value if ctx.lang.ja or name != "draft" else value.replace("草案", "Draft ")
     if name == "players":
         low, high = manifest.players
-        return f"{low}人" if low == high else f"{low}〜{high}人"
+        return ctx.lang.players(low, high)
     if not args:
         raise ctx.fail(f"placeholder {name!r} needs an argument, e.g. "
                        f"{{{{ {name} {'reel' if name == 'count' else 'starting_hp'} }}}}")
     if name == "count":
         return str(generate.component_total(ctx.game, ctx.component(args[0])))
+    if name == "param":
+        return _param(ctx, args[0])
     value = ctx.constant(args[0])
-    text = generate.constant_text(value)
+    text = generate.constant_text(value, ctx.lang)
     status = manifest.constants.get(f"{args[0]}_status")
-    return text + ("（暫定）" if status == "provisional" else "")
+    if status == "provisional" and ctx.book.designer:
+        text += ctx.lang.t("（暫定）", " (provisional)")
+    return text
 
 
 def _components(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
@@ -130,29 +184,102 @@ def _components(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             raise ctx.fail(f"components: {cid} breaks down by at most 2 columns, "
                            f"found {len(parsed)}")
         spec[cid] = parsed
-    return generate.components_markdown(ctx.game, spec)
+    return generate.components_markdown(ctx.game, spec, ctx.lang, designer=ctx.book.designer)
+
+
+def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
+    """Card faces of the named components, true to relative size, with a caption."""
+    picks: list[tuple[str, list[str]]] = []
+    for cid in args:
+        if cid != "others":
+            picks.append((ctx.component(cid), []))
+    for cid, ids in options.items():
+        if cid == "scale":
+            continue
+        picks.append((ctx.component(cid), [i for i in ids.split(",") if i]))
+    if "others" in args:
+        # Every other component with a face template, by its first card: a
+        # component added to the data shows up without editing the text.
+        named = {cid for cid, _ in picks}
+        for cid, component in ctx.game.manifest.components.items():
+            if cid not in named and component.face:
+                rows = [r.id for r in ctx.game.rows.get(cid, []) if r.qty]
+                picks.append((cid, rows[:1] if component.table else []))
+    if not picks:
+        raise ctx.fail("gallery: name at least one component, e.g. {{ gallery reel=ID,ID }}")
+    try:
+        scale = float(options.get("scale", "0.3"))
+    except ValueError:
+        raise ctx.fail(f"gallery: scale={options['scale']!r}: expected a number") from None
+    scene = BookContext(ctx.game, ctx.lang, ctx.book.pictures, ctx.book.art,
+                        name="gallery").scene()
+    x = y = 0.0
+    row_height = 0.0
+    in_row = 0
+    names: list[str] = []
+    lang = ctx.lang
+    for cid, ids in picks:
+        component = ctx.game.manifest.components[cid]
+        if not component.face:
+            raise ctx.fail(f"gallery: {cid} has no face template to picture")
+        rows = [r for r in ctx.game.rows.get(cid, []) if r.qty] if component.table else []
+        wanted = ids or ([r.id for r in rows] if component.table else [cid])
+        if len(wanted) > GALLERY_MAX:
+            raise ctx.fail(f"gallery: {cid} has {len(wanted)} distinct cards: list at most "
+                           f"{GALLERY_MAX} representatives as {cid}=ID,ID,…")
+        names.append(generate.component_name(component, lang))
+        for number, row_id in enumerate(wanted):
+            try:
+                layout = ctx.book.art.face(cid, row_id)
+            except PnpError as exc:
+                raise ctx.fail(f"gallery: {exc.message}") from None
+            width = layout.width / card_width(1.0) * card_width(scale)
+            if in_row == GALLERY_PER_ROW or (in_row and x + width > MAX_WIDTH - 8):
+                x, y, in_row = 0.0, y - row_height - 2 * MIN_LABEL - 16, 0
+                row_height = 0.0
+            w, h = scene.card(layout, x, y - layout.height * width / layout.width, width)
+            if number == 0:
+                room = max(w, len(wanted) * (w + 6) - 6)
+                scene.label(generate.component_name(component, lang), x + room / 2,
+                            y - h - MIN_LABEL - 3, anchor="middle", max_width=room)
+            row_height = max(row_height, h)
+            x += w + 6
+            in_row += 1
+    ref = ctx.book.pictures.add("gallery-" + "-".join(cid for cid, _ in picks), scene)
+    caption = lang.t("カード見本：" + "・".join(names), "Sample cards: " + ", ".join(names))
+    return f"![{caption}](pic:{ref})"
+
+
+def _hook(ctx: _Context, kind: str, args: list[str], options: dict[str, str]) -> str:
+    """Content a game registered (:mod:`pnp.rulebook.hooks`)."""
+    name = args[0]
+    builders = rulebook_hooks(ctx.game.slug).of(kind)
+    if name not in builders:
+        known = ", ".join(sorted(builders)) or "none"
+        raise ctx.fail(f"unknown {kind} {name!r} for {ctx.game.slug} (registered in "
+                       f"pnp/games/{ctx.game.slug}/examples.py: {known})")
+    book = BookContext(ctx.game, ctx.lang, ctx.book.pictures, ctx.book.art,
+                       name=f"{kind}-{name}", designer=ctx.book.designer, path=ctx.path,
+                       line=ctx.line, args=args[1:], options=options,
+                       engines=ctx.book.engines)
+    builders[name](book)
+    return book.markdown()
 
 
 def _block(ctx: _Context, name: str, args: list[str], options: dict[str, str]) -> str:
     if name == "components":
         return _components(ctx, args, options)
+    if name == "gallery":
+        return _gallery(ctx, args, options)
     if not args:
         raise ctx.fail(f"placeholder {name!r} needs an argument")
+    if name in KINDS:
+        return _hook(ctx, name, args, options)
     if name == "cards":
         cid = ctx.component(args[0])
         if ctx.game.manifest.components[cid].table is None:
             raise ctx.fail(f"cards: component {cid!r} has no table")
-        return generate.cards_markdown(ctx.game, cid)
-    if name == "attack_odds":
-        cid = ctx.component(args[0])
-        dice = ctx.constant("attack_dice")
-        bonus = ctx.constant("spade_bonus")
-        if not isinstance(dice, int) or not isinstance(bonus, int) or not 1 <= dice <= 6:
-            raise ctx.fail("attack_odds: constants attack_dice (1–6) and spade_bonus must be "
-                           "whole numbers")
-        if "hp" not in ctx.game.manifest.components[cid].columns:
-            raise ctx.fail(f"attack_odds: component {cid!r} has no 'hp' column")
-        return generate.attack_odds_markdown(ctx.game, cid, dice=dice, bonus=bonus)
+        return generate.cards_markdown(ctx.game, cid, ctx.lang, designer=ctx.book.designer)
     if name == "sweep":
         return _sweep(ctx, args[0], options)
     # list_table
@@ -161,13 +288,12 @@ def _block(ctx: _Context, name: str, args: list[str], options: dict[str, str]) -
         raise ctx.fail(f"list_table: constant {args[0]!r} is not a list")
     head = options.get("head", "").split(",") if options.get("head") else []
     return generate.list_table_markdown(
-        value, head, start=_int_option(ctx, options, "start", 0),
+        value, head, ctx.lang, start=_int_option(ctx, options, "start", 0),
         offset=_int_option(ctx, options, "offset", 0), last=options.get("last", ""))
 
 
 def _sweep(ctx: _Context, file: str, options: dict[str, str]) -> str:
     """The ``sweep`` placeholder: a saved sweep's rows as a table."""
-    import json
     path = ctx.game.manifest.game_dir / file
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
@@ -191,12 +317,12 @@ def _sweep(ctx: _Context, file: str, options: dict[str, str]) -> str:
                                f"{', '.join(figures)})")
             value = figures[name]["value"]
             cells.append(f"{value:.2f}" if name.startswith("mean") else f"{100 * value:.1f}%")
-        key = "・".join(str(row["values"][k]) for k in swept)
+        key = ctx.lang.list_sep.join(str(row["values"][k]) for k in swept)
         lines.append("| " + " | ".join([key] + cells) + " |")
     return "\n".join(lines)
 
 
-def expand(lines: list[Line], game: GameData, path: Path | None) -> list[Line]:
+def expand(lines: list[Line], book: Book, path: Path | None) -> list[Line]:
     """Replace every placeholder in ``lines``; generated lines keep their source line."""
     out: list[Line] = []
     for number, text in lines:
@@ -207,7 +333,7 @@ def expand(lines: list[Line], game: GameData, path: Path | None) -> list[Line]:
             raise PnpError("unbalanced placeholder braces: expected {{ name … }}",
                            path=path, line=number)
         matches = list(_PLACEHOLDER.finditer(text))
-        ctx = _Context(game, path, number)
+        ctx = _Context(book, path, number)
         pieces: list[str] = []
         block_result: str | None = None
         last = 0
@@ -215,7 +341,7 @@ def expand(lines: list[Line], game: GameData, path: Path | None) -> list[Line]:
             body = match.group(1).strip()
             if not body:
                 raise ctx.fail("empty placeholder {{ }}")
-            name, args, options = _split(body)
+            name, args, options = _split(ctx, body)
             if name not in KNOWN:
                 raise ctx.fail(f"unknown placeholder {{{{ {name} }}}} (known: "
                                f"{', '.join(KNOWN)})")

@@ -9,9 +9,10 @@ from reportlab.platypus import Paragraph
 
 from pnp.errors import PnpError
 from pnp.render.fonts import register_fonts
-from pnp.rulebook.markdown import (Heading, ListBlock, Note, Para, TableBlock, inline_markup,
-                                   parse_markdown)
-from pnp.rulebook.pdf import JaParagraph, PAPERS, _Styles
+from pnp.rulebook.markdown import (Heading, ListBlock, Note, Para, Picture, TableBlock,
+                                   inline_markup, parse_markdown, ruling_tags,
+                                   strip_ruling_tags)
+from pnp.rulebook.pdf import THEMES, JaParagraph, PAPERS, _Styles, fallback_markup
 
 
 def _lines(text: str) -> list[tuple[int, str]]:
@@ -70,9 +71,41 @@ def test_inline_markup_escapes_and_emphasises() -> None:
         inline_markup("**開いたまま", strong_color="#000000")
 
 
+def test_heading_anchors_designer_sections_and_pictures() -> None:
+    blocks = parse_markdown(_lines("## 準備 {#setup}\n\n## 裁定 {#rulings .designer}\n\n"
+                                   "![見本：リール](pic:gallery-reel)\n本文\n"))
+    assert blocks[0] == Heading(2, "準備", 1, "setup", False)
+    assert blocks[1] == Heading(2, "裁定", 3, "rulings", True)
+    assert blocks[2] == Picture("gallery-reel", "見本：リール", 5)
+    assert blocks[3] == Para("本文", 6)
+    with pytest.raises(PnpError, match="unknown heading class '.draft'"):
+        parse_markdown(_lines("## 題 {#a .draft}\n"), Path("b.md"))
+
+
+def test_ruling_tags_are_found_and_never_printed() -> None:
+    text = "カードの値は広がります。{F2 F5a} 次は{N1,N2}です。{{ const x }}"
+    assert ruling_tags(text) == ["F2", "F5a", "N1", "N2"]
+    assert strip_ruling_tags(text) == "カードの値は広がります。 次はです。{{ const x }}"
+    assert "F2" not in inline_markup("値です。{F2}", strong_color="#000000")
+
+
+def test_english_lines_join_with_spaces() -> None:
+    blocks = parse_markdown(_lines("Draw a card\n(from the deck),\nthen play.<br>\nNext\n"))
+    assert blocks[0] == Para("Draw a card (from the deck), then play.<br>Next", 1)
+
+
+def test_english_strong_is_bold_and_missing_glyphs_fall_back() -> None:
+    out = THEMES["en"].markup("**Spade** ♠ and 稲妻")
+    assert '<font color="#1f5c73" name="VeraBold">Spade</font>' in out
+    # Vera has no suits or kanji: those runs are set in the embedded Japanese face.
+    assert '<font name="IPAexGothic">♠</font>' in out
+    assert '<font name="IPAexGothic">稲妻</font>' in out
+    assert fallback_markup("漢字", "IPAexGothic") == "漢字"
+
+
 def test_kinsoku_keeps_closing_marks_off_line_starts() -> None:
     register_fonts()
-    style = _Styles(PAPERS["a5"].body).body
+    style = _Styles(PAPERS["a5"].body, THEMES["ja"]).body
     text = "この文は括弧の後に句点が続く（カード）。次も同じ「開始」、終わり（例）。" * 3
     plain_bad = 0
     for width in range(120, 260, 3):

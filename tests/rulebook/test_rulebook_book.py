@@ -1,0 +1,152 @@
+"""The PDF is a book: contents with page numbers, bookmarks, links, headings kept with their text,
+kinsoku in both languages, vector pictures, readable sizes and colours, and a folded booklet."""
+
+from __future__ import annotations
+
+import io
+import re
+from pathlib import Path
+
+import pikepdf
+import pypdfium2 as pdfium
+import pytest
+from reportlab.lib import colors
+
+from pnp.rulebook import export_rulebook
+from pnp.rulebook.booklet import booklet_order, padded_count
+from pnp.rulebook.markdown import Heading
+from pnp.rulebook.pdf import ACCENT, INK, MUTED, NO_START, PAPERS, THEMES, TINT, _Styles, plain_text
+from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL
+from rulebook_books import LANGS, SLUGS, book, prepared
+
+#: Characters that may not start a line: Japanese closing marks and small kana
+#: (ReportLab's prohibited set), and closing punctuation in English.
+NO_START_EN = ".,;:!?)]}’”%。、」』）】"
+
+
+def _lines(pdf: bytes) -> list[list[str]]:
+    """Text lines of every page, as the PDF's text layer gives them."""
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [doc[i].get_textpage().get_text_range().splitlines() for i in range(len(doc))]
+    finally:
+        doc.close()
+
+
+def _headings(slug: str, lang: str) -> dict[str, str]:
+    """Section anchor → heading text (## and ###) of the player's edition."""
+    return {b.anchor: plain_text(b.text) for b in prepared(slug, lang).blocks
+            if isinstance(b, Heading) and b.level in (2, 3)}
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_contents_page_numbers_bookmarks_and_links(slug: str, lang: str) -> None:
+    pdf, layout = book(slug, lang)
+    titles = _headings(slug, lang)
+    assert [anchor for _, anchor in layout.headings] == list(titles)
+    pages = _lines(pdf)
+    contents = " ".join(" ".join(page) for page in pages[1:4])
+    for page, anchor in layout.headings:
+        # "Overview . . . . 3": the title, dot leaders, the page it starts on.
+        title = re.escape(titles[anchor]).replace(r"\ ", r"\s*")
+        assert re.search(rf"{title}[\s.]*\b{page}\b", contents), (anchor, page)
+        assert any(titles[anchor].replace(" ", "") in line.replace(" ", "")
+                   for line in pages[page - 1]), (anchor, page)
+    with pikepdf.open(io.BytesIO(pdf)) as doc:
+        with doc.open_outline() as outline:
+            top = [item.title for item in outline.root]
+            every = top + [sub.title for item in outline.root for sub in item.children]
+        assert set(every) == set(titles.values())
+        links = [a for p in doc.pages for a in p.get("/Annots", [])
+                 if a.get("/Subtype") == "/Link"]
+        assert len(links) >= 2 * len(titles)      # each entry's text and its page number
+        assert doc.Root.PageMode == "/UseOutlines"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_heading_ends_a_page(slug: str, lang: str) -> None:
+    _, layout = book(slug, lang)
+    assert layout.stranded == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_line_starts_with_a_no_start_character(slug: str, lang: str) -> None:
+    pdf, _ = book(slug, lang)
+    banned = set(NO_START) if lang == "ja" else set(NO_START_EN)
+    bad = [(n + 1, line) for n, page in enumerate(_lines(pdf)) for line in page
+           if line.strip() and line.lstrip()[0] in banned]
+    assert not bad
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_pictures_are_vector_and_never_shrunk(slug: str, lang: str) -> None:
+    pdf, _ = book(slug, lang)
+    assert b"/Subtype /Image" not in pdf          # cards and diagrams are drawn, not pasted
+    book_ = prepared(slug, lang)
+    assert book_.pictures
+    for ref, scene in book_.pictures.items():
+        # At most the narrowest text block: labels keep their printed size.
+        assert scene.width <= MAX_WIDTH, (ref, scene.width)
+
+
+def test_type_sizes_and_colours_are_readable() -> None:
+    for paper in PAPERS.values():
+        for theme in THEMES.values():
+            styles = _Styles(paper.body, theme)
+            sizes = [s.fontSize for s in (styles.body, styles.item, styles.note, styles.cell,
+                                          styles.caption, *styles.toc)]
+            assert min(sizes) >= 6.5, (paper.name, theme.lang)
+    assert MIN_LABEL >= 6.5
+
+    def luminance(c: colors.Color) -> float:
+        def channel(v: float) -> float:
+            return v / 12.92 if v <= 0.03928 else ((v + 0.055) / 1.055) ** 2.4
+        return 0.2126 * channel(c.red) + 0.7152 * channel(c.green) + 0.0722 * channel(c.blue)
+
+    for ink in (INK, ACCENT, MUTED):
+        for paper_colour in (colors.white, TINT):
+            light, dark = sorted((luminance(ink), luminance(paper_colour)), reverse=True)
+            assert (light + 0.05) / (dark + 0.05) >= 4.5, (ink, paper_colour)
+
+
+def test_booklet_order_and_padding() -> None:
+    assert booklet_order(8) == [(8, 1), (2, 7), (6, 3), (4, 5)]
+    assert [padded_count(n) for n in (1, 4, 9, 12, 13)] == [4, 4, 12, 12, 16]
+    with pytest.raises(ValueError):
+        booklet_order(6)
+
+
+@pytest.mark.parametrize("paper, sheet", [("a5", (841.89, 595.28)),
+                                          ("half-letter", (792.0, 612.0))])
+def test_booklet_prints_pages_in_fold_order(tmp_path: Path, paper: str,
+                                            sheet: tuple[float, float]) -> None:
+    single = export_rulebook("fortuna", tmp_path / "single.pdf", lang="en", paper=paper)
+    pages = len(pdfium.PdfDocument(single))
+    folded = export_rulebook("fortuna", tmp_path / "b.pdf", lang="en", paper=paper,
+                             imposition="booklet")
+    doc = pdfium.PdfDocument(folded)
+    total = padded_count(pages)
+    assert len(doc) == total // 2 and total % 4 == 0 and total > pages
+    for index, (left, right) in enumerate(booklet_order(total)):
+        page = doc[index]
+        width, height = page.get_size()
+        assert abs(width - sheet[0]) < 0.5 and abs(height - sheet[1]) < 0.5
+        text = page.get_textpage()
+        for number, x0 in ((left, 0.0), (right, width / 2)):
+            half = text.get_text_bounded(left=x0, bottom=0, right=x0 + width / 2, top=height)
+            half = half or ""
+            # Page 1 is the title page (no folio); blank pages carry nothing.
+            if 1 < number <= pages:
+                assert f"— {number} —" in half, (index, number)
+            elif number > pages:
+                assert not half.strip(), (index, number)
+    data = folded.read_bytes()
+    assert data.count(b"/FontFile2") == data.count(b"/Type /FontDescriptor") >= 1
+    assert b"/Helvetica" not in data
+    again = export_rulebook("fortuna", tmp_path / "c.pdf", lang="en", paper=paper,
+                            imposition="booklet")
+    assert again.read_bytes() == data
