@@ -6,16 +6,51 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, TypeVar
+from typing import Any, Callable, Sequence, TypeVar
 
 import click
 
 from pnp import __version__
 from pnp.errors import PnpError
 from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
-from pnp.sim.invariants import DEFAULT_LEVEL, LEVELS
 
 F = TypeVar("F", bound=Callable[..., Any])
+
+
+class _LazyChoice(click.Choice):  # type: ignore[type-arg]
+    """A ``click.Choice`` whose choices are looked up on first use.
+
+    The simulator and the print profiles are large imports; loading them only
+    when a command actually needs their names keeps ``pnp preview`` and
+    ``pnp watch`` quick to start.
+    """
+
+    def __init__(self, load: Callable[[], Sequence[str]], case_sensitive: bool = True) -> None:
+        """Remember how to get the choices (nothing is imported yet)."""
+        self._load = load
+        self._choices: tuple[str, ...] | None = None
+        self.case_sensitive = case_sensitive
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        """The choices, computed once."""
+        if self._choices is None:
+            self._choices = tuple(self._load())
+        return self._choices
+
+
+def _invariant_levels() -> tuple[str, ...]:
+    """The simulator's invariant-check levels (imported when first needed)."""
+    from pnp.sim.invariants import LEVELS
+
+    return tuple(LEVELS)
+
+
+def _default_level() -> str:
+    """The simulator's default invariant-check level."""
+    from pnp.sim.invariants import DEFAULT_LEVEL
+
+    return DEFAULT_LEVEL
 
 
 def user_errors(func: F) -> F:
@@ -87,17 +122,24 @@ def list_command(data_dir: Path | None, as_json: bool) -> None:
               help="Also play a short seeded simulation of games that have a rules engine.")
 @click.option("--sim-games", default=100, show_default=True, type=click.IntRange(1, 100_000),
               help="Games per player count in that simulation.")
+@click.option("--lint/--no-lint", default=True, show_default=True,
+              help="Also render every card face and back and lint it (template errors, "
+                   "unknown icons, overflow, text size, contrast, bleed).")
+@click.option("--templates-dir", type=FolderPath(must_exist=True),
+              default=None, help="Folder of layout templates [default: templates/].")
 @user_errors
 def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
-                  sim: bool, sim_games: int) -> None:
+                  sim: bool, sim_games: int, lint: bool, templates_dir: Path | None) -> None:
     """Validate card data against each game's manifest (all games if none named).
 
     Exits 0 when everything holds, otherwise 1 with one line per problem.
+    Card lint warnings are printed but do not fail the check.
     """
     from pnp.check import run_check
 
     text, report, code = run_check(list(games), data_dir, simulate=sim,
-                                   sim_games=sim_games, progress=not as_json)
+                                   sim_games=sim_games, progress=not as_json,
+                                   lint=lint, templates_dir=templates_dir)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
     else:
@@ -120,6 +162,16 @@ def _preset_names() -> list[str]:
         return builtin_profiles().names()
     except PnpError:  # pragma: no cover - a broken package table is reported on use
         return []
+
+
+class _PresetOption(click.Option):
+    """``--preset``: its help lists the built-in presets, looked up only when help is shown."""
+
+    def get_help_record(self, ctx: click.Context) -> tuple[str, str] | None:
+        """Fill in the preset names, then format as usual."""
+        self.help = ("Print profile to build (repeatable): " + ", ".join(_preset_names())
+                     + ". Default: home-a4 (or the one --paper/--layout name).")
+        return super().get_help_record(ctx)
 
 
 def _paper_names() -> list[str]:
@@ -162,14 +214,12 @@ def _inside(path: Path, folder: Path) -> bool:
 
 @main.command("build")
 @click.argument("games", nargs=-1)
-@click.option("--preset", "presets", multiple=True, metavar="NAME",
-              help="Print profile to build (repeatable): "
-                   + ", ".join(_preset_names())
-                   + ". Default: home-a4 (or the one --paper/--layout name).")
-@click.option("--paper", type=click.Choice(_paper_names(), case_sensitive=False),
+@click.option("--preset", "presets", multiple=True, metavar="NAME", cls=_PresetOption,
+              help="Print profile to build (repeatable).")
+@click.option("--paper", type=_LazyChoice(_paper_names, case_sensitive=False),
               default="a4", show_default=True,
               help="Shorthand: the home-sheet preset for this paper.")
-@click.option("--layout", type=click.Choice(list(_layout_names())), default="duplex",
+@click.option("--layout", type=_LazyChoice(_layout_names), default="duplex",
               show_default=True,
               help="Shorthand: duplex (a page of fronts then a page of mirrored backs; "
                    "flip on the long edge) or gutterfold (fronts and backs on one page "
@@ -193,6 +243,10 @@ def _inside(path: Path, folder: Path) -> bool:
 @click.option("--list-presets", is_flag=True, help="List the print profiles and exit.")
 @click.option("--rulebook/--no-rulebook", default=True, show_default=True,
               help="Also export each game's rulebook (A5 PDF; see `pnp rulebook`).")
+@click.option("--bought/--no-bought", default=True, show_default=True,
+              help="Also print what a player can buy (supply = \"buy\" in the manifest, "
+                   "e.g. the standard deck of Fortune Clover and 第2話); with --no-bought, "
+                   "stickers for the bought deck where a game has them.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @templates_dir_option
@@ -201,8 +255,8 @@ def _inside(path: Path, folder: Path) -> bool:
 def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str, ...],
                   paper: str, layout: str, out_dir: Path, marks: bool, print_service: bool,
                   back_offset: tuple[float, float], profiles_file: Path | None,
-                  tts_url: str | None, list_presets: bool, rulebook: bool, quiet: bool,
-                  data_dir: Path | None, templates_dir: Path | None) -> None:
+                  tts_url: str | None, list_presets: bool, rulebook: bool, bought: bool,
+                  quiet: bool, data_dir: Path | None, templates_dir: Path | None) -> None:
     """Render print-ready files of GAMES (all games if none named) into --out.
 
     Home sheets, print-service exports and Tabletop Simulator decks all come
@@ -227,7 +281,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                            data_dir=data_dir, templates_dir=templates_dir, marks=marks,
                            print_service=print_service, back_offset_mm=back_offset,
                            rulebooks=rulebook, presets=names, profiles_file=profiles_file,
-                           tts_base_url=tts_url)
+                           tts_base_url=tts_url, bought=bought)
     loaded = load_for_build(list(games), options)
     total = count_faces(loaded, options)
     # Temps a killed run left (it never got to rename them) go before we write.
@@ -251,7 +305,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
         click.echo(f"skipped {line}")
     for line in result.notes:
         click.echo(f"note: {line}")
-    for path in result.files + result.rulebooks:
+    for path in dict.fromkeys(result.files + result.rulebooks):  # a shared sheet once
         click.echo(f"wrote {path}")
     click.echo(f"{len(result.files)} file(s) for "
                + ", ".join(p.name for p in options.profiles())
@@ -260,12 +314,15 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 
 @main.command("preview")
 @click.argument("game")
-@click.argument("deck")
+@click.argument("deck", required=False)
 @click.argument("card_ids", nargs=-1)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
               default=None, help="Folder for the PNGs [default: output/<game>/preview].")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True)
 @click.option("--no-bleed", is_flag=True, help="Crop the images at the trim line.")
+@click.option("--sheet", is_flag=True,
+              help="Write a contact sheet instead: every distinct card of DECK (of every "
+                   "deck if none named) on one page.")
 @click.option("--preset", default=None, metavar="NAME",
               help="Write the exact print-service images of a card-png profile (tgc, mpc).")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
@@ -273,8 +330,9 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 @data_dir_option
 @templates_dir_option
 @user_errors
-def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Path | None,
-                    dpi: int, no_bleed: bool, preset: str | None, profiles_file: Path | None,
+def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
+                    out_dir: Path | None, dpi: int, no_bleed: bool, sheet: bool,
+                    preset: str | None, profiles_file: Path | None,
                     data_dir: Path | None, templates_dir: Path | None) -> None:
     """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given)."""
     from pnp.build.preview import write_previews
@@ -282,8 +340,37 @@ def preview_command(game: str, deck: str, card_ids: tuple[str, ...], out_dir: Pa
     for path in write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
                                show_bleed=not no_bleed, data_dir=data_dir,
                                templates_dir=templates_dir, preset=preset,
-                               profiles_file=profiles_file):
+                               profiles_file=profiles_file, sheet=sheet):
         click.echo(f"wrote {path}")
+
+
+@main.command("watch")
+@click.argument("game")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("output"), show_default=True,
+              help="Output folder: previews go to OUT/GAME/preview, sheets to OUT/GAME.")
+@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True,
+              help="Resolution of the card previews (contact sheets use half).")
+@click.option("--pdf/--no-pdf", default=True, show_default=True,
+              help="Also rewrite the affected decks' print sheets (OUT/GAME/*-a4.pdf).")
+@click.option("--paper", type=_LazyChoice(_paper_names, case_sensitive=False), default="a4",
+              show_default=True, help="Paper of the print sheets.")
+@click.option("--interval", type=click.FloatRange(0.05, 10), default=0.2, show_default=True,
+              help="Seconds between looks at the files.")
+@data_dir_option
+@templates_dir_option
+@user_errors
+def watch_command(game: str, out_dir: Path, dpi: int, pdf: bool, paper: str,
+                  interval: float, data_dir: Path | None, templates_dir: Path | None) -> None:
+    """Rebuild GAME's previews and sheets whenever a CSV, template or icon changes.
+
+    Prints what it rebuilt (or the one-line error) after each change; stop
+    with Ctrl-C.
+    """
+    from pnp.build.watch import Watcher
+
+    Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir, dpi=dpi,
+            pdf=pdf, paper=paper.lower(), echo=click.echo).run(interval)
 
 
 @main.command("preflight")
@@ -385,9 +472,10 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
               help="Number of players [default: the game's maximum].")
 @click.option("--games", "-n", type=int, default=1000, show_default=True,
               help="How many games to play (per value when sweeping).")
-@click.option("--bots", default="random", show_default=True,
-              help="Comma-separated bots assigned to seats in turn; `--bots list` "
-                   "shows the game's bots.")
+@click.option("--bots", default=None,
+              help="Comma-separated bots assigned to seats in turn, e.g. "
+                   "mcts:200,heuristic [default: random; with --ladder, the field: the "
+                   "game's own bot]; `--bots list` shows the game's bots.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed; the same seed gives the same results for any --jobs.")
 @click.option("--jobs", "-j", type=int, default=1, show_default=True,
@@ -397,22 +485,38 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--sweep", "sweeps", multiple=True, metavar="KEY=LO:HI:STEP|KEY=a,b,c",
               help="Play the same deals for every value of a parameter and print one row "
                    "per value (repeat for a grid).")
-@click.option("--invariants", type=click.Choice(LEVELS), default=DEFAULT_LEVEL,
-              show_default=True,
+@click.option("--invariants", type=_LazyChoice(_invariant_levels), default=_default_level,
+              show_default="sample",
               help="full: apply every legal action to a clone at every step; sample: "
                    "cheap checks every step, full checks on the first games; off: none.")
 @click.option("--no-invariants", is_flag=True, help="Shorthand for --invariants off.")
 @click.option("--step-cap", type=int, default=10_000, show_default=True,
               help="A game taking more decisions than this counts as not ending.")
+@click.option("--compare", "compares", multiple=True, metavar="KEY=VALUE[,KEY=VALUE]",
+              help="Play the same deals with the rules as given and with this change, and "
+                   "report the differences with paired intervals (repeatable).")
+@click.option("--ladder", is_flag=True,
+              help="Skill ladder: the searching bot (mcts) at doubling budgets against a "
+                   "fixed field (--bots, default the game's own bot), seats rotated.")
+@click.option("--budgets", default=None, metavar="8,16,32|LO:HI",
+              help="Ladder budgets (iterations per decision) [default: 8:256].")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write the report as JSON to this file.")
+@click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
+              default=None, help="Also write a self-contained chart page to this file.")
+@click.option("--cluster", default=None, metavar="local|tcp://HOST:PORT",
+              help="Run the chunks on Dask: 'local' starts a LocalCluster of --jobs "
+                   "workers, an address uses a running scheduler (needs pnp[cluster]); "
+                   "results equal a local run.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @user_errors
-def simulate_command(game: str, players: int | None, games: int, bots: str, seed: int,
+def simulate_command(game: str, players: int | None, games: int, bots: str | None, seed: int,
                      jobs: int, params: tuple[str, ...], sweeps: tuple[str, ...],
                      invariants: str, no_invariants: bool, step_cap: int,
-                     json_path: Path | None, quiet: bool, data_dir: Path | None) -> None:
+                     compares: tuple[str, ...], ladder: bool, budgets: str | None,
+                     json_path: Path | None, html_path: Path | None, cluster: str | None,
+                     quiet: bool, data_dir: Path | None) -> None:
     """Play GAME many times with automated players and report how it plays.
 
     Exits 1 if any game broke an invariant or hit the step cap (the report
@@ -420,28 +524,35 @@ def simulate_command(game: str, players: int | None, games: int, bots: str, seed
     """
     from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
     from pnp.games import game_entry
-    from pnp.sim import run_simulation, run_sweep
+    from pnp.sim import run_compare, run_ladder, run_simulation, run_sweep
 
     root = resolve_data_dir(data_dir)
     slug = resolve_slugs(root, [game])[0]
     entry = game_entry(slug)
-    if bots.strip() in ("list", "help"):
+    if bots is not None and bots.strip() in ("list", "help"):
         for name, cls in entry.bots.items():
             click.echo(f"{name:<12} {cls.summary or cls.__doc__ or ''}".rstrip())
         return
+    modes = [name for name, on in (("--sweep", sweeps), ("--compare", compares),
+                                   ("--ladder", ladder)) if on]
+    if len(modes) > 1:
+        raise PnpError(f"{' and '.join(modes)}: give one of --sweep, --compare, --ladder")
+    if budgets is not None and not ladder:
+        raise PnpError("--budgets: only with --ladder")
     data = load_game_data(root, slug, strict=True)
     level = "off" if no_invariants else invariants
     parsed = _parse_params(params)
-    if sweeps:
-        text, _doc, code = run_sweep(
-            data, list(sweeps), players=players, games=games, bots=bots, seed=seed,
-            jobs=jobs, params=parsed, invariants=level, step_cap=step_cap,
-            json_path=json_path, progress=not quiet)
+    common = dict(players=players, games=games, seed=seed, jobs=jobs, params=parsed,
+                  invariants=level, step_cap=step_cap, json_path=json_path,
+                  progress=not quiet, cluster=cluster, html_path=html_path)
+    if ladder:
+        text, _doc, code = run_ladder(data, field=bots, budgets=budgets, **common)
+    elif sweeps:
+        text, _doc, code = run_sweep(data, list(sweeps), bots=bots or "random", **common)
+    elif compares:
+        text, _doc, code = run_compare(data, list(compares), bots=bots or "random", **common)
     else:
-        text, _report, code = run_simulation(
-            data, players=players, games=games, bots=bots, seed=seed, jobs=jobs,
-            params=parsed, invariants=level, step_cap=step_cap,
-            json_path=json_path, progress=not quiet)
+        text, _report, code = run_simulation(data, bots=bots or "random", **common)
     click.echo(text, nl=False)
     sys.exit(code)
 

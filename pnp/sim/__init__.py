@@ -20,17 +20,21 @@ from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import parse_bots, seat_bots
 from pnp.sim.invariants import DEFAULT_LEVEL, LEVELS, check_final, check_state
 from pnp.sim.report import build_report, format_report
-from pnp.sim.runner import (DEFAULT_STEP_CAP, Interrupted, SimResult, derive_seed, replay,
-                            simulate)
+from pnp.sim.runner import (DEFAULT_STEP_CAP, Interrupted, SimResult, Variant, derive_seed,
+                            replay, simulate, simulate_variants)
 
 if TYPE_CHECKING:
     from pnp.data.inventory import GameData
     from pnp.games.api import Game
 
-__all__ = ["Aggregate", "DEFAULT_LEVEL", "DEFAULT_STEP_CAP", "Failure", "Interrupted",
-           "LEVELS", "SimResult", "build_report", "check_final", "check_state",
-           "derive_seed", "format_report", "parse_bots", "replay", "run_simulation",
-           "run_sweep", "seat_bots", "simulate", "write_json_atomic"]
+__all__ = ["Aggregate", "DEFAULT_LADDER", "DEFAULT_LEVEL", "DEFAULT_STEP_CAP", "Failure",
+           "Interrupted", "LEVELS", "SimResult", "Variant", "build_report", "check_final",
+           "check_state", "derive_seed", "format_report", "parse_bots", "replay",
+           "run_compare", "run_ladder", "run_simulation", "run_sweep", "seat_bots", "simulate",
+           "simulate_variants", "write_json_atomic"]
+
+#: Budgets of the skill ladder when none are given (doubling, as the issue asks).
+DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
@@ -66,6 +70,18 @@ def _progress_bar(enabled: bool, length: int, label: str) -> Iterator[Callable[[
         yield bar.update
 
 
+def _check_out(option: str, path: Path | None) -> None:
+    """One-line error when an output file's folder does not exist."""
+    if path is not None and not (Path(path).parent or Path(".")).is_dir():
+        raise PnpError(f"{option} {path}: folder {Path(path).parent} does not exist")
+
+
+def _write_html(path: Path | None, page: str) -> None:
+    """Write the chart page atomically (never half-written)."""
+    if path is not None:
+        write_text_atomic(Path(path), page)
+
+
 def _prepare(data: "GameData", players: int | None, bots: str | Sequence[str],
              params: Mapping[str, str], invariants: str, json_path: Path | None
              ) -> tuple["Game[Any]", int, list[str], Any]:
@@ -91,49 +107,86 @@ def run_simulation(data: "GameData", players: int | None, games: int,
                    bots: str | Sequence[str], seed: int, jobs: int,
                    params: Mapping[str, str], invariants: str = DEFAULT_LEVEL,
                    step_cap: int = DEFAULT_STEP_CAP, json_path: Path | None = None,
-                   progress: bool = False) -> tuple[str, dict[str, Any], int]:
+                   progress: bool = False, cluster: str | None = None,
+                   html_path: Path | None = None) -> tuple[str, dict[str, Any], int]:
     """Validate inputs, simulate, and return ``(text_report, report_dict, exit_code)``.
 
     ``players`` None means the game's maximum. ``report_dict`` is the
     deterministic report plus a separate top-level ``elapsed_s`` and
-    ``processes``; it is also written atomically to ``json_path`` when given.
-    ``exit_code`` is 1 if any game broke an invariant, raised or hit the step
-    cap, else 0. Bad input raises :class:`PnpError`.
+    ``processes``; it is also written atomically to ``json_path`` when given,
+    and drawn as a chart page to ``html_path``. ``exit_code`` is 1 if any game
+    broke an invariant, raised or hit the step cap, else 0. Bad input raises
+    :class:`PnpError`.
     """
     _check_ints(games, jobs, step_cap, seed)
+    _check_out("--html", html_path)
     game, players, names, entry = _prepare(data, players, bots, params, invariants, json_path)
     started = time.perf_counter()
     with _progress_bar(progress, games, f"Simulating {data.slug}") as bar:
         result = simulate(game, players, games, names, seed, jobs=jobs, invariants=invariants,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
-                          stats=entry.stats)
+                          stats=entry.stats, cluster=cluster)
     elapsed = time.perf_counter() - started
     report = build_report(result)
     lines: list[str] = []
     if result.totals.stats is not None and report["game_figures"] is not None:
         lines = result.totals.stats.format(report["game_figures"]["figures"])
-    procs = (f"{result.jobs} process{'es' if result.jobs > 1 else ''}"
-             + (f" (asked for {result.jobs_asked}; {games} games make "
-                f"{-(-games // 250)} chunk{'s' if games > 250 else ''} of at most 250)"
-                if result.jobs_asked > result.jobs else ""))
+    where = (f"the Dask cluster {cluster} ({jobs} worker{'s' if jobs > 1 else ''} asked)"
+             if cluster else f"{result.jobs} process{'es' if result.jobs > 1 else ''}")
+    if not cluster and result.jobs_asked > result.jobs:
+        where += f" (asked for {result.jobs_asked}; {games} games make too few chunks)"
     text = format_report(report, figure_lines=lines) + (
-        f"Elapsed: {elapsed:.2f} s ({games / elapsed:,.0f} games/s on {procs})\n")
+        f"Elapsed: {elapsed:.2f} s ({games / elapsed:,.1f} games/s on {where})\n")
     report["elapsed_s"] = round(elapsed, 3)
     report["processes"] = result.jobs
     if json_path is not None:
         write_json_atomic(Path(json_path), report)
+    if html_path is not None:
+        from pnp.sim.html import report_page
+        _write_html(html_path, report_page(report))
     return text, report, 0 if result.ok else 1
+
+
+def _variants(data: "GameData", grid: Sequence[Mapping[str, str]], players: int | None,
+              bots: str | Sequence[str], params: Mapping[str, str], invariants: str,
+              json_path: Path | None) -> tuple[list[Variant], int]:
+    """One variant per parameter combination (each built, so a bad value fails first)."""
+    out = []
+    n0 = None
+    for combo in grid:
+        game, n, names, entry = _prepare(data, players, bots, {**params, **combo}, invariants,
+                                         json_path)
+        n0 = n if n0 is None else n0
+        out.append(Variant(game, tuple(names), dict(entry.bots), entry.stats))
+    assert n0 is not None
+    return out, n0
+
+
+def _row(result: SimResult, values: Mapping[str, Any]) -> dict[str, Any]:
+    """A sweep or comparison row: values, ok, key figures (shared and the game's own)."""
+    from pnp.sim.sweep import key_figures
+
+    stats = result.totals.stats
+    own = stats.key_figures(stats.to_dict()) if stats is not None and \
+        result.totals.completed else []
+    return {"values": dict(values), "ok": result.ok, "figures": key_figures(result, own)}
 
 
 def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, games: int,
               bots: str | Sequence[str], seed: int, jobs: int, params: Mapping[str, str],
               invariants: str = DEFAULT_LEVEL, step_cap: int = DEFAULT_STEP_CAP,
-              json_path: Path | None = None, progress: bool = False
+              json_path: Path | None = None, progress: bool = False,
+              cluster: str | None = None, html_path: Path | None = None
               ) -> tuple[str, dict[str, Any], int]:
-    """Play the same seeds for every swept value; return (table, JSON dict, exit code)."""
-    from pnp.sim.sweep import format_sweep, key_figures, parse_sweep, variants
+    """Play the same seeds for every swept value; return (table, JSON dict, exit code).
+
+    Several ``sweeps`` form a grid; every row is also differenced game by
+    game against the first row (paired intervals, :mod:`pnp.sim.paired`).
+    """
+    from pnp.sim.sweep import format_sweep, parse_sweep, variants
 
     _check_ints(games, jobs, step_cap, seed)
+    _check_out("--html", html_path)
     parsed = [parse_sweep(s) for s in sweeps]
     grid = variants(parsed)
     swept = [s.name for s in parsed]
@@ -141,26 +194,241 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     if clash:
         raise PnpError(f"--sweep {clash[0]}: also given with --param; give it once")
     # Build every variant first so a bad value fails before any game is played.
-    prepared = [_prepare(data, players, bots, {**params, **combo}, invariants, json_path)
-                for combo in grid]
-    rows = []
-    ok = True
+    prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
     with _progress_bar(progress, games * len(grid), f"Sweeping {data.slug}") as bar:
-        for combo, (game, n, names, entry) in zip(grid, prepared):
-            result = simulate(game, n, games, names, seed, jobs=jobs, invariants=invariants,
-                              step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
-                              stats=entry.stats)
-            stats = result.totals.stats
-            own = stats.key_figures(stats.to_dict()) if stats is not None and \
-                result.totals.completed else []
-            ok = ok and result.ok
-            rows.append({"values": {k: game.params[k] for k in combo}, "ok": result.ok,
-                         "figures": key_figures(result, own)})
-    game0, n0, names0, _entry = prepared[0]
+        results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
+                                           step_cap, bar, cluster=cluster, paired=True)
+    rows = []
+    for i, (combo, v, result) in enumerate(zip(grid, prepared, results)):
+        row = _row(result, {k: v.game.params[k] for k in combo})
+        if pairs is not None and i:
+            row["paired"] = pairs.to_dict(i)
+        rows.append(row)
+    game0 = prepared[0].game
     doc = {"slug": data.slug, "title": game0.title, "swept": swept, "players": n0,
-           "games": games, "seed": seed, "bots": names0, "invariants": invariants,
+           "games": games, "seed": seed, "bots": list(prepared[0].bots),
+           "invariants": invariants,
            "fixed_params": {k: v for k, v in sorted(game0.params.items()) if k not in swept},
            "rows": rows}
     if json_path is not None:
         write_json_atomic(Path(json_path), doc)
+    if html_path is not None:
+        from pnp.sim.html import sweep_page
+        _write_html(html_path, sweep_page(doc))
+    ok = all(r.ok for r in results)
     return format_sweep(doc), doc, 0 if ok else 1
+
+
+def _parse_compare(spec: str) -> dict[str, str]:
+    """``key=value[,key2=value2]`` of one ``--compare`` into a parameter dict."""
+    out: dict[str, str] = {}
+    for part in spec.split(","):
+        key, sep, value = part.partition("=")
+        if not sep or not key.strip() or not value.strip():
+            raise PnpError(f"--compare {spec!r}: expected KEY=VALUE (several joined by commas), "
+                           "e.g. end_deck_size=10")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def run_compare(data: "GameData", compares: Sequence[str], players: int | None, games: int,
+                bots: str | Sequence[str], seed: int, jobs: int, params: Mapping[str, str],
+                invariants: str = DEFAULT_LEVEL, step_cap: int = DEFAULT_STEP_CAP,
+                json_path: Path | None = None, progress: bool = False,
+                cluster: str | None = None, html_path: Path | None = None
+                ) -> tuple[str, dict[str, Any], int]:
+    """The rules as given against each ``--compare`` change, on the same deals.
+
+    Returns (text, JSON dict, exit code): per change, the mean difference of
+    every per-game outcome with its paired 95% interval (and what two
+    independent runs would have given), plus each variant's key figures.
+    """
+    from pnp.sim.paired import format_difference
+
+    _check_ints(games, jobs, step_cap, seed)
+    _check_out("--html", html_path)
+    changes = [_parse_compare(c) for c in compares]
+    grid: list[dict[str, str]] = [{}] + changes
+    prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
+    with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}") as bar:
+        results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
+                                           step_cap, bar, cluster=cluster, paired=True)
+    assert pairs is not None
+    game0 = prepared[0].game
+    rows = []
+    for i, (change, result) in enumerate(zip(grid, results)):
+        row = _row(result, change)
+        if i:
+            row["paired"] = pairs.to_dict(i)
+        rows.append(row)
+    doc: dict[str, Any] = {"slug": data.slug, "title": game0.title, "players": n0, "games": games,
+           "seed": seed, "bots": list(prepared[0].bots), "invariants": invariants,
+           "params": {k: v for k, v in sorted(game0.params.items())}, "rows": rows}
+    out = [f"{game0.title} ({data.slug}): the rules as given against "
+           f"{len(changes)} change{'s' if len(changes) != 1 else ''} — {n0} player"
+           f"{'s' if n0 != 1 else ''}, {games} games each on the same deals (seed {seed}), "
+           f"bots {','.join(prepared[0].bots)}",
+           "Base: " + (", ".join(f"{k}={v}" for k, v in doc["params"].items()) or "defaults"),
+           ""]
+    for row in rows[1:]:
+        label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
+        paired = row["paired"]
+        out.append(f"{label} ({paired['games_paired']} games paired; base → changed, "
+                   "difference; * = the paired interval excludes 0):")
+        for name, d in paired["differences"].items():
+            if d["base_mean"] is None:
+                continue
+            out.append("  " + format_difference(name, d))
+        own = [f for f in row["figures"] if f["name"] not in ("completion", "mean_turns",
+                                                              "seat0_wins", "top_score_ties")]
+        base_own = {f["name"]: f for f in rows[0]["figures"]}
+        for f in own:
+            b = base_own.get(f["name"])
+            if b is not None:
+                out.append(f"  {f['name']:<16} {b['value']:.4g} ({b['low']:.4g}–{b['high']:.4g})"
+                           f" → {f['value']:.4g} ({f['low']:.4g}–{f['high']:.4g})  [the game's "
+                           "own figure; unpaired]")
+        out.append("")
+    if not all(r.ok for r in results):
+        out.append("Some games failed: run the variant alone with pnp simulate --param … "
+                   "for the traces.")
+    if json_path is not None:
+        write_json_atomic(Path(json_path), doc)
+    if html_path is not None:
+        from pnp.sim.html import compare_page
+        _write_html(html_path, compare_page(doc))
+    return "\n".join(out) + "\n", doc, 0 if all(r.ok for r in results) else 1
+
+
+def _parse_budgets(spec: str | Sequence[int] | None) -> list[int]:
+    """``8,16,32`` or ``8:256`` (doubling) into a checked, ascending budget list."""
+    from pnp.games.search import MAX_BUDGET
+
+    if spec is None:
+        return list(DEFAULT_LADDER)
+    if not isinstance(spec, str):
+        values = [int(v) for v in spec]
+    else:
+        try:
+            if ":" in spec:
+                lo, hi = (int(x) for x in spec.split(":"))
+                values = []
+                b = lo
+                while b <= hi:
+                    values.append(b)
+                    b *= 2
+            else:
+                values = [int(x) for x in spec.split(",")]
+        except ValueError:
+            values = []
+    if len(values) < 2 or any(not 1 <= v <= MAX_BUDGET for v in values) or \
+            values != sorted(set(values)):
+        raise PnpError(f"--budgets {spec!r}: expected two or more ascending iteration counts "
+                       f"in 1–{MAX_BUDGET}, as 8,16,32 or LO:HI (doubling), e.g. 8:256")
+    return values
+
+
+def run_ladder(data: "GameData", players: int | None, games: int, field: str | None,
+               seed: int, jobs: int, params: Mapping[str, str],
+               budgets: str | Sequence[int] | None = None,
+               invariants: str = DEFAULT_LEVEL, step_cap: int = DEFAULT_STEP_CAP,
+               json_path: Path | None = None, progress: bool = False,
+               cluster: str | None = None, html_path: Path | None = None
+               ) -> tuple[str, dict[str, Any], int]:
+    """The skill ladder: the searching bot at each budget against one fixed field.
+
+    Seat 0 of the ``--bots`` list is ``mcts:BUDGET`` (the game's own bot plays
+    its playouts), the other seats the ``field`` bot (default: the game's own
+    bot), rotated every game so the searcher sits at every seat equally
+    often; every rung plays the same deals. Returns (text, JSON dict, code).
+    """
+    from pnp.games.registry import game_entry
+    from pnp.games.search import SearchBot
+    from pnp.sim.findings import ladder_sentences
+
+    _check_ints(games, jobs, step_cap, seed)
+    _check_out("--html", html_path)
+    entry = game_entry(data.slug)
+    if SearchBot.name not in entry.bots:
+        raise PnpError(f"--ladder: {data.slug} has no searching bot yet (its Game class "
+                       "needs state_from_observation; see docs/simulation.md)")
+    steps = _parse_budgets(budgets)
+    own = [n for n, b in entry.bots.items()
+           if n != "random" and not getattr(b, "searches", False)]
+    field = field or (own[0] if own else "random")
+    probe = make_game_checked(data, params, players)
+    n = probe
+    specs = [[f"{SearchBot.name}:{b}"] + [field] * (n - 1) for b in steps]
+    prepared = []
+    for spec in specs:
+        v, _n = _variants(data, [{}], n, spec, params, invariants, json_path)
+        prepared += v
+    with _progress_bar(progress, games * len(steps), f"Ladder {data.slug}") as bar:
+        results, _pairs = simulate_variants(prepared, n, games, seed, jobs, invariants,
+                                            step_cap, bar, cluster=cluster)
+    fair = 1.0 / n
+    rungs = []
+    from pnp.intervals import mean_interval, wilson_interval
+    for b, result in zip(steps, results):
+        t = result.totals
+        name = f"{SearchBot.name}:{b}"
+        if n > 1:
+            g = t.bot_games.get(name, 0)
+            credit = sum(c / (k + 1) for k, c in enumerate(t.bot_wins.get(name, [])))
+            share = credit / g if g else 0.0
+            low, high = wilson_interval(share, g)
+            ssum, ssq = t.bot_score.get(name, [0.0, 0.0])
+        else:
+            g = t.completed
+            share = low = high = 0.0
+            ssum, ssq = t.score_sum[0], t.score_sq[0]
+        mean, _sd, mlo, mhi = mean_interval(ssum, ssq, g)
+        rungs.append({"budget": b, "seat_games": g, "win_share": round(share, 6),
+                      "ci_low": round(low, 6), "ci_high": round(high, 6),
+                      "score_mean": round(mean, 6), "score_ci_low": round(mlo, 6),
+                      "score_ci_high": round(mhi, 6), "ok": result.ok})
+    game0 = prepared[0].game
+    doc: dict[str, Any] = {
+        "slug": data.slug, "title": game0.title, "players": n, "games": games, "seed": seed,
+        "field": field, "fair_share": round(fair, 6), "invariants": invariants,
+        "params": {k: v for k, v in sorted(game0.params.items())}, "rungs": rungs}
+    solo = n == 1
+    if solo:
+        # A solo game has no rivals: the ladder is the score, and "rising" means it grows.
+        for r in rungs:
+            r["win_share"], r["ci_low"], r["ci_high"] = (r["score_mean"], r["score_ci_low"],
+                                                         r["score_ci_high"])
+    doc["sentences"] = [] if solo else ladder_sentences(doc)
+    out = [f"{game0.title} ({data.slug}): skill ladder — mcts at {len(steps)} budgets against "
+           f"{field} ({n} player{'s' if n != 1 else ''}, {games} games per budget on the "
+           f"same deals, seed {seed}, seats rotated)", ""]
+    out += [f"  - {line}" for line in doc["sentences"]]
+    if doc["sentences"]:
+        out.append("")
+    head = "score (95%)" if solo else f"win share (95%; luck = {100 * fair:.1f}%)"
+    out.append(f"  {'iterations':>10}  {head:<34}  mean score (95%)")
+    for r in rungs:
+        win = ("" if solo else f"{100 * r['win_share']:5.1f}% ({100 * r['ci_low']:.1f}–"
+               f"{100 * r['ci_high']:.1f})")
+        out.append(f"  {r['budget']:>10}  {win:<34}  {r['score_mean']:.2f} "
+                   f"({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})"
+                   + ("" if r["ok"] else "  FAILURES"))
+    if json_path is not None:
+        write_json_atomic(Path(json_path), doc)
+    if html_path is not None:
+        from pnp.sim.html import ladder_page
+        _write_html(html_path, ladder_page(doc))
+    ok = all(r.ok for r in results)
+    return "\n".join(out) + "\n", doc, 0 if ok else 1
+
+
+def make_game_checked(data: "GameData", params: Mapping[str, str], players: int | None) -> int:
+    """The player count a run will use (the game's maximum when None), checked."""
+    from pnp.games.registry import make_game
+
+    game = make_game(data, params)
+    n = type(game).max_players if players is None else players
+    if not isinstance(n, int):
+        raise PnpError(f"--players {n!r}: expected a whole number")
+    game.check_players(n)
+    return n

@@ -69,6 +69,8 @@ class Aggregate:
     #: Winner's margin over the best other return: sum and sum of squares.
     margin_sum: float = 0.0
     margin_sq: float = 0.0
+    #: Per seat: return (rounded to a whole number) → games, for score charts.
+    score_hist: list[Counter[int]] = field(default_factory=list)
     #: Best return of each game, summed (a solo game's score).
     best_sum: float = 0.0
     #: Per seat: decisions taken, decisions with ≥ 2 legal actions, games with none.
@@ -108,6 +110,7 @@ class Aggregate:
         if not self.score_sum:
             self.score_sum = [0.0] * n
             self.score_sq = [0.0] * n
+            self.score_hist = [Counter() for _ in range(n)]
             self.wins = _grid(n, n)
             self.top = _grid(n, n)
             self.decisions = [0] * n
@@ -136,6 +139,7 @@ class Aggregate:
         for s in range(n):
             self.score_sum[s] += ret[s]
             self.score_sq[s] += ret[s] * ret[s]
+            self.score_hist[s][round(ret[s])] += 1
             self.decisions[s] += decisions[s]
             self.real[s] += real[s]
             if decisions[s] == 0:
@@ -276,6 +280,7 @@ class Aggregate:
         for s in range(n):
             self.score_sum[s] += other.score_sum[s]
             self.score_sq[s] += other.score_sq[s]
+            self.score_hist[s].update(other.score_hist[s])
             self.decisions[s] += other.decisions[s]
             self.real[s] += other.real[s]
             self.no_decision[s] += other.no_decision[s]

@@ -101,7 +101,8 @@ def build_report(result: SimResult) -> dict[str, Any]:
         mean_len = sum(k * v for k, v in lengths.items()) / m
         length = {"min": min(lengths), "median": _r(median_hist(lengths)),
                   "p95": percentile_hist(lengths, 95), "max": max(lengths),
-                  "mean": _r(mean_len)}
+                  "mean": _r(mean_len),
+                  "histogram": {str(k): v for k, v in sorted(lengths.items())}}
 
     rules_credit = [_credit(t.wins[s]) for s in range(n)]
     split_credit = [_credit(t.top[s]) for s in range(n)]
@@ -119,6 +120,7 @@ def build_report(result: SimResult) -> dict[str, Any]:
             "win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
             "split_share": _r(split), "split_ci_low": _r(slow), "split_ci_high": _r(shigh),
             "decisions_per_game": _r(t.decisions[s] / m) if m else None,
+            "score_histogram": {str(k): v for k, v in sorted(t.score_hist[s].items())},
             "games_without_decision": t.no_decision[s],
         })
     balance = seat_balance(rules_credit, m) if n > 1 else None

@@ -219,7 +219,9 @@ def test_memory_stays_flat_as_games_grow() -> None:
     small = _sim(games=CHUNK_GAMES, invariants="off", bots=["random"])
     large = _sim(games=12 * CHUNK_GAMES, invariants="off", bots=["random"])
     assert large.totals.completed == 12 * small.totals.completed
-    assert len(pickle.dumps(large.totals)) <= len(pickle.dumps(small.totals)) + 64
+    # Histograms (lengths, scores per seat) are bounded by the step cap and the
+    # score range, not by the number of games: a few new values may appear.
+    assert len(pickle.dumps(large.totals)) <= len(pickle.dumps(small.totals)) + 256
 
 
 class _BeatStats(GameStats):

@@ -145,6 +145,10 @@ class FortuneCloverObservation(Observation):
     returned: tuple[tuple[int, int], ...]
 
 
+#: ``object.__new__``, to create an observation whose fields are then set at once.
+_new_observation = object.__new__
+
+
 class FortuneCloverGame(Game["FortuneCloverState"]):
     """Fortune Clover: three deals of trick-taking where clubs always may follow."""
 
@@ -468,6 +472,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
         self.ret_w: list[int] = []
         self.n_turns = 0
         self.ev = [0] * len(EVENT_NAMES)
+        #: (won masks, their ids as tuples) of the last observation (see observation()).
+        self._won_ids: tuple[list[int], tuple[tuple[int, ...], ...]] | None = None
 
     # -- dealing ---------------------------------------------------------------
 
@@ -828,40 +834,55 @@ class FortuneCloverState(State[FortuneCloverGame]):
     # -- observation and redeal --------------------------------------------------
 
     def observation(self, player: int) -> FortuneCloverObservation:
-        """What ``player`` knows: own hand and choices, public table, chips (C5a)."""
+        """What ``player`` knows: own hand and choices, public table, chips (C5a).
+
+        Built for speed (the heuristic bot, also as a searching bot's playout
+        policy, asks at every decision): the instance dict is filled in one
+        step instead of the frozen dataclass's one ``object.__setattr__`` per
+        field, and the public ``won`` cards, which change only when a trick
+        ends, are converted to ids once per change and shared.
+        """
         g = self.game
         n = self.num_players
         ids_of = g.ids_of
-        over = self.phase_id == OVER
-        exchanged = self.phase_id >= PLAY
-        right = (player - 1) % n
+        ph = self.phase_id
+        over = ph == OVER
+        exchanged = ph >= PLAY
         seen = self.deal + (0 if over else 1)
-        return FortuneCloverObservation(
+        won = self.won
+        cached = self._won_ids
+        if cached is None or cached[0] != won:
+            cached = self._won_ids = (won[:], tuple([tuple(ids_of(m)) for m in won]))
+        hands = self.hands
+        obs = _new_observation(FortuneCloverObservation)
+        obs.__dict__.update(
             seat=player,
-            current_player=self.current_player(),
-            phase=self.phase(),
+            current_player=TERMINAL if over else self.cur,
+            phase=(PHASE_NAMES[ph] if ph < PLAY else "over" if over
+                   else "lead" if self.led < 0 else "follow"),
             num_players=n,
             deal=min(self.deal + 1, g.deals),
             fortune=-1 if over else self.fortune,
             fortunes_seen=tuple(self.fortune_order[:seen]),
-            hand=tuple(ids_of(self.hands[player])),
+            hand=tuple(ids_of(hands[player])),
             discard=self.discards[player],
             passed=tuple(ids_of(self.passes[player])),
-            received=tuple(ids_of(self.passes[right])) if exchanged else (),
+            received=tuple(ids_of(self.passes[(player - 1) % n])) if exchanged else (),
             leader=self.lead,
             trick=tuple(self.trick),
             led_suit=self.led,
-            won=tuple(tuple(ids_of(m)) for m in self.won),
+            won=cached[1],
             tricks_won=tuple(self.ntricks),
             counted=tuple(self.counted),
             voids=tuple(self.voids),
             centre_count=self.centre.bit_count(),
-            hand_sizes=tuple(h.bit_count() for h in self.hands),
+            hand_sizes=tuple([h.bit_count() for h in hands]),
             yellow=tuple(self.yellow),
             white=tuple(self.white),
             past_counts=tuple(self.log),
             returned=tuple(zip(self.ret_y, self.ret_w)),
         )
+        return obs
 
     def resample_hidden(self, player: int, rng: random.Random) -> "FortuneCloverState":
         """A copy with what ``player`` cannot know redealt (other hands, centre, future).

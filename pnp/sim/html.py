@@ -1,0 +1,388 @@
+"""Self-contained chart pages for simulation reports (``pnp simulate --html``).
+
+One HTML file with inline CSS and inline SVG, no script and nothing fetched
+from the network, so it opens anywhere (and offline) exactly as written. The
+charts are drawn here as SVG rather than with a plotting library: they are
+bars with interval whiskers, histograms and lines with interval bands — a
+few hundred lines — and a library would add tens of megabytes to the install
+and a JavaScript runtime or image step for the same figures.
+
+Pages are deterministic (same report → same bytes): no dates, no paths, no
+random ids. Text is at least 13 px, dark on light (contrast above 7:1), and
+the font list names IPAexGothic and the usual Japanese system fonts so
+titles such as 第2話 render.
+"""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Any, Iterable, Sequence
+
+#: Chart size (SVG user units = CSS px).
+WIDTH = 720
+#: Colours: ink, muted ink, bar, interval, reference line, flagged (all ≥ 4.5:1 on white
+#: where they carry text).
+INK, MUTED, BAR, WHISKER, REF, GOOD, BAD = ("#1a1a1a", "#4a4a4a", "#4c78a8", "#1f3b5c",
+                                            "#b03a2e", "#1e6b34", "#9c2a1c")
+
+CSS = """
+body { font-family: "IPAexGothic", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK JP",
+       "Noto Sans JP", system-ui, sans-serif; color: #1a1a1a; background: #ffffff;
+       margin: 24px auto; max-width: 760px; font-size: 15px; line-height: 1.5; }
+h1 { font-size: 22px; margin: 0 0 4px; }
+h2 { font-size: 18px; margin: 28px 0 6px; border-bottom: 1px solid #999; }
+p.meta { color: #4a4a4a; margin: 0 0 12px; }
+ul.findings li { margin: 4px 0; }
+table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
+th, td { border-bottom: 1px solid #ccc; padding: 3px 8px; text-align: right; }
+th:first-child, td:first-child { text-align: left; }
+td.flag { color: #9c2a1c; font-weight: bold; text-align: left; }
+svg { display: block; margin: 8px 0; }
+svg text { font-family: inherit; fill: #1a1a1a; }
+.note { color: #4a4a4a; font-size: 14px; }
+"""
+
+
+def _page(title: str, meta: str, sections: Iterable[str]) -> str:
+    """The whole HTML document."""
+    body = "\n".join(sections)
+    return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
+            f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(meta)}</p>\n{body}\n"
+            "</body>\n</html>\n")
+
+
+def _fmt(x: float, pct: bool) -> str:
+    return f"{100 * x:.1f}%" if pct else f"{x:.2f}"
+
+
+def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = True,
+              ref: float | None = None, ref_label: str = "", flags: Sequence[str] = ()
+              ) -> str:
+    """Horizontal bars with 95% interval whiskers and an optional reference line.
+
+    ``rows`` are (label, value, low, high); ``flags`` (same length, may be
+    empty) colour a bar green ("dominant") or red ("trap").
+    """
+    if not rows:
+        return ""
+    label_w, right = 170, 90
+    row_h = 22
+    top = 22 if ref is not None else 6
+    h = top + row_h * len(rows) + 24
+    hi = max([r[3] for r in rows] + [ref or 0.0]) or 1.0
+    lo = min([r[2] for r in rows] + [0.0])
+    span = (hi - lo) or 1.0
+    plot_w = WIDTH - label_w - right
+
+    def x(v: float) -> float:
+        return label_w + (v - lo) / span * plot_w
+
+    out = [f'<svg width="{WIDTH}" height="{h}" viewBox="0 0 {WIDTH} {h}" role="img">']
+    for i, (label, value, low, high) in enumerate(rows):
+        y = top + i * row_h
+        flag = flags[i] if i < len(flags) else ""
+        fill = GOOD if flag == "dominant" else BAD if flag == "trap" else BAR
+        x0, x1 = x(min(0.0, value)), x(max(0.0, value))
+        out.append(f'<text x="{label_w - 6}" y="{y + 15}" text-anchor="end" '
+                   f'font-size="13">{escape(label)}</text>')
+        out.append(f'<rect x="{x0:.1f}" y="{y + 4}" width="{max(x1 - x0, 0.5):.1f}" '
+                   f'height="{row_h - 8}" fill="{fill}"/>')
+        out.append(f'<line x1="{x(low):.1f}" y1="{y + row_h / 2:.1f}" x2="{x(high):.1f}" '
+                   f'y2="{y + row_h / 2:.1f}" stroke="{WHISKER}" stroke-width="2"/>')
+        for v in (low, high):
+            out.append(f'<line x1="{x(v):.1f}" y1="{y + 6}" x2="{x(v):.1f}" '
+                       f'y2="{y + row_h - 6}" stroke="{WHISKER}" stroke-width="2"/>')
+        out.append(f'<text x="{WIDTH - right + 6}" y="{y + 15}" font-size="13">'
+                   f'{_fmt(value, pct)}</text>')
+    if ref is not None:
+        out.append(f'<line x1="{x(ref):.1f}" y1="{top - 4}" x2="{x(ref):.1f}" '
+                   f'y2="{top + row_h * len(rows)}" stroke="{REF}" stroke-width="1.5" '
+                   f'stroke-dasharray="4 3"/>')
+        out.append(f'<text x="{x(ref):.1f}" y="{top - 8}" text-anchor="middle" '
+                   f'font-size="13" fill="{REF}">{escape(ref_label)}</text>')
+    axis_y = top + row_h * len(rows) + 16
+    for v in (lo, lo + span / 2, hi):
+        out.append(f'<text x="{x(v):.1f}" y="{axis_y}" text-anchor="middle" font-size="13" '
+                   f'fill="{MUTED}">{_fmt(v, pct)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def histogram(hist: dict[str, int], *, label: str, width: int = WIDTH, height: int = 150
+              ) -> str:
+    """Vertical bars of value → count (keys are whole numbers as text)."""
+    if not hist:
+        return ""
+    items = sorted((int(k), v) for k, v in hist.items())
+    lo, hi = items[0][0], items[-1][0]
+    counts = dict(items)
+    top = max(counts.values()) or 1
+    left, bottom = 8, 34
+    n = hi - lo + 1
+    bw = (width - 2 * left) / n
+    plot_h = height - bottom - 18
+    out = [f'<svg width="{width}" height="{height}" viewBox="0 0 {width} {height}" '
+           f'role="img"><text x="{left}" y="14" font-size="13">{escape(label)}</text>']
+    for i in range(n):
+        c = counts.get(lo + i, 0)
+        bh = c / top * plot_h
+        out.append(f'<rect x="{left + i * bw:.1f}" y="{18 + plot_h - bh:.1f}" '
+                   f'width="{max(bw - 1, 0.5):.1f}" height="{bh:.1f}" fill="{BAR}"/>')
+    ticks = sorted({lo, (lo + hi) // 2, hi})
+    for v in ticks:
+        out.append(f'<text x="{left + (v - lo + 0.5) * bw:.1f}" y="{height - 14}" '
+                   f'text-anchor="middle" font-size="13" fill="{MUTED}">{v}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def line_chart(xs: Sequence[str], series: Sequence[tuple[str, Sequence[float], Sequence[float],
+                                                         Sequence[float]]],
+               *, pct: bool = True, ref: float | None = None, ref_label: str = "",
+               x_label: str = "") -> str:
+    """Lines over categories ``xs`` with 95% interval bands (one band per series)."""
+    if not xs or not series:
+        return ""
+    h = 260
+    left, right, top, bottom = 64, 20, 16, 46
+    vals = [v for _, _, lows, highs in series for v in (*lows, *highs)]
+    if ref is not None:
+        vals.append(ref)
+    lo, hi = min(vals + [0.0]), max(vals) or 1.0
+    span = (hi - lo) or 1.0
+    pw, ph = WIDTH - left - right, h - top - bottom
+
+    def px(i: int) -> float:
+        return left + (i / (len(xs) - 1) * pw if len(xs) > 1 else pw / 2)
+
+    def py(v: float) -> float:
+        return top + (1 - (v - lo) / span) * ph
+
+    palette = (BAR, "#8c4f00", "#5b3f8c", "#2f6f5e")
+    out = [f'<svg width="{WIDTH}" height="{h}" viewBox="0 0 {WIDTH} {h}" role="img">']
+    for v in (lo, lo + span / 2, hi):
+        out.append(f'<line x1="{left}" y1="{py(v):.1f}" x2="{WIDTH - right}" y2="{py(v):.1f}" '
+                   f'stroke="#dddddd"/>')
+        out.append(f'<text x="{left - 6}" y="{py(v) + 4:.1f}" text-anchor="end" font-size="13" '
+                   f'fill="{MUTED}">{_fmt(v, pct)}</text>')
+    for k, (name, values, lows, highs) in enumerate(series):
+        colour = palette[k % len(palette)]
+        band = [f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(highs)]
+        band += [f"{px(i):.1f},{py(v):.1f}" for i, v in reversed(list(enumerate(lows)))]
+        out.append(f'<polygon points="{" ".join(band)}" fill="{colour}" fill-opacity="0.18"/>')
+        pts = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(values))
+        out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
+        for i, v in enumerate(values):
+            out.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="3.5" fill="{colour}"/>')
+        if len(series) > 1:
+            out.append(f'<text x="{left + 6}" y="{top + 14 + 16 * k}" font-size="13" '
+                       f'fill="{colour}">{escape(name)}</text>')
+    if ref is not None:
+        out.append(f'<line x1="{left}" y1="{py(ref):.1f}" x2="{WIDTH - right}" '
+                   f'y2="{py(ref):.1f}" stroke="{REF}" stroke-dasharray="4 3"/>')
+        out.append(f'<text x="{WIDTH - right}" y="{py(ref) - 5:.1f}" text-anchor="end" '
+                   f'font-size="13" fill="{REF}">{escape(ref_label)}</text>')
+    for i, label in enumerate(xs):
+        out.append(f'<text x="{px(i):.1f}" y="{h - bottom + 18}" text-anchor="middle" '
+                   f'font-size="13" fill="{MUTED}">{escape(label)}</text>')
+    if x_label:
+        out.append(f'<text x="{left + pw / 2:.1f}" y="{h - 6}" text-anchor="middle" '
+                   f'font-size="13">{escape(x_label)}</text>')
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _table(head: Sequence[str], rows: Iterable[Sequence[Any]],
+           flag_col: int | None = None) -> str:
+    """A plain HTML table (cells escaped)."""
+    out = ["<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head)
+           + "</tr></thead><tbody>"]
+    for row in rows:
+        cells = []
+        for i, cell in enumerate(row):
+            cls = ' class="flag"' if i == flag_col else ""
+            cells.append(f"<td{cls}>{escape(str(cell))}</td>")
+        out.append("<tr>" + "".join(cells) + "</tr>")
+    out.append("</tbody></table>")
+    return "\n".join(out)
+
+
+def _section(title: str, *parts: str) -> str:
+    return f"<h2>{escape(title)}</h2>\n" + "\n".join(p for p in parts if p)
+
+
+def _pct(x: float | None) -> str:
+    return "—" if x is None else f"{100 * x:.1f}%"
+
+
+def report_page(rep: dict[str, Any]) -> str:
+    """The chart page of one simulation report (:func:`pnp.sim.report.build_report`)."""
+    g, cfg = rep["game"], rep["config"]
+    meta = (f"{cfg['players']} players, {cfg['games']} games, seed {cfg['seed']}, bots "
+            f"{','.join(cfg['bots'])}; parameters "
+            + (", ".join(f"{k}={v}" for k, v in g["params"].items()) or "defaults")
+            + ". Intervals are 95%.")
+    sections = []
+    said = (rep.get("findings") or {}).get("sentences") or []
+    if said:
+        sections.append(_section("Findings", "<ul class=\"findings\">" + "".join(
+            f"<li>{escape(s)}</li>" for s in said) + "</ul>"))
+    seats = rep["seats"]
+    n = cfg["players"]
+    if rep["length_turns"] is None:
+        sections.append(_section("No game completed", "<p>No statistics.</p>"))
+        return _page(f"{g['title']} — simulation", meta, sections)
+    if n > 1:
+        sections.append(_section(
+            "Win shares by seat",
+            bar_chart([(f"seat {s['seat']}", s["win_share"], s["ci_low"], s["ci_high"])
+                       for s in seats], ref=rep["fair_share"],
+                      ref_label=f"fair {_pct(rep['fair_share'])}"),
+            '<p class="note">Wins as the rules decide them (shared wins split).</p>'))
+    sections.append(_section("Score distribution by seat", *[
+        histogram(s["score_histogram"], label=f"seat {s['seat']}: mean "
+                  f"{s['score_mean']:.2f} ({s['score_ci_low']:.2f}–{s['score_ci_high']:.2f})",
+                  height=130) for s in seats]))
+    ln = rep["length_turns"]
+    sections.append(_section("Game length (turns)", histogram(
+        ln["histogram"], label=f"median {ln['median']:g}, p95 {ln['p95']}, max {ln['max']}")))
+    bots = rep.get("bots")
+    if bots:
+        rows = [(name, bots["win"][name]["win_share"], bots["win"][name]["ci_low"],
+                 bots["win"][name]["ci_high"]) for name in bots["names"]]
+        if n > 1:
+            sections.append(_section("Win shares by bot (per seat-game)", bar_chart(
+                rows, ref=rep["fair_share"], ref_label=f"luck {_pct(rep['fair_share'])}")))
+        else:
+            sections.append(_section("Mean score by bot", bar_chart(
+                [(name, bots["win"][name]["score_mean"], bots["win"][name]["score_ci_low"],
+                  bots["win"][name]["score_ci_high"]) for name in bots["names"]], pct=False)))
+    cards = (rep.get("findings") or {}).get("cards") or []
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for row in cards:
+        groups.setdefault(row["group"], []).append(row)
+    for group, items in groups.items():
+        shown = items if len(items) <= 24 else items[:12] + items[-12:]
+        solo = n == 1
+        chart = bar_chart(
+            [(r["name"], r["score_mean"] if solo else r["win_share"],
+              r["score_ci_low"] if solo else r["ci_low"],
+              r["score_ci_high"] if solo else r["ci_high"]) for r in shown],
+            pct=not solo,
+            ref=items[0]["group_score_mean"] if solo else items[0]["group_win_share"],
+            ref_label="group average", flags=[r["flag"] for r in shown])
+        note = (f'<p class="note">{len(items)} keys; best and worst 12 shown (all in the '
+                "JSON). Green: dominant, red: trap (interval clear of the group average and "
+                "20% away from it).</p>" if len(items) > 24 else
+                '<p class="note">Green: dominant, red: trap (interval clear of the group '
+                "average and 20% away from it).</p>")
+        sections.append(_section(f"Cards: {group}" + (" (mean score)" if solo else
+                                                       " (win share of seats with it)"),
+                                 chart, note))
+    rules = [r for r in (rep.get("findings") or {}).get("rules") or [] if r["games"]]
+    if rules:
+        key = "best_score" if n == 1 else "margin"
+        sections.append(_section("Rules: games where each fired vs the others", _table(
+            ["rule", "games", "per game", "turns (fired)", "turns (not)",
+             "score (fired)" if n == 1 else "margin (fired)",
+             "score (not)" if n == 1 else "margin (not)"],
+            [(r["event"], _pct(r["games_share"]), f"{r['per_game']:.2f}",
+              f"{r['turns_when_fired']:.1f}",
+              "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}",
+              f"{r[f'{key}_when_fired']:.2f}",
+              "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}")
+             for r in rules])))
+    d = (rep.get("findings") or {}).get("drama")
+    if d:
+        sections.append(_section("Drama", f"<p>The eventual winner was not leading at the "
+                                 f"start of the last third in "
+                                 f"{_pct(d['winner_behind_at_last_third'])} of games "
+                                 f"({_pct(d['ci_low'])}–{_pct(d['ci_high'])}); the lead "
+                                 f"changed {d['lead_changes_mean']:.2f} times per game.</p>"))
+    return _page(f"{g['title']} — simulation", meta, sections)
+
+
+def ladder_page(doc: dict[str, Any]) -> str:
+    """The skill ladder: win share (or score, solo) against budget with intervals."""
+    rungs = doc["rungs"]
+    solo = doc["players"] == 1
+    chart = line_chart([str(r["budget"]) for r in rungs],
+                       [("mcts", [r["win_share"] for r in rungs], [r["ci_low"] for r in rungs],
+                         [r["ci_high"] for r in rungs])],
+                       pct=not solo, ref=None if solo else doc["fair_share"],
+                       ref_label="" if solo else f"luck {_pct(doc['fair_share'])}",
+                       x_label="iterations per decision")
+    table = _table(["iterations", "seat-games", "score mean (95%)"] +
+                   ([] if solo else ["win share (95%)"]),
+                   [(r["budget"], r["seat_games"],
+                     f"{r['score_mean']:.2f} ({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})",
+                     *([] if solo else [f"{_pct(r['win_share'])} ({_pct(r['ci_low'])}–"
+                                        f"{_pct(r['ci_high'])})"]))
+                    for r in rungs])
+    meta = (f"{doc['players']} players, {doc['games']} games per budget on the same deals, "
+            f"seed {doc['seed']}, field {doc['field']}, seats rotated. Intervals are 95%.")
+    sections = []
+    if doc.get("sentences"):
+        sections.append(_section("Findings", "<ul class=\"findings\">" + "".join(
+            f"<li>{escape(s)}</li>" for s in doc["sentences"]) + "</ul>"))
+    sections.append(_section("Skill ladder" + (" (mean score)" if solo else
+                                               " (searching bot's win share)"), chart, table))
+    return _page(f"{doc['title']} — skill ladder", meta, sections)
+
+
+def _figure_series(rows: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
+    names = [f["name"] for f in rows[0]["figures"]]
+    return [(name, [next(f for f in r["figures"] if f["name"] == name) for r in rows])
+            for name in names]
+
+
+def sweep_page(doc: dict[str, Any]) -> str:
+    """Sweep curves: every key figure against the swept values, with intervals."""
+    rows = doc["rows"]
+    xs = [" ".join(f"{k}={v}" for k, v in r["values"].items()) for r in rows]
+    sections = []
+    for name, figs in _figure_series(rows):
+        rate = not name.startswith("mean")
+        sections.append(_section(name.replace("_", " "), line_chart(
+            xs, [(name, [f["value"] for f in figs], [f["low"] for f in figs],
+                  [f["high"] for f in figs])], pct=rate, x_label=", ".join(doc["swept"]))))
+    paired = [r for r in rows if r.get("paired")]
+    if paired:
+        names = [n for n in paired[0]["paired"]["differences"]
+                 if n in ("turns", "winner_margin", "win_seat0", "score_seat0")]
+        sections.append(_section("Paired differences against the first row", _table(
+            ["values"] + names,
+            [(" ".join(f"{k}={v}" for k, v in r["values"].items()),
+              *(f"{r['paired']['differences'][n]['mean']:+.3f} "
+                f"({r['paired']['differences'][n]['low']:+.3f} … "
+                f"{r['paired']['differences'][n]['high']:+.3f})" for n in names))
+             for r in paired])))
+    meta = (f"{doc['players']} players, {doc['games']} games per value on the same deals, "
+            f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
+    return _page(f"{doc['title']} — sweep of {', '.join(doc['swept'])}", meta, sections)
+
+
+def compare_page(doc: dict[str, Any]) -> str:
+    """A comparison: paired differences of each change with their intervals."""
+    sections = []
+    for row in doc["rows"][1:]:
+        label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
+        diffs = row["paired"]["differences"]
+        wins = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
+                if n.startswith("win_") and d["base_mean"] is not None]
+        other = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
+                 if not n.startswith("win_") and d["base_mean"] is not None]
+        sections.append(_section(
+            f"{label}: change in win shares (paired)", bar_chart(wins, ref=0.0, ref_label="0"),
+            bar_chart(other, pct=False, ref=0.0, ref_label="0"),
+            f'<p class="note">{row["paired"]["games_paired"]} games paired with the base '
+            "rules (same deals).</p>"))
+    meta = (f"{doc['players']} players, {doc['games']} games per variant on the same deals, "
+            f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
+    return _page(f"{doc['title']} — comparison", meta, sections)
+
+
+__all__ = ["bar_chart", "compare_page", "histogram", "ladder_page", "line_chart",
+           "report_page", "sweep_page"]
