@@ -221,3 +221,21 @@ def test_missing_english_for_a_data_value_is_named(tmp_path: Path) -> None:
     with pytest.raises(PnpError, match=re.escape(f"no English for the data value '兜': add it "
                                                  f"under [en] in {terms}")):
         rulebook_markdown("fortuna", data, lang="en")
+
+
+def test_build_and_cli_write_both_editions(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+    from pnp.rulebook.cli import export_rulebooks
+
+    # What `pnp build` calls: the A5 PDF of every edition.
+    written = export_rulebooks(["episode2"], out_dir=tmp_path)
+    assert [p.name for p in written] == ["rulebook-a5.pdf", "rulebook-en-a5.pdf"]
+    result = CliRunner().invoke(main, ["rulebook", "episode2", "--lang", "en", "--format",
+                                       "html", "--format", "md", "--out", str(tmp_path / "c")])
+    assert result.exit_code == 0, result.output
+    names = sorted(p.name for p in (tmp_path / "c" / "episode2").iterdir())
+    assert names == ["rulebook-en-images", "rulebook-en.html", "rulebook-en.md"]
+    result = CliRunner().invoke(main, ["rulebook", "episode2", "--lang", "fr"])
+    assert result.exit_code != 0 and "fr" in result.output
