@@ -43,17 +43,35 @@ def engine_data_problems(game: GameData) -> list[str]:
 
 
 def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
-              sim_games: int = 100, progress: bool = True) -> tuple[str, dict[str, Any], int]:
-    """Check the named games (all when empty); return (text, JSON report, exit code)."""
+              sim_games: int = 100, progress: bool = True, lint: bool = True,
+              templates_dir: Path | None = None) -> tuple[str, dict[str, Any], int]:
+    """Check the named games (all when empty); return (text, JSON report, exit code).
+
+    With ``lint`` every card side is rendered and linted (:mod:`pnp.lint`):
+    lint errors are problems, lint warnings are printed but pass.
+    """
     root = resolve_data_dir(data_dir)
     wanted = resolve_slugs(root, slugs)
     games, fatal = load_many(root, wanted)
     lines: list[str] = list(fatal)
     report: dict[str, Any] = {"data_dir": str(root), "games": {}, "problems": list(fatal)}
+    warnings: list[str] = []
+    linter = None
+    if lint:
+        from pnp.lint import Linter, summary_lines
+
+        linter = Linter(templates_dir)
+        report["lint"] = []
     for game in games:
         entry = game_inventory(game)
         own = engine_data_problems(game)
         entry["problems"].extend(own)
+        if linter is not None and not game.problems:
+            # the card linter (issue 10): one finding per card side, grouped for reading
+            findings = linter.lint_game(game)
+            report["lint"].extend(f.to_json() for f in findings)
+            entry["problems"].extend(summary_lines(f for f in findings if f.severity == "error"))
+            warnings.extend(summary_lines(f for f in findings if f.severity != "error"))
         lines.extend(entry["problems"])
         report["problems"].extend(entry["problems"])
         if simulate and not game.problems and not own:
@@ -67,9 +85,10 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
                     lines.append(line)
                     report["problems"].append(line)
         report["games"][game.slug] = entry
+    report["warnings"] = warnings
     if lines:
         lines.append(f"{len(lines)} problem(s) found")
-        return "\n".join(lines), report, 1
+        return "\n".join(lines + warnings), report, 1
     summary = []
     for slug, entry in report["games"].items():
         counts = ", ".join(f"{cid} {c['quantity']}" for cid, c in entry["components"].items())
@@ -77,4 +96,4 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
         sim_text = (f"; {sum(s['games'] for s in sims)} simulated games ended cleanly"
                     if sims else "")
         summary.append(f"ok  {slug}: {counts}{sim_text}")
-    return "\n".join(summary), report, 0
+    return "\n".join(warnings + summary), report, 0

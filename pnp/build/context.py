@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from pnp.build.cards import Tables
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.data.tables import Row
@@ -20,7 +21,8 @@ def card_context(game: GameData, component: Component, row: Row | None,
 
     ``card`` is the card's typed table row (``None`` → empty mapping for a
     shared back); ``size``/``width``/``height`` come from the manifest, so a
-    template never hard-codes the card size.
+    template never hard-codes the card size. ``tables`` gives the game's
+    other tables (``tables.summary``), for player aids that quote them.
     """
     m = game.manifest
     width, height = component.size or (component.diameter, component.diameter)
@@ -37,4 +39,5 @@ def card_context(game: GameData, component: Component, row: Row | None,
         "width": _mm(width),
         "height": _mm(height),
         "size": {"width": _mm(width), "height": _mm(height)},
+        "tables": Tables(game),
     }

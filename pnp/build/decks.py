@@ -11,15 +11,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import MappingProxyType
 from typing import Callable, Iterable
 
-from pnp import PROJECT_ROOT
+from pnp.build.cards import (component_rows, component_size, is_round, kit_components,
+                             print_kind, printable_components, resolve_templates_dir)
 from pnp.build.context import card_context
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
-from pnp.data.tables import Row
 from pnp.errors import PnpError
 from pnp.printing.calibration import write_calibration
 from pnp.printing.forms import placer
@@ -73,6 +72,16 @@ class BuildOptions:
     profiles_file: Path | None = None
     #: Where TTS should load images from once uploaded (default: file:/// URLs).
     tts_base_url: str | None = None
+    #: Also print what a player can buy (``supply = "buy"``: standard decks);
+    #: ``pnp build --no-bought`` leaves it out.
+    bought: bool = True
+    #: Only these component ids (``pnp watch`` rewrites the decks that changed).
+    only: tuple[str, ...] = ()
+
+    def kit(self, game: GameData) -> list[Component]:
+        """Return the components of ``game`` this build prints (player aids included)."""
+        kit = kit_components(game, self.templates_dir, bought=self.bought)
+        return [c for c in kit if c.id in self.only] if self.only else kit
 
     def table(self) -> ProfileTable:
         """Return the profiles table (built-in rows plus ``profiles_file``)."""
@@ -122,44 +131,6 @@ class BuildResult:
         self.notes.extend(other.notes)
         for key, paths in other.outputs.items():
             self.outputs.setdefault(key, []).extend(paths)
-
-
-def resolve_templates_dir(templates_dir: Path | None) -> Path:
-    """The templates folder: the option, else ./templates, else the checkout's."""
-    if templates_dir is not None:
-        path = Path(templates_dir)
-    elif Path("templates").is_dir():
-        path = Path("templates")
-    else:
-        path = PROJECT_ROOT / "templates"
-    if not path.is_dir():
-        raise PnpError(f"templates folder {str(path)!r} not found")
-    return path
-
-
-def printable_components(game: GameData) -> list[Component]:
-    """Components we print that have a face template."""
-    return [c for c in game.manifest.components.values() if c.supply == "print" and c.face]
-
-
-def component_rows(game: GameData, component: Component) -> list[Row]:
-    """The component's rows; a table-less component (identical counters) is one row."""
-    if component.table is not None:
-        return game.rows[component.id]
-    return [Row(line=0, values=MappingProxyType({"id": component.id,
-                                                 "qty": component.count}))]
-
-
-def component_size(component: Component) -> tuple[float, float]:
-    """Return the component's trim size in points (a round token: its diameter square)."""
-    size = component.size or (component.diameter, component.diameter)
-    assert size[0] is not None and size[1] is not None
-    return (float(size[0]), float(size[1]))
-
-
-def is_round(component: Component) -> bool:
-    """Return True for a round token (cut along a circle)."""
-    return component.size is None and component.diameter is not None
 
 
 def _check_size(layout: Layout, component: Component, where: str) -> None:
@@ -222,8 +193,8 @@ def _qty(game: GameData, component: Component) -> int:
 
 
 def _accepts(profile: Profile, component: Component) -> bool:
-    """Return True if ``profile`` prints components of this kind."""
-    return component.kind in profile.kinds
+    """Return True if ``profile`` prints components of this kind (a printed deck is cards)."""
+    return print_kind(component) in profile.kinds
 
 
 # --------------------------------------------------------------------------
@@ -240,7 +211,8 @@ class SheetPlan:
     sheets: list[list[PagePlan]]
 
 
-def plan_game_sheets(game: GameData, profile: Profile, marks: bool) -> list[SheetPlan]:
+def plan_game_sheets(game: GameData, profile: Profile, marks: bool,
+                     components: list[Component] | None = None) -> list[SheetPlan]:
     """Return the sheet files ``profile`` makes for ``game`` (layouts, pages; no drawing).
 
     Card decks get a grid each; tokens and boards of the game share
@@ -248,10 +220,10 @@ def plan_game_sheets(game: GameData, profile: Profile, marks: bool) -> list[Shee
     """
     plans: list[SheetPlan] = []
     small: list[Component] = []
-    for component in printable_components(game):
+    for component in components if components is not None else printable_components(game):
         if not _accepts(profile, component) or _qty(game, component) == 0:
             continue
-        if component.kind != "card":
+        if print_kind(component) != "card":
             small.append(component)
             continue
         lay = compute_layout(profile.paper, component_size(component), kind=profile.layout,
@@ -320,7 +292,7 @@ def plan_build(games: list[GameData], options: BuildOptions
     plans: dict[tuple[str, str], list[SheetPlan]] = {}
     for game in games:
         for profile in sheet_profiles:
-            plan = plan_game_sheets(game, profile, options.marks)
+            plan = plan_game_sheets(game, profile, options.marks, options.kit(game))
             if profile.layout == "duplex":
                 for p in plan:
                     check_back_offset(p.sheets, offset,
@@ -389,7 +361,7 @@ def _write_service(game: GameData, profile: Profile, cards: dict[str, list[Servi
                    progress: Progress | None) -> None:
     """Write one game's print-service files (card PDFs or card PNGs) for ``profile``."""
     folder = options.out_dir / game.slug / profile.out_folder()
-    for component in printable_components(game):
+    for component in options.kit(game):
         if not cards.get(component.id):
             continue
         if not _accepts(profile, component):
@@ -435,7 +407,7 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
     """Write one game's Tabletop Simulator sheets, images and saved objects."""
     folder = options.out_dir / game.slug / profile.out_folder()
     urls = UrlMaker(options.out_dir, options.tts_base_url)
-    for component in printable_components(game):
+    for component in options.kit(game):
         deck = cards.get(component.id)
         if not deck:
             continue
@@ -445,7 +417,7 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
             continue
         nickname = f"{game.manifest.title} - {component.name}"
         size = component_size(component)
-        if component.kind == "card":
+        if print_kind(component) == "card":
             paths = export_deck(folder, game.slug, component.id, nickname, deck, size,
                                 profile, two_sided=component.two_sided, urls=urls,
                                 used_keys=used_keys)
@@ -457,10 +429,12 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
             progress(sum(c.qty for c in deck))
 
 
-def render_game(env: PnpEnvironment, game: GameData,
-                progress: Progress | None = None) -> dict[str, list[ServiceCard]]:
+def render_game(env: PnpEnvironment, game: GameData, progress: Progress | None = None,
+                components: list[Component] | None = None) -> dict[str, list[ServiceCard]]:
     """Render every printable component of ``game``: component id -> distinct cards."""
-    return {c.id: render_cards(env, game, c, progress) for c in printable_components(game)}
+    if components is None:
+        components = printable_components(game)
+    return {c.id: render_cards(env, game, c, progress) for c in components}
 
 
 def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
@@ -470,14 +444,14 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                cards: dict[str, list[ServiceCard]] | None = None) -> BuildResult:
     """Write every profile's files for ``game`` (plans and rendered cards if given)."""
     result = BuildResult()
-    components = printable_components(game)
+    components = options.kit(game)
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result
     if plans is None:
         plans = plan_build([game], options)
     if cards is None:
-        cards = render_game(env, game, progress)
+        cards = render_game(env, game, progress, components)
     for component in components:
         if not cards[component.id]:  # every qty is 0: nothing to print, no empty file
             result.skipped.append(f"{game.slug}/{component.id}: no cards (every qty is 0)")
@@ -500,7 +474,8 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
 def count_faces(games: list[GameData], options: BuildOptions | None = None) -> int:
     """Return the progress bar's length: physical cards x (rendering + each profile)."""
     profiles = len(options.profiles()) if options is not None else 1
-    cards = sum(_qty(g, c) for g in games for c in printable_components(g))
+    kit = options.kit if options is not None else printable_components
+    cards = sum(_qty(g, c) for g in games for c in kit(g))
     return cards * (1 + profiles)
 
 
@@ -527,7 +502,7 @@ def build(games: list[GameData], options: BuildOptions,
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
     plans = plan_build(games, options)
-    rendered = [render_game(env, game, progress) for game in games]
+    rendered = [render_game(env, game, progress, options.kit(game)) for game in games]
     total = BuildResult()
     used_keys: set[int] = set()
     for game, cards in zip(games, rendered):

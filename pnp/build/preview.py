@@ -1,88 +1,276 @@
-"""`pnp preview`: PNG images of single cards for quick looks while editing."""
+"""`pnp preview`: PNG images of single cards and contact sheets, for the edit loop.
+
+Imports are kept to the render core and the data loader (no print profiles,
+no sheet planning) so one card renders in a fraction of a second; the
+print-service variant (``--preset tgc``) imports the service code only when
+asked for.
+"""
 
 from __future__ import annotations
 
+import io
+import math
+from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.build.context import card_context
-from pnp.build.decks import (component_rows, component_size, printable_components,
+from pnp.build.cards import (component_rows, component_size, all_components,
                              resolve_templates_dir)
-from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
+from pnp.build.context import card_context
+from pnp.data.inventory import GameData
+from pnp.data.manifest import Component
 from pnp.errors import PnpError
-from pnp.printing.geometry import Rect
-from pnp.printing.profiles import load_profiles
-from pnp.printing.service import (RasterJob, page_geometry, render_images, save_png,
-                                  service_product)
-from pnp.render.jinja_env import make_environment
-from pnp.render.layout import render_layout
-from pnp.render.preview import layout_to_png
+from pnp.fileio import atomic_path
+from pnp.render.jinja_env import PnpEnvironment, make_environment
+from pnp.render.layout import Layout, render_layout
+
+#: Contact sheet: gap between cards and the caption band under each (points).
+SHEET_GAP = 10.0
+SHEET_CAPTION = 11.0
+#: Caption text size (pt) and colour on the contact sheet.
+CAPTION_SIZE = 7.0
 
 
-def write_previews(slug: str, deck: str, card_ids: list[str], *, out_dir: Path | None,
-                   dpi: int, show_bleed: bool, data_dir: Path | None,
-                   templates_dir: Path | None, preset: str | None = None,
-                   profiles_file: Path | None = None) -> list[Path]:
-    """Render the face (and back) of each requested card to PNG; return the paths.
+@dataclass(frozen=True)
+class CardSide:
+    """One rendered side of one card: where it came from and its layout."""
 
-    With ``preset`` (a card-png profile such as ``tgc``) the images are the
-    exact service images: scaled to the service's trim, its bleed, its dpi.
-    """
-    profile = None
-    if preset is not None:
-        profile = load_profiles(profiles_file).get(preset)
-        if profile.output != "card-png":
-            raise PnpError(f"preview --preset {preset}: expected a profile that writes card "
-                           "images (output = \"card-png\", e.g. tgc or mpc)")
+    deck: str
+    card: str
+    side: str
+    layout: Layout
+    qty: int
+
+
+def load_game(slug: str, data_dir: Path | None) -> GameData:
+    """Load one game strictly (bad data is a one-line error)."""
+    from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
+
     root = resolve_data_dir(data_dir)
     (slug,) = resolve_slugs(root, [slug])
-    game = load_game_data(root, slug, strict=True)
-    decks = {c.id: c for c in printable_components(game)}
+    return load_game_data(root, slug, strict=True)
+
+
+def find_deck(game: GameData, deck: str, templates_dir: Path | None) -> Component:
+    """Return the printable component called ``deck`` or a PnpError listing them."""
+    decks = {c.id: c for c in all_components(game, templates_dir)}
     if deck not in decks:
-        raise PnpError(f"{slug} has no printable deck {deck!r} with a layout "
+        raise PnpError(f"{game.slug} has no printable deck {deck!r} with a layout "
                        f"(have: {', '.join(decks) or 'none'})")
-    component = decks[deck]
+    return decks[deck]
+
+
+def render_sides(env: PnpEnvironment, game: GameData, component: Component,
+                 card_ids: list[str] | None = None, *, backs: bool = True) -> list[CardSide]:
+    """Render the face (and back) of the named cards, or of every distinct card."""
     rows = {row.id: row for row in component_rows(game, component)}
-    for card_id in card_ids:
+    for card_id in card_ids or []:
         if card_id not in rows:
-            raise PnpError(f"{slug}/{deck} has no card {card_id!r} (ids look like "
-                           f"{next(iter(rows))!r}; see {component.table})")
-    env = make_environment(resolve_templates_dir(templates_dir))
+            raise PnpError(f"{game.slug}/{component.id} has no card {card_id!r} (ids look "
+                           f"like {next(iter(rows))!r}; see {component.table})")
+    out: list[CardSide] = []
+    for card_id in card_ids or list(rows):
+        row = rows[card_id]
+        sides = [("face", component.face)]
+        if backs and component.back:
+            sides.append(("back", component.back))
+        for side, template in sides:
+            layout = render_layout(env, template or "",
+                                   card_context(game, component, row, side),
+                                   where=f"{game.slug}/{component.id} {card_id}")
+            out.append(CardSide(component.id, card_id, side, layout, row.qty))
+    return out
+
+
+def _rasterise(pdf_bytes: bytes, scale: float) -> list[object]:
+    """Render every page of an in-memory PDF to a PIL RGB image."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    try:
+        images = []
+        for i in range(len(pdf)):
+            page = pdf[i]
+            images.append(page.render(scale=scale).to_pil().convert("RGB"))
+            page.close()
+        return images
+    finally:
+        pdf.close()
+
+
+def _save(image: object, path: Path, dpi: int) -> None:
+    """Write a PIL image as PNG atomically (fast compression: previews are rewritten often)."""
+    with atomic_path(path) as tmp:
+        image.save(tmp, "PNG", dpi=(dpi, dpi), compress_level=1)  # type: ignore[attr-defined]
+
+
+def write_card_pngs(sides: list[CardSide], folder: Path, dpi: int, show_bleed: bool
+                    ) -> list[Path]:
+    """Write one PNG per card side into ``folder`` (all pages of one PDF, one pass)."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render.draw import FormCache
+    from pnp.render.fonts import canvas_kwargs
+
+    if not sides:
+        return []
+    buf = io.BytesIO()
+    c = Canvas(buf, invariant=1, **canvas_kwargs())
+    forms = FormCache(c)
+    for s in sides:
+        lay = s.layout
+        b = lay.bleed if show_bleed else 0.0
+        c.setPageSize((lay.width + 2 * b, lay.height + 2 * b))
+        forms.place(lay, b, b)
+        if show_bleed and b > 0:
+            # the trim line, as a designer's guide (not part of the card)
+            c.setStrokeColorRGB(0.0, 0.75, 0.9)
+            c.setLineWidth(0.4)
+            c.setDash([2, 2])
+            c.rect(b, b, lay.width, lay.height, stroke=1, fill=0)
+        c.showPage()
+    c.save()
+    paths = []
+    for s, image in zip(sides, _rasterise(buf.getvalue(), dpi / 72.0)):
+        path = folder / f"{s.card}-{s.side}.png"
+        _save(image, path, dpi)
+        paths.append(path)
+    return paths
+
+
+def sheet_pdf(title: str, sides: list[CardSide]) -> bytes:
+    """Return a one-page PDF showing ``sides`` in a grid with their ids (a contact sheet).
+
+    Faces come first in table order, then each distinct back once.
+    """
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render.draw import FormCache
+    from pnp.render.fonts import FONT_JA, canvas_kwargs
+
+    faces = [s for s in sides if s.side == "face"]
+    backs: dict[str, CardSide] = {}
+    for s in sides:
+        if s.side == "back" and s.layout.key not in backs:
+            backs[s.layout.key] = s
+    tiles = faces + list(backs.values())
+    cw = max(t.layout.width for t in tiles)
+    ch = max(t.layout.height for t in tiles)
+    # about as wide as tall, at most 10 across
+    cols = max(1, min(10, math.ceil(math.sqrt(len(tiles) * (ch + SHEET_CAPTION) / cw))))
+    rows = math.ceil(len(tiles) / cols)
+    head = 24.0
+    width = cols * cw + (cols + 1) * SHEET_GAP
+    height = head + rows * (ch + SHEET_CAPTION + SHEET_GAP) + SHEET_GAP
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(width, height), invariant=1, **canvas_kwargs())
+    c.setFillColorRGB(0.93, 0.93, 0.93)
+    c.rect(0, 0, width, height, stroke=0, fill=1)
+    c.setFillColorRGB(0.1, 0.1, 0.1)
+    c.setFont(FONT_JA, 12)
+    c.drawString(SHEET_GAP, height - 17, title)
+    forms = FormCache(c)
+    for i, t in enumerate(tiles):
+        col, row = i % cols, i // cols
+        x = SHEET_GAP + col * (cw + SHEET_GAP)
+        top = height - head - row * (ch + SHEET_CAPTION + SHEET_GAP)
+        y = top - t.layout.height
+        c.saveState()
+        clip = c.beginPath()
+        clip.rect(x, y, t.layout.width, t.layout.height)
+        c.clipPath(clip, stroke=0, fill=0)
+        forms.place(t.layout, x, y)
+        c.restoreState()
+        c.setFillColorRGB(0.15, 0.15, 0.15)
+        c.setFont(FONT_JA, CAPTION_SIZE)
+        label = t.card if t.side == "face" else f"back ({t.card})"
+        if t.side == "face" and t.qty != 1:
+            label += f"  ×{t.qty}"
+        c.drawString(x, y - CAPTION_SIZE - 1.5, label)
+    c.showPage()
+    c.save()
+    return buf.getvalue()
+
+
+def write_sheet(game: GameData, component: Component, sides: list[CardSide], folder: Path,
+                dpi: int) -> Path:
+    """Write the contact sheet PNG of one deck: every distinct card on one page."""
+    title = f"{game.manifest.title} — {component.name} ({component.id}): " \
+            f"{sum(1 for s in sides if s.side == 'face')} distinct cards"
+    (image,) = _rasterise(sheet_pdf(title, sides), dpi / 72.0)
+    path = folder / f"{component.id}-sheet.png"
+    _save(image, path, dpi)
+    return path
+
+
+def preview_folder(out_dir: Path | None, slug: str) -> Path:
+    """Create and return the preview folder (default ``output/<game>/preview``)."""
     folder = out_dir if out_dir is not None else Path("output") / slug / "preview"
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PnpError(f"cannot create {folder}: {exc.strerror or exc}") from None
-    written: list[Path] = []
-    if profile is not None:
-        product = service_product(profile, component_size(component), f"{slug}/{deck}")
-        page, trim = page_geometry(profile, product)
-        k = profile.dpi / 72.0
-        px_w, px_h = round(page.w * k), round(page.h * k)
-        trim_px = Rect(trim.x * k, trim.y * k, trim.w * k, trim.h * k)
-        jobs: list[tuple[Path, RasterJob]] = []
-        for card_id in card_ids or list(rows):
-            row = rows[card_id]
-            sides = [("face", component.face)] + ([("back", component.back)]
-                                                  if component.back else [])
-            for side, template in sides:
-                layout = render_layout(env, template or "",
-                                       card_context(game, component, row, side),
-                                       where=f"{slug}/{deck} {card_id}")
-                jobs.append((folder / f"{card_id}-{side}-{profile.name}.png",
-                             RasterJob(layout, px_w, px_h, trim_px)))
-        for (path, _), image in zip(jobs, render_images([j for _, j in jobs])):
-            save_png(image, path, profile.dpi)
-            written.append(path)
-        return written
-    for card_id in card_ids or list(rows):
-        row = rows[card_id]
-        sides = [("face", component.face)] + ([("back", component.back)]
-                                              if component.back else [])
-        for side, template in sides:
-            layout = render_layout(env, template or "", card_context(game, component, row,
-                                                                     side),
-                                   where=f"{slug}/{deck} {card_id}")
-            path = folder / f"{card_id}-{side}.png"
-            layout_to_png(layout, path, dpi=dpi, show_bleed=show_bleed)
-            written.append(path)
+    return folder
+
+
+def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir: Path | None,
+                   dpi: int, show_bleed: bool, data_dir: Path | None,
+                   templates_dir: Path | None, preset: str | None = None,
+                   profiles_file: Path | None = None, sheet: bool = False) -> list[Path]:
+    """Render the face (and back) of each requested card to PNG; return the paths.
+
+    With ``sheet`` a contact sheet per deck is written instead (every deck
+    of the game when ``deck`` is None). With ``preset`` (a card-png profile
+    such as ``tgc``) the images are the exact service images: scaled to the
+    service's trim, its bleed, its dpi.
+    """
+    game = load_game(slug, data_dir)
+    tdir = resolve_templates_dir(templates_dir)
+    if deck is None and not sheet:
+        names = ", ".join(c.id for c in all_components(game, tdir))
+        raise PnpError(f"name a deck of {game.slug} to preview (have: {names}), or use "
+                       "--sheet for every deck's contact sheet")
+    env = make_environment(tdir)
+    if sheet:
+        if card_ids:
+            raise PnpError("--sheet shows every distinct card of a deck: leave out the card ids")
+        components = [find_deck(game, deck, tdir)] if deck else all_components(game, tdir)
+        folder = preview_folder(out_dir, game.slug)
+        return [write_sheet(game, comp, render_sides(env, game, comp), folder, dpi)
+                for comp in components]
+    assert deck is not None
+    component = find_deck(game, deck, tdir)
+    if preset is not None:
+        return _service_previews(game, component, env, card_ids, out_dir, preset,
+                                 profiles_file)
+    sides = render_sides(env, game, component, card_ids)
+    return write_card_pngs(sides, preview_folder(out_dir, game.slug), dpi, show_bleed)
+
+
+def _service_previews(game: GameData, component: Component, env: PnpEnvironment,
+                      card_ids: list[str], out_dir: Path | None, preset: str,
+                      profiles_file: Path | None) -> list[Path]:
+    """Write the exact print-service images (a card-png profile) of the named cards."""
+    from pnp.printing.geometry import Rect
+    from pnp.printing.profiles import load_profiles
+    from pnp.printing.service import (RasterJob, page_geometry, render_images, save_png,
+                                      service_product)
+
+    profile = load_profiles(profiles_file).get(preset)
+    if profile.output != "card-png":
+        raise PnpError(f"preview --preset {preset}: expected a profile that writes card "
+                       "images (output = \"card-png\", e.g. tgc or mpc)")
+    sides = render_sides(env, game, component, card_ids)
+    folder = preview_folder(out_dir, game.slug)
+    product = service_product(profile, component_size(component),
+                              f"{game.slug}/{component.id}")
+    page, trim = page_geometry(profile, product)
+    k = profile.dpi / 72.0
+    px_w, px_h = round(page.w * k), round(page.h * k)
+    trim_px = Rect(trim.x * k, trim.y * k, trim.w * k, trim.h * k)
+    jobs = [(folder / f"{s.card}-{s.side}-{profile.name}.png",
+             RasterJob(s.layout, px_w, px_h, trim_px)) for s in sides]
+    written = []
+    for (path, _), image in zip(jobs, render_images([j for _, j in jobs])):
+        save_png(image, path, profile.dpi)
+        written.append(path)
     return written

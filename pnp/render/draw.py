@@ -173,6 +173,7 @@ class _Drawer:
             color: RGB | None = None
             font = ""
             size = 0.0
+            spacing = 0.0
             for r in t.runs:
                 # flip the text matrix back so glyphs are upright in y-down space
                 obj.setTextTransform(1, 0, 0, -1, r.x, r.y)
@@ -182,7 +183,13 @@ class _Drawer:
                 if r.color != color:
                     obj.setFillColorRGB(*r.color)
                     color = r.color
+                if r.spacing != spacing:
+                    obj.setCharSpace(r.spacing)
+                    spacing = r.spacing
                 obj.textOut(r.text)
+            if spacing:
+                # Tc is graphics state: it outlives the text object, so put it back
+                obj.setCharSpace(0)
             c.drawText(obj)
         for use in t.icons:
             self.icon(use)

@@ -8,15 +8,21 @@ falls back per character to the Japanese font for glyphs it lacks.
 
 from __future__ import annotations
 
+import hashlib
 import importlib.util
+from fnmatch import fnmatch
+import os
+import pickle
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 import reportlab
 from reportlab import rl_config
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfmetrics, ttfonts
+from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
 
 from pnp.errors import PnpError
+from pnp.fileio import write_bytes_atomic
 
 #: ReportLab name of the Japanese-capable sans (IPAexGothic).
 FONT_JA = "IPAexGothic"
@@ -40,10 +46,12 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 #: Ascent of the em box used for baselines (IPAexGothic: 0.88 em above baseline).
 EM_ASCENT = 0.88
 
-_registered = False
+_registered: set[str] = set()
 _widths: dict[str, dict[int, float]] = {}     # font -> code point -> width in em
 _default_width: dict[str, float] = {}
 _cmap: dict[str, dict[int, int]] = {}
+#: Bump when the cached face format changes (old cache files are then ignored).
+_FACE_CACHE_VERSION = 1
 
 
 def ipaex_path() -> Path:
@@ -66,21 +74,107 @@ def _vera_path(name: str) -> Path:
     return Path(reportlab.__file__).parent / "fonts" / name
 
 
-def register_fonts() -> None:
-    """Register the TTF fonts with ReportLab once (later calls do nothing)."""
-    global _registered
-    if _registered:
+def _font_path(name: str) -> Path:
+    """The TTF file of one of pnp's fonts."""
+    if name == FONT_JA:
+        return ipaex_path()
+    return _vera_path({FONT_DISPLAY: "VeraBd.ttf", FONT_LATIN: "Vera.ttf"}[name])
+
+
+def _cached_face(path: Path) -> TTFontFace:
+    """Return the parsed TrueType face of ``path``, from the user cache when possible.
+
+    Parsing IPAexGothic's tables takes ~50 ms per process; the parsed tables
+    (not the font file itself, which is read fresh) are kept in
+    ``<cache>/fonts`` keyed by file, size, date and ReportLab version, so
+    ``pnp preview`` starts quickly. Any problem with the cache falls back to
+    parsing the file.
+    """
+    st = path.stat()
+    tag = hashlib.blake2b(f"{path}|{st.st_size}|{st.st_mtime_ns}|{reportlab.Version}|"
+                          f"{_FACE_CACHE_VERSION}".encode(), digest_size=10).hexdigest()
+    folder = cache_dir("fonts")
+    cached = folder / f"{path.stem}-{tag}.pickle" if folder is not None else None
+    if cached is not None and cached.is_file():
+        try:
+            state = pickle.loads(cached.read_bytes())
+            face = TTFontFace.__new__(TTFontFace)
+            face.__dict__.update(state)
+            face._ttf_data = path.read_bytes()
+            per = 1000 / face.unitsPerEm
+            face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else \
+                (lambda x: x * per)
+            return face
+        except Exception:  # a stale or foreign cache file: parse the font instead
+            pass
+    face = TTFontFace(str(path))
+    if cached is not None:
+        state = {k: v for k, v in face.__dict__.items() if k not in ("_ttf_data", "_pdfScale")}
+        try:
+            write_bytes_atomic(cached, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+        except Exception:  # a read-only cache folder only costs speed
+            pass
+    return face
+
+
+def _make_font(name: str, path: Path) -> TTFont:
+    """Build a ReportLab TTFont around a (possibly cached) face, as ``TTFont()`` would."""
+    font = TTFont.__new__(TTFont)
+    font.fontName = name
+    font.face = _cached_face(path)
+    font.encoding = TTEncoding()
+    font.state = WeakKeyDictionary()
+    font._asciiReadable = rl_config.ttfAsciiReadable
+    font.shapable = not any(fnmatch(name, g) for g in getattr(ttfonts, "unShapedFontGlob", ()))
+    return font
+
+
+def ensure_font(name: str) -> None:
+    """Register one of pnp's fonts with ReportLab and load its metrics (once)."""
+    if name in _registered:
         return
-    for name, path in ((FONT_JA, ipaex_path()),
-                       (FONT_DISPLAY, _vera_path("VeraBd.ttf")),
-                       (FONT_LATIN, _vera_path("Vera.ttf"))):
-        if name not in pdfmetrics.getRegisteredFontNames():
-            pdfmetrics.registerFont(TTFont(name, str(path)))
-        face = pdfmetrics.getFont(name).face
-        _widths[name] = {cp: w / 1000.0 for cp, w in face.charWidths.items()}
-        _default_width[name] = face.defaultWidth / 1000.0
-        _cmap[name] = face.charToGlyph
-    _registered = True
+    if name not in pdfmetrics.getRegisteredFontNames():
+        try:
+            font = _make_font(name, _font_path(name))
+        except Exception:  # fall back to ReportLab's own loader
+            font = TTFont(name, str(_font_path(name)))
+        pdfmetrics.registerFont(font)
+    face = pdfmetrics.getFont(name).face
+    _widths[name] = {cp: w / 1000.0 for cp, w in face.charWidths.items()}
+    _default_width[name] = face.defaultWidth / 1000.0
+    _cmap[name] = face.charToGlyph
+    _registered.add(name)
+
+
+def register_fonts() -> None:
+    """Register all of pnp's TTF fonts with ReportLab (later calls do nothing).
+
+    Rendering registers each font lazily on first use; this is for callers
+    that draw with the fonts directly.
+    """
+    for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN):
+        ensure_font(name)
+
+
+def cache_dir(sub: str) -> Path | None:
+    """Return ``<user cache>/pnp/<sub>`` (created), or None if it cannot be made.
+
+    ``$PNP_CACHE_DIR`` overrides the location; ``$XDG_CACHE_HOME`` (else
+    ``~/.cache``) is the default. The cache only holds things pnp can
+    rebuild (compiled templates, parsed font tables).
+    """
+    base = os.environ.get("PNP_CACHE_DIR")
+    if base:
+        root = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = (Path(xdg) if xdg else Path.home() / ".cache") / "pnp"
+    folder = root / sub
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
 
 
 def canvas_kwargs() -> dict[str, object]:
@@ -89,7 +183,7 @@ def canvas_kwargs() -> dict[str, object]:
     Without ``initialFontName`` ReportLab refers to unembedded Helvetica in
     every page preamble, which fails the ``pdffonts`` check.
     """
-    register_fonts()
+    ensure_font(DEFAULT_FONT)
     # Pure-Python ASCII85 encoding of every compressed stream cost ~1 ms per
     # card form; binary Flate streams are smaller and every PDF reader accepts
     # them. This is a process-wide ReportLab setting, fine for pnp's own PDFs.
@@ -99,12 +193,20 @@ def canvas_kwargs() -> dict[str, object]:
 
 def has_glyph(font: str, cp: int) -> bool:
     """Return True if ReportLab font ``font`` has a glyph for code point ``cp``."""
-    return cp in _cmap[font]
+    cmap = _cmap.get(font)
+    if cmap is None:
+        ensure_font(font)
+        cmap = _cmap[font]
+    return cp in cmap
 
 
 def char_width(font: str, cp: int) -> float:
     """Return the advance width of ``cp`` in ``font``, in em."""
-    w = _widths[font].get(cp)
+    widths = _widths.get(font)
+    if widths is None:
+        ensure_font(font)
+        widths = _widths[font]
+    w = widths.get(cp)
     return _default_width[font] if w is None else w
 
 

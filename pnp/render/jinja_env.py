@@ -14,6 +14,7 @@ from markupsafe import Markup, escape
 
 from pnp.errors import PnpError
 from pnp.render.colors import darken, lighten, mix
+from pnp.render.srcmap import SourceLines
 
 
 class PnpEnvironment(SandboxedEnvironment):
@@ -38,6 +39,53 @@ def _br(value: object) -> Markup:
     return Markup("<br/>").join(escape(part) for part in text.split("\n"))
 
 
+class _BytecodeCache(jinja2.FileSystemBytecodeCache):
+    """Compiled templates on disk, keyed also by how pnp preprocesses them.
+
+    Jinja keys cached bytecode by the template's source; pnp adds source-line
+    annotations before compiling (:mod:`pnp.render.srcmap`), so the key also
+    carries :data:`TEMPLATE_CACHE_VERSION` — a changed preprocessor never
+    reuses old bytecode.
+    """
+
+    def get_source_checksum(self, source: str) -> str:
+        """Checksum of the source plus the preprocessing version."""
+        return super().get_source_checksum(f"{TEMPLATE_CACHE_VERSION}\0{source}")
+
+
+#: Bump when the source preprocessing changes (old compiled templates are ignored).
+TEMPLATE_CACHE_VERSION = "srcmap-1"
+
+
+def _bytecode_cache() -> jinja2.BytecodeCache | None:
+    """The on-disk cache of compiled templates, or None when no cache folder can be made.
+
+    Compiling the templates was most of a cold ``pnp preview``; with the
+    cache a template is compiled once per edit, not once per process.
+    """
+    from pnp.render.fonts import cache_dir
+
+    folder = cache_dir("jinja")
+    return _BytecodeCache(str(folder)) if folder is not None else None
+
+
+def _text_width(value: object, size: float = 9.0, font: str = "sans") -> float:
+    """Filter: the width in mm of a one-line text at ``size`` pt in font family ``font``.
+
+    For sizing a pill or a tab to its label; line breaking and shrink-to-fit
+    stay with ``<text>``.
+    """
+    from pnp.render.fonts import FONT_JA, char_width, family_fonts, has_glyph
+
+    chain = family_fonts(str(font)) + (FONT_JA,)
+    total = 0.0
+    for ch in str(value):
+        cp = ord(ch)
+        face = next((f for f in chain if has_glyph(f, cp)), FONT_JA)
+        total += char_width(face, cp)
+    return round(total * float(size) * 25.4 / 72.0, 3)
+
+
 def make_environment(templates_dir: Path) -> PnpEnvironment:
     """Return the Jinja environment for card templates under ``templates_dir``.
 
@@ -49,17 +97,21 @@ def make_environment(templates_dir: Path) -> PnpEnvironment:
     env = PnpEnvironment(
         Path(templates_dir),
         loader=jinja2.FileSystemLoader(str(templates_dir)),
+        # element start tags get their template line (pnp.render.srcmap)
+        extensions=[SourceLines],
         undefined=jinja2.StrictUndefined,
         autoescape=True,
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=False,
         auto_reload=True,   # live preview picks up edited templates
+        bytecode_cache=_bytecode_cache(),
     )
     env.filters["lighten"] = lighten
     env.filters["darken"] = darken
     env.filters["mix"] = mix
     env.filters["br"] = _br
+    env.filters["text_width"] = _text_width
     return env
 
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from typing import Any
 
-from pnp.render import fonts
 from pnp.render.icons import IconResolver, icon_dirs
 from pnp.render.jinja_env import PnpEnvironment, display_path, render_template
 from pnp.render.markup import parse_card
@@ -14,6 +14,7 @@ from pnp.render.nodes import IconUse, Node
 
 #: How many parsed layouts an environment keeps (identical cards share one).
 LAYOUT_CACHE_SIZE = 2048
+_AT = re.compile(r' _at="[^"]*"')
 
 
 @dataclass(frozen=True, eq=False)
@@ -34,6 +35,8 @@ class Layout:
     key: str
     icons: tuple[IconUse, ...]
     template: str
+    #: Template location ("name:line") of the ``<card>`` element, if known.
+    at: str | None = None
 
 
 def render_markup(env: PnpEnvironment, template_name: str, context: dict[str, Any],
@@ -50,11 +53,12 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
     Raises PnpError for template errors (file:line), bad markup, unknown icons
     and text that does not fit even at its min-size.
     """
-    fonts.register_fonts()
     markup = render_template(env, template_name, context, where=where)
     dirs = icon_dirs(env.templates_dir, template_name)
     h = hashlib.blake2b(digest_size=12)
-    h.update(markup.encode("utf-8"))
+    # the key ignores where elements came from: identical cards share a form
+    # even when two templates drew them
+    h.update(_AT.sub("", markup).encode("utf-8"))
     h.update(b"\0")
     h.update("\0".join(str(d) for d in dirs).encode("utf-8"))
     key = h.hexdigest()
@@ -65,10 +69,10 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
     resolver = env.resolvers.get(dirs)
     if resolver is None:
         resolver = env.resolvers[dirs] = IconResolver(dirs, template_name)
-    what = f"{where} ({display_path(env, template_name)}, rendered markup)" if where \
-        else f"{display_path(env, template_name)} (rendered markup)"
-    width, height, bleed, nodes, icons = parse_card(markup, what, resolver, env.templates_dir)
-    layout = Layout(width, height, bleed, nodes, key, icons, template_name)
+    width, height, bleed, nodes, icons, at = parse_card(
+        markup, where, resolver, env.templates_dir,
+        source=f"{display_path(env, template_name)}, rendered markup", template=template_name)
+    layout = Layout(width, height, bleed, nodes, key, icons, template_name, at)
     if len(cache) >= LAYOUT_CACHE_SIZE:
         cache.pop(next(iter(cache)))
     cache[key] = layout

@@ -23,6 +23,7 @@ from pnp.errors import PnpError
 from pnp.render import fonts
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_paint
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Style, Text, TextRun
+from pnp.render.srcmap import ATTR, split_at
 from pnp.render.pathdata import (IDENTITY, Matrix, Ops, bbox, ellipse_ops, multiply,
                                  parse_path, poly_ops, rect_ops, rotation, scale_ops)
 from pnp.render.textlayout import TextTooLong, fit_text, icon_uses
@@ -47,7 +48,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
     "polygon": _STYLE_ATTRS | {"points"},
     "path": _STYLE_ATTRS | {"d"},
     "text": frozenset({"x", "y", "width", "height", "font", "size", "min-size",
-                       "line-height", "align", "valign", "color", "max-lines",
+                       "line-height", "align", "valign", "color", "max-lines", "letter-spacing",
                        "opacity", "id", "transform"}),
     "icon": frozenset({"name", "x", "y", "width", "height", "color", "opacity",
                        "id", "transform"}),
@@ -55,7 +56,7 @@ _ALLOWED: dict[str, frozenset[str]] = {
                         "id", "transform"}),
     "clip": frozenset({"id"}),
     "background": _STYLE_ATTRS - {"transform"},
-    "span": frozenset({"font", "color"}),
+    "span": frozenset({"font", "color", "letter-spacing"}),
     "br": frozenset(),
 }
 _HINTS = {"w": "width", "h": "height", "src": "href", "font-size": "size",
@@ -70,15 +71,33 @@ _TRANSFORM = re.compile(r"\s*(matrix|translate|scale|rotate|skewX|skewY)\s*\(([^
 
 
 class _El:
-    """A parsed XML element: tag, attributes, mixed children, source line."""
+    """A parsed XML element: tag, attributes, mixed children, source line.
 
-    __slots__ = ("tag", "attrs", "children", "line")
+    ``at`` is the template location ``name:line`` that wrote the element (see
+    :mod:`pnp.render.srcmap`), or None for markup without it (icon files, or
+    an element built inside a Jinja expression); ``parent`` finds the nearest
+    annotated ancestor for those.
+    """
 
-    def __init__(self, tag: str, attrs: dict[str, str], line: int) -> None:
+    __slots__ = ("tag", "attrs", "children", "line", "at", "parent")
+
+    def __init__(self, tag: str, attrs: dict[str, str], line: int,
+                 parent: "_El | None" = None) -> None:
         self.tag = tag
+        self.at = attrs.pop(ATTR, None)
         self.attrs = attrs
         self.children: list[_El | str] = []
         self.line = line
+        self.parent = parent
+
+    def where(self) -> str | None:
+        """Return the template location of this element or its nearest annotated parent."""
+        el: _El | None = self
+        while el is not None:
+            if el.at is not None:
+                return el.at
+            el = el.parent
+        return None
 
 
 def parse_xml(text: str, what: str) -> _El:
@@ -90,7 +109,7 @@ def parse_xml(text: str, what: str) -> _El:
 
     def start(tag: str, attrs: dict[str, str]) -> None:
         """Open an element."""
-        el = _El(tag, attrs, parser.CurrentLineNumber)
+        el = _El(tag, attrs, parser.CurrentLineNumber, stack[-1] if stack else None)
         if stack:
             stack[-1].children.append(el)
         else:
@@ -156,7 +175,7 @@ class Parser:
     ``ref_w``/``ref_h`` are what percentages refer to (card or viewBox size).
     """
 
-    what: str                       # "where (template)" for error messages
+    what: str                       # the card ("fortuna/reel reel-3-bolt") for messages
     scale: float
     ref_w: float
     ref_h: float
@@ -165,14 +184,37 @@ class Parser:
     templates_dir: Path | None = None
     bleed: float = 0.0
     icons_used: dict[tuple[int, RGB], IconUse] = field(default_factory=dict)
+    #: How messages name the markup when an element has no template line.
+    source: str = "rendered markup"
+    #: The templates folder as shown in messages ("templates").
+    templates_label: str = "templates"
+    #: The template being rendered (a macro's element names it in messages).
+    template: str | None = None
     _len_cache: dict[tuple[str, bool], float] = field(default_factory=dict)
 
     # ----------------------------------------------------------- errors
     def fail(self, el: _El | None, msg: str) -> PnpError:
-        """Return a PnpError naming the card/template, line and element."""
-        loc = f" line {el.line} <{el.tag}>" if el is not None else ""
+        """Return a PnpError naming the card, the template file and line, and the element.
+
+        The template line comes from the element's ``_at`` annotation; without
+        one the message names the line of the rendered markup. The error also
+        carries ``template`` and ``template_line`` for the linter's report.
+        """
+        at = el.where() if el is not None else None
+        template, line = split_at(at) if at else (None, None)
+        if el is None:
+            loc = ""
+        elif template is not None:
+            via = f" (drawing {self.templates_label}/{self.template})" \
+                if self.template and template != self.template else ""
+            loc = f": {self.templates_label}/{template}:{line} <{el.tag}>{via}"
+        else:
+            loc = f" ({self.source}) line {el.line} <{el.tag}>"
         err = PnpError(f"{self.what}{loc}: {msg}")
         err.located = True  # type: ignore[attr-defined]
+        err.detail = msg  # type: ignore[attr-defined]
+        err.template = template  # type: ignore[attr-defined]
+        err.template_line = line  # type: ignore[attr-defined]
         return err
 
     # ----------------------------------------------------------- values
@@ -558,11 +600,13 @@ class Parser:
             except ValueError:
                 raise PnpError(f"bad max-lines {a['max-lines']!r}: expected a whole number") from None
         opacity = inh.opacity * (self.fraction(a["opacity"], "opacity") if "opacity" in a else 1.0)
+        track = self.tracking(a.get("letter-spacing"), size)
         pieces: list[tuple] = []
-        self.collect(el, chain, color, pieces)
+        self.collect(el, chain, color, pieces, track, size)
         pieces = collapse_spaces(pieces)
+        at = el.where()
         if not pieces:
-            return Text((), (), size, 0, opacity, a.get("id"))
+            return Text((), (), size, 0, opacity, a.get("id"), at, (x, y, w, h), max_lines)
         try:
             fit = fit_text(tuple(pieces), w, h, size, min_size, lh, align, valign, max_lines)
         except TextTooLong as exc:
@@ -571,24 +615,48 @@ class Parser:
             raise self.fail(el, f"text box {name} does not fit: {exc.reason} "
                                 f"(size {size:g}pt, min-size {min_size:g}pt); shorten the "
                                 f"text, enlarge the box or lower min-size") from None
-        runs = tuple(TextRun(x + r.x, y + r.y, r.font, r.size, r.color, r.text) for r in fit.runs)
+        runs = tuple(TextRun(x + r.x, y + r.y, r.font, r.size, r.color, r.text, r.spacing)
+                     for r in fit.runs)
         icons = icon_uses(fit, x, y)
         for use in icons:
             self.icons_used.setdefault((id(use.icon), use.color), use)
-        return Text(runs, icons, fit.size, fit.lines, opacity, a.get("id"))
+        return Text(runs, icons, fit.size, fit.lines, opacity, a.get("id"), at, (x, y, w, h),
+                    max_lines)
 
-    def collect(self, el: _El, chain: tuple[str, ...], color: RGB, out: list[tuple]) -> None:
-        """Flatten mixed text content into pieces (text, icon, break)."""
+    def tracking(self, value: str | None, size: float) -> float:
+        """Parse ``letter-spacing`` into em: ``0.2em``, a plain number (em), or a length."""
+        if value is None:
+            return 0.0
+        v = value.strip()
+        try:
+            if v.endswith("em"):
+                return float(v[:-2])
+            return float(v)
+        except ValueError:
+            pass
+        try:
+            return parse_length(v, default_unit="pt", what="letter-spacing") / size
+        except PnpError:
+            raise PnpError(f"bad letter-spacing {value!r}: expected e.g. 0.15em or "
+                           f"0.5pt") from None
+
+    def collect(self, el: _El, chain: tuple[str, ...], color: RGB, out: list[tuple],
+                track: float = 0.0, size: float = 9.0) -> None:
+        """Flatten mixed text content into pieces (text, icon, break).
+
+        ``track`` is the letter-spacing in em that text pieces carry; ``size``
+        the box's nominal size (for a letter-spacing given as a length).
+        """
         for child in el.children:
             if isinstance(child, str):
                 pos = 0
                 for m in _ICON_TOKEN.finditer(child):
                     if m.start() > pos:
-                        out.append(("t", chain, color, child[pos:m.start()]))
+                        out.append(("t", chain, color, child[pos:m.start()], track))
                     out.append(("i", self.get_icon(m.group(1)), color))
                     pos = m.end()
                 if pos < len(child):
-                    out.append(("t", chain, color, child[pos:]))
+                    out.append(("t", chain, color, child[pos:], track))
                 continue
             try:
                 self.check_attrs(child)
@@ -606,7 +674,10 @@ class Parser:
                     sub_chain = fonts.family_fonts(child.attrs["font"]) \
                         if "font" in child.attrs else chain
                     c = parse_color(child.attrs["color"]) if "color" in child.attrs else color
-                    self.collect(child, sub_chain, c if isinstance(c, tuple) else color, out)
+                    sub_track = self.tracking(child.attrs["letter-spacing"], size) \
+                        if "letter-spacing" in child.attrs else track
+                    self.collect(child, sub_chain, c if isinstance(c, tuple) else color, out,
+                                 sub_track, size)
                 else:
                     raise PnpError(f"<{child.tag}> is not allowed inside <text>; "
                                    f"expected span, icon or br")
@@ -626,7 +697,7 @@ def collapse_spaces(pieces: list[tuple]) -> list[tuple]:
         while out and out[-1][0] == "t" and out[-1][3].endswith(" "):
             t = out[-1][3].rstrip(" ")
             if t:
-                out[-1] = out[-1][:3] + (t,)
+                out[-1] = out[-1][:3] + (t,) + out[-1][4:]
                 break
             out.pop()
 
@@ -638,7 +709,7 @@ def collapse_spaces(pieces: list[tuple]) -> list[tuple]:
             if not text:
                 continue
             last_space = text.endswith(" ")
-            out.append(p[:3] + (text,))
+            out.append(p[:3] + (text,) + p[4:])
         elif p[0] == "i":
             out.append(p)
             last_space = False
@@ -701,13 +772,24 @@ def image_size(path: Path) -> tuple[int, int]:
 
 
 def parse_card(markup: str, what: str, resolve_icon: IconResolver,
-               templates_dir: Path) -> tuple[float, float, float, tuple[Node, ...], tuple[IconUse, ...]]:
-    """Parse card markup; return (width, height, bleed, nodes, one IconUse per icon)."""
-    root = parse_xml(markup, what)
+               templates_dir: Path, *, source: str = "rendered markup",
+               template: str | None = None,
+               ) -> tuple[float, float, float, tuple[Node, ...], tuple[IconUse, ...], str | None]:
+    """Parse card markup; return (width, height, bleed, nodes, one IconUse per icon, at).
+
+    ``at`` is the template location of the ``<card>`` element (or None).
+
+    ``what`` names the card in messages; ``source`` names the markup
+    (``templates/x.xml.j2, rendered markup``) for problems that have no
+    template line.
+    """
+    whole = f"{what} ({source})" if what else source
+    root = parse_xml(markup, whole)
     if root.tag != "card":
-        raise PnpError(f"{what}: the markup must have one <card> root element, "
+        raise PnpError(f"{whole}: the markup must have one <card> root element, "
                        f"found <{root.tag}>")
-    base = Parser(what, MM, 0.0, 0.0, True, resolve_icon, templates_dir)
+    base = Parser(what or source, MM, 0.0, 0.0, True, resolve_icon, templates_dir,
+                  source=source, templates_label=templates_dir.name, template=template)
     try:
         for name in root.attrs:
             if name not in ("width", "height", "bleed"):
@@ -729,7 +811,7 @@ def parse_card(markup: str, what: str, resolve_icon: IconResolver,
     nodes, clip = base.children(root, _Inh())
     if clip is not None:
         nodes = [Group(tuple(nodes), None, clip)]
-    return width, height, bleed, tuple(nodes), tuple(base.icons_used.values())
+    return width, height, bleed, tuple(nodes), tuple(base.icons_used.values()), root.at
 
 
 def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:

@@ -59,6 +59,7 @@ class TextRun:
     size: float
     color: RGB
     text: str
+    spacing: float = 0.0   # letter-spacing in points (PDF ``Tc``)
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +94,11 @@ class Text:
     lines: int
     opacity: float = 1.0
     id: str | None = None
+    #: Template location "name:line" that wrote the box (for the linter).
+    at: str | None = None
+    #: The box (x, y, width, height) in points, and its max-lines.
+    box: tuple[float, float, float, float] | None = None
+    max_lines: int | None = None
 
 
 @dataclass(frozen=True, slots=True)

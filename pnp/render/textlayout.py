@@ -1,7 +1,7 @@
 """Text measurement, Japanese/Latin line breaking (kinsoku) and shrink-to-fit.
 
-Text arrives as *pieces*: ``("t", fonts, color, text)`` (text in a font
-fallback chain), ``("i", icon, color)`` (an inline icon) and ``("b",)`` (a hard
+Text arrives as *pieces*: ``("t", fonts, color, text, tracking)`` (text in a
+font fallback chain; ``tracking`` is letter-spacing in em), ``("i", icon, color)`` (an inline icon) and ``("b",)`` (a hard
 line break). Pieces are measured once at 1 em and cut into unbreakable
 *chunks*; every font size tried by shrink-to-fit is then only a greedy pass over
 the chunks with the width budget scaled by 1/size. Results are cached, so
@@ -13,27 +13,21 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from pnp.errors import PnpError
-from pnp.render import fonts
+from pnp.render import fonts, kinsoku
 from pnp.render.colors import RGB
 from pnp.render.nodes import Icon, IconUse, TextRun
 
-#: A text piece: ("t", fonts, color, text), ("i", icon, color) or ("b",).
+#: A text piece: ("t", fonts, color, text[, tracking]), ("i", icon, color) or ("b",).
 Piece = tuple
 
-#: Characters that may not start a line (行頭禁則): closing brackets, Japanese
-#: and Latin closing punctuation, small kana, the prolonged sound mark and
-#: iteration marks (JIS X 4051 classes 2, 3, 4, 5, 6 and 10, simplified).
-NO_START = frozenset(
-    "。、，．・：；？！」』）］｝〉》】〕〗〙〛”’〟"
-    "ーぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
-    "々〻ゝゞヽヾ゛゜‐゠–〜～"
-    ")]},.:;!?%\u2019\u201d"
-    "ｧｨｩｪｫｯｬｭｮｰ｡､･｣）］｝，．：；？！"
-)
-#: Characters that may not end a line (行末禁則): opening brackets and quotes.
-NO_END = frozenset("「『（［｛〈《【〔〖〘〚“‘〝([{\u2018\u201c＄￥＃｢（［｛")
-#: Characters that may not be separated from each other (分離禁止).
-INSEPARABLE = frozenset("…‥—―")
+#: The kinsoku sets live in :mod:`pnp.render.kinsoku` (shared with the
+#: rulebooks); re-exported here for callers that imported them from this module.
+NO_START = kinsoku.NO_START
+NO_END = kinsoku.NO_END
+INSEPARABLE = kinsoku.INSEPARABLE
+#: A last line with this many characters or fewer is avoided when the line
+#: before it can give up a word (a 1–2 character last line reads as a mistake).
+SHORT_LAST_LINE = 2
 
 _SPACE, _CJK, _LATIN, _ICON, _BREAK = range(5)
 #: Inline icons are 1 em tall with this much space on each side (in em).
@@ -71,6 +65,7 @@ class _Atom:
     color: RGB
     width: float
     icon: Icon | None = None
+    track: float = 0.0   # letter-spacing (em) included in ``width``
 
 
 @dataclass(slots=True)
@@ -105,7 +100,10 @@ class TextTooLong(Exception):
 _atom_cache: dict[tuple, list[_Chunk]] = {}
 _fit_cache: dict[tuple, TextFit] = {}
 _char_font: dict[tuple[tuple[str, ...], str], str] = {}
-_CACHE_LIMIT = 20000
+#: Entries kept per cache: enough for every text of a large game to hit while
+#: it is rendered, small enough that memory does not grow with the card count.
+_ATOM_LIMIT = 1024
+_FIT_LIMIT = 2048
 
 
 def _font_for(chain: tuple[str, ...], ch: str) -> str:
@@ -132,7 +130,8 @@ def _atoms(pieces: tuple[Piece, ...]) -> list[_Atom]:
     for piece in pieces:
         tag = piece[0]
         if tag == "t":
-            _, chain, color, text = piece
+            chain, color, text = piece[1], piece[2], piece[3]
+            track = piece[4] if len(piece) > 4 else 0.0
             for ch in text:
                 font = _font_for(chain, ch)
                 cp = ord(ch)
@@ -142,7 +141,8 @@ def _atoms(pieces: tuple[Piece, ...]) -> list[_Atom]:
                     kind = _CJK
                 else:
                     kind = _LATIN
-                out.append(_Atom(kind, ch, font, color, fonts.char_width(font, cp)))
+                out.append(_Atom(kind, ch, font, color, fonts.char_width(font, cp) + track,
+                                 None, track))
         elif tag == "i":
             _, icon, color = piece
             vx, vy, vw, vh = icon.viewbox
@@ -153,13 +153,16 @@ def _atoms(pieces: tuple[Piece, ...]) -> list[_Atom]:
     return out
 
 
-def _can_break(a: _Atom, b: _Atom) -> bool:
-    """Return True if a line may break between adjacent atoms ``a`` and ``b``."""
-    if b.ch in NO_START or a.ch in NO_END:
+def _can_break(before: str, a: _Atom, b: _Atom) -> bool:
+    """Return True if a line may break between adjacent atoms ``a`` and ``b``.
+
+    ``before`` is the character before ``a``; the rules are
+    :func:`pnp.render.kinsoku.keeps_together`'s. Latin text breaks only at
+    spaces (handled by the caller), so two Latin atoms never break here.
+    """
+    if not (a.kind in (_CJK, _ICON) or b.kind in (_CJK, _ICON)):
         return False
-    if a.ch in INSEPARABLE and b.ch in INSEPARABLE:
-        return False
-    return a.kind in (_CJK, _ICON) or b.kind in (_CJK, _ICON)
+    return not kinsoku.keeps_together(before, a.ch, b.ch)
 
 
 def chunks(pieces: tuple[Piece, ...]) -> list[_Chunk]:
@@ -171,13 +174,14 @@ def chunks(pieces: tuple[Piece, ...]) -> list[_Chunk]:
     cur: _Chunk | None = None
     spaces: list[_Atom] = []
     prev: _Atom | None = None
+    before = ""          # the character before ``prev`` (range and pair rules)
     for a in _atoms(pieces):
         if a.kind == _BREAK:
             if cur is None:
                 result.append(_Chunk([], [], 0.0, 0.0, True))
             else:
                 cur.hard = True
-            cur, prev, spaces = None, None, []
+            cur, prev, spaces, before = None, None, [], ""
             continue
         if a.kind == _SPACE:
             spaces.append(a)
@@ -195,18 +199,66 @@ def chunks(pieces: tuple[Piece, ...]) -> list[_Chunk]:
             else:
                 cur = _Chunk(spaces, [a], sum(s.width for s in spaces), a.width)
                 result.append(cur)
-        elif prev is not None and _can_break(prev, a):
+        elif prev is not None and _can_break(before, prev, a):
             cur = _Chunk([], [a], 0.0, a.width)
             result.append(cur)
         else:
             cur.atoms.append(a)
             cur.width += a.width
+        before = "" if spaces else (prev.ch if prev is not None else "")
         spaces = []
         prev = a
-    if len(_atom_cache) > _CACHE_LIMIT:
-        _atom_cache.clear()
-    _atom_cache[pieces] = result
+    _remember(_atom_cache, pieces, result, _ATOM_LIMIT)
     return result
+
+
+def _remember(cache: dict, key: object, value: object, limit: int) -> None:
+    """Store ``value`` under ``key``, dropping the oldest entries beyond ``limit``.
+
+    Bounded caches keep a build's memory flat however many distinct cards
+    it renders (each entry holds a text's atoms or laid-out runs).
+    """
+    cache[key] = value
+    while len(cache) > limit:
+        cache.pop(next(iter(cache)))
+
+
+def _visible(line: list[tuple[_Chunk, bool]]) -> int:
+    """Characters (and inline icons) on a line, spaces not counted."""
+    return sum(len(ch.atoms) - sum(1 for a in ch.atoms if a.kind == _SPACE)
+               for ch, _ in line)
+
+
+def _width(line: list[tuple[_Chunk, bool]]) -> float:
+    """Width of a line in em (glue counted for every chunk but the first)."""
+    return sum(ch.width + (ch.glue if keep else 0.0) for ch, keep in line)
+
+
+def _avoid_short_last_line(lines: list[tuple[list[tuple[_Chunk, bool]], float]],
+                           start: int, budget: float) -> None:
+    """Pull words down from the line before a paragraph's 1–2 character last line.
+
+    ``start`` is the index of the paragraph's first line. Only done when the
+    moved words fit on the last line and the line before keeps at least one
+    word, so the line count never changes; otherwise the lines stay as they were.
+    """
+    last = len(lines) - 1
+    if last <= start or _visible(lines[last][0]) > SHORT_LAST_LINE:
+        return
+    prev = list(lines[last - 1][0])
+    tail = list(lines[last][0])
+    eps = 1e-9
+    while len(prev) > 1 and _visible(tail) <= SHORT_LAST_LINE:
+        moved, _ = prev.pop()
+        first, _ = tail[0]
+        candidate = [(moved, False), (first, True)] + tail[1:]
+        if _width(candidate) > budget + eps:
+            return
+        tail = candidate
+    if _visible(tail) <= SHORT_LAST_LINE:
+        return
+    lines[last - 1] = (prev, _width(prev))
+    lines[last] = (tail, _width(tail))
 
 
 def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chunk, bool]], float]] | None:
@@ -218,6 +270,7 @@ def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chun
     lines: list[tuple[list[tuple[_Chunk, bool]], float]] = []
     line: list[tuple[_Chunk, bool]] = []
     lw = 0.0
+    para = 0             # index of the current paragraph's first line
     for ch in chs:
         if ch.width > budget + eps:
             return None
@@ -232,9 +285,12 @@ def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chun
             line.append((ch, False))
         if ch.hard:
             lines.append((line, lw))
+            _avoid_short_last_line(lines, para, budget)
+            para = len(lines)
             line, lw = [], 0.0
     if line:
         lines.append((line, lw))
+        _avoid_short_last_line(lines, para, budget)
     return lines
 
 
@@ -270,21 +326,25 @@ def _place(lines: list[tuple[list[tuple[_Chunk, bool]], float]], size: float,
     icons: list[tuple[Icon, float, float, float, float, RGB]] = []
     for i, (line, lw) in enumerate(lines):
         baseline = top + i * step + (step - size) / 2.0 + fonts.EM_ASCENT * size
+        # letter-spacing after the last character is not part of the line
+        ink = lw - line[-1][0].atoms[-1].track if line and line[-1][0].atoms else lw
         if align == "center":
-            x = (width - lw * size) / 2.0
+            x = (width - ink * size) / 2.0
         elif align == "right":
-            x = width - lw * size
+            x = width - ink * size
         else:
             x = 0.0
         run_x = x
         run_font = ""
         run_color: RGB | None = None
+        run_track = 0.0
         buf: list[str] = []
 
         def flush() -> None:
             """Emit the characters collected for the current run."""
             if buf:
-                runs.append(TextRun(run_x, baseline, run_font, size, run_color, "".join(buf)))  # type: ignore[arg-type]
+                runs.append(TextRun(run_x, baseline, run_font, size, run_color,  # type: ignore[arg-type]
+                                    "".join(buf), run_track * size))
                 buf.clear()
 
         for ch, keep in line:
@@ -299,9 +359,9 @@ def _place(lines: list[tuple[list[tuple[_Chunk, bool]], float]], size: float,
                     x += a.width * size
                     run_font = ""
                     continue
-                if a.font != run_font or a.color != run_color:
+                if a.font != run_font or a.color != run_color or a.track != run_track:
                     flush()
-                    run_x, run_font, run_color = x, a.font, a.color
+                    run_x, run_font, run_color, run_track = x, a.font, a.color, a.track
                 buf.append(a.ch)
                 x += a.width * size
         flush()
@@ -359,9 +419,7 @@ def fit_text(pieces: tuple[Piece, ...], width: float, height: float, size: float
         result = best
     if isinstance(result, str):
         raise TextTooLong(f"{result} at {size:g}pt")
-    if len(_fit_cache) > _CACHE_LIMIT:
-        _fit_cache.clear()
-    _fit_cache[key] = result
+    _remember(_fit_cache, key, result, _FIT_LIMIT)
     return result
 
 

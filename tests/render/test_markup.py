@@ -84,7 +84,7 @@ def test_unknown_attribute_is_named_with_a_hint(card) -> None:
         card('<rect x="0" y="0" w="10" height="5"/>')
     msg = str(err.value)
     assert "test/card c-1" in msg and "'w'" in msg and "did you mean 'width'" in msg
-    assert "line 2" in msg
+    assert "templates/test/t1.xml.j2:2 <rect>" in msg   # the template's line, not the markup's
 
 
 def test_unknown_element_and_bad_values(card) -> None:

@@ -1,0 +1,103 @@
+"""Japanese line-breaking rules (禁則処理), shared by card text and rulebooks.
+
+One place says where a line may break, so cards and rulebooks break Japanese
+the same way:
+
+- :data:`NO_START` may not start a line (行頭禁則): closing brackets and
+  punctuation, the prolonged sound mark ``ー``, small kana, iteration marks,
+  wave dashes ``〜``/``～`` and the like (JIS X 4051 classes 2–6 and 10,
+  simplified).
+- :data:`NO_END` may not end a line (行末禁則): opening brackets and quotes,
+  and prefix signs that belong to the number after them (``＋1``, ``×3``).
+- :data:`INSEPARABLE` pairs (``……``, ``——``) are never split.
+- Numbers stay with what qualifies them: a digit and the unit after it
+  (``3枚``, ``2人``), and a range or value pair (``1〜3``, ``3枚9``,
+  ``2×3``) never split. ``9VP`` is Latin and never splits anyway.
+
+Text code asks :func:`can_break` about each pair of neighbouring
+characters; :func:`break_points` answers the same for a whole string
+(for callers that wrap plain strings, e.g. a rulebook paragraph).
+Avoiding a last line of one or two characters is a line-filling decision
+and lives with the line filler (:func:`pnp.render.textlayout.break_lines`).
+"""
+
+from __future__ import annotations
+
+from typing import Callable
+
+#: Characters that may not start a line (行頭禁則).
+NO_START = frozenset(
+    "。、，．・：；？！」』）］｝〉》】〕〗〙〛”’〟"
+    "ーぁぃぅぇぉっゃゅょゎゕゖァィゥェォッャュョヮヵヶㇰㇱㇲㇳㇴㇵㇶㇷㇸㇹㇺㇻㇼㇽㇾㇿ"
+    "々〻ゝゞヽヾ゛゜‐゠–〜～"
+    ")]},.:;!?%\u2019\u201d"
+    "ｧｨｩｪｫｯｬｭｮｰ｡､･｣）］｝，．：；？！％"
+)
+#: Characters that may not end a line (行末禁則): opening brackets and quotes,
+#: and signs that belong to the number after them.
+NO_END = frozenset("「『（［｛〈《【〔〖〘〚“‘〝([{\u2018\u201c＄￥＃｢（［｛＋－±×÷≦≧＜＞№")
+#: Characters that may not be separated from each other (分離禁止).
+INSEPARABLE = frozenset("…‥—―")
+#: Digits (ASCII and full-width): a number never splits from its unit or range.
+DIGITS = frozenset("0123456789０１２３４５６７８９")
+#: Counters and units that follow a number (3枚, 2人, 10点, 1位 …).
+UNITS = frozenset("枚点人個回位倍体本匹番目列段枠度秒分日週月年円組周戦話章歳名")
+#: Marks that join two numbers into one range or pair (1〜3, 2×3, 4:3, 1/2).
+JOINERS = frozenset("〜～~-‐–—－−×:：/／")
+
+
+def is_digit(ch: str) -> bool:
+    """Return True for an ASCII or full-width digit."""
+    return ch in DIGITS
+
+
+def keeps_together(before: str, a: str, b: str) -> bool:
+    """Return True if a line must not break between ``a`` and ``b``.
+
+    ``before`` is the character before ``a`` ("" at the start). This covers
+    every rule above except the CJK/Latin question of whether the pair is a
+    break opportunity at all (Latin text breaks only at spaces).
+    """
+    if b in NO_START or a in NO_END:
+        return True
+    if a in INSEPARABLE and b in INSEPARABLE:
+        return True
+    if a in DIGITS and (b in UNITS or b in JOINERS):
+        return True                     # 3枚, 2人, 1〜 …
+    if b in DIGITS and before in DIGITS and (a in UNITS or a in JOINERS):
+        return True                     # 1〜3, 3枚9, 2×3
+    return False
+
+
+def break_points(text: str, is_cjk: Callable[[str], bool] | None = None) -> list[bool]:
+    """Return, for each index ``i`` in ``1..len(text)-1``, whether a line may break before it.
+
+    The list has ``len(text)`` entries; entry 0 is always False. A break is
+    allowed at a space (the space is dropped at the line end) or between two
+    characters of which one is CJK, unless :func:`keeps_together` forbids it.
+    """
+    if is_cjk is None:
+        from pnp.render.textlayout import is_cjk as cjk_cp
+
+        def is_cjk(ch: str) -> bool:
+            """CJK test on a character (see :func:`pnp.render.textlayout.is_cjk`)."""
+            return cjk_cp(ord(ch))
+
+    out = [False] * len(text)
+    for i in range(1, len(text)):
+        a, b = text[i - 1], text[i]
+        before = text[i - 2] if i >= 2 else ""
+        if b == " ":
+            continue
+        if a == " ":
+            # a break at a space still honours the characters around it
+            j = i - 1
+            while j > 0 and text[j - 1] == " ":
+                j -= 1
+            prev = text[j - 1] if j > 0 else ""
+            out[i] = bool(prev) and not (b in NO_START or prev in NO_END)
+            continue
+        if not (is_cjk(a) or is_cjk(b)):
+            continue
+        out[i] = not keeps_together(before, a, b)
+    return out

@@ -1,0 +1,81 @@
+"""Template source lines on rendered elements, so messages point at the template.
+
+A card template is Jinja that writes markup; a problem found in the markup
+(a box that overflows, a colour too faint, an unknown icon) is only useful
+if it names the template line that wrote the element. This Jinja extension
+rewrites each template's *source* before it is compiled: every element start
+tag in the template's plain text gets an attribute ``_at="NAME:LINE"``::
+
+    <text id="rules" x="6" …>      (templates/fortuna/reel_face.xml.j2, line 14)
+    <text _at="fortuna/reel_face.xml.j2:14" id="rules" x="6" …>
+
+Elements written by macros carry the macro file's line. Tags inside Jinja
+expressions, statements and comments (e.g. a ``'<span …>'`` string built in
+an expression) are left alone; such elements report the nearest annotated
+element around them. The markup parser reads ``_at`` and drops it.
+"""
+
+from __future__ import annotations
+
+import re
+
+from jinja2.ext import Extension
+
+#: Attribute name carrying "template name:line" on rendered elements.
+ATTR = "_at"
+
+_TAG = re.compile(r"<([A-Za-z][\w.-]*)(?=[\s/>])")
+_OPEN = re.compile(r"\{[{%#]")
+_CLOSE = {"{{": "}}", "{%": "%}", "{#": "#}"}
+
+
+def annotate(source: str, name: str) -> str:
+    """Return ``source`` with ``_at="name:line"`` added to every plain-text start tag."""
+    out: list[str] = []
+    pos = 0
+    line = 1
+    n = len(source)
+    quoted = name.replace("&", "&amp;").replace('"', "&quot;").replace("<", "&lt;")
+    while pos < n:
+        m = _OPEN.search(source, pos)
+        end = m.start() if m else n
+        chunk = source[pos:end]
+        # plain template text: annotate tags, counting lines as we go
+        last = 0
+        for tag in _TAG.finditer(chunk):
+            out.append(chunk[last:tag.end()])
+            line_here = line + chunk.count("\n", 0, tag.start())
+            out.append(f' {ATTR}="{quoted}:{line_here}"')
+            last = tag.end()
+        out.append(chunk[last:])
+        line += chunk.count("\n")
+        if m is None:
+            break
+        # a Jinja construct: copied unchanged up to its closing delimiter
+        close = _CLOSE[m.group(0)]
+        stop = source.find(close, m.end())
+        stop = n if stop < 0 else stop + len(close)
+        block = source[m.start():stop]
+        out.append(block)
+        line += block.count("\n")
+        pos = stop
+    return "".join(out)
+
+
+class SourceLines(Extension):
+    """Jinja extension: annotate element start tags with their template line."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        """Annotate ``source`` before Jinja compiles it (cached with the template)."""
+        if name is None:
+            return source
+        return annotate(source, name)
+
+
+def split_at(value: str) -> tuple[str, int | None]:
+    """Split an ``_at`` value into (template name, line)."""
+    name, _, line = value.rpartition(":")
+    try:
+        return name, int(line)
+    except ValueError:
+        return value, None
