@@ -177,12 +177,14 @@ def test_starting_hp_above_the_track_is_rejected(tmp_path: Path) -> None:
     shutil.copytree(PROJECT_ROOT / "card_data" / "episode2", tmp_path / "episode2")
     manifest = tmp_path / "episode2" / "manifest.toml"
     text = manifest.read_text(encoding="utf-8")
-    manifest.write_text(re.sub(r"(?m)^starting_hp_max = 30", "starting_hp_max = 15", text),
+    default = int(re.search(r"(?m)^starting_hp = (\d+)", text).group(1))  # type: ignore[union-attr]
+    cap = default - 1  # a track shorter than the default starting HP
+    manifest.write_text(re.sub(r"(?m)^starting_hp_max = 30", f"starting_hp_max = {cap}", text),
                         encoding="utf-8")
     data = load_game_data(tmp_path, "episode2", strict=True)
     with pytest.raises(PnpError, match="E3a"):
         make_game(data)
-    assert make_game(data, {"starting_hp": 15}).params["starting_hp"] == 15
+    assert make_game(data, {"starting_hp": cap}).params["starting_hp"] == cap
 
 
 # ---------------------------------------------------------------- bots
@@ -270,9 +272,11 @@ def test_stats_figures() -> None:
                               hp="3/20", extra="dice=1,1,1"), "attack ♣7", "take damage")
     dry = _finished(position(hand=["♣7", "♥2"], boss="♥J", extra="dice=1,1,1"),
                     "attack ♣7", "take damage")
-    stats = Episode2Stats(GAME, 1)
+    # The positions run at max HP 20, so count them as a 20-HP game does.
+    game20 = build_game("episode2", {"starting_hp": 20})
+    stats = Episode2Stats(game20, 1)
     stats.add(retreat, ["heuristic"])
-    other = Episode2Stats(GAME, 1)
+    other = Episode2Stats(game20, 1)
     other.add(over, ["heuristic"])
     other.add(dry, ["heuristic"])
     stats.merge(other)

@@ -80,7 +80,8 @@ def test_setup_from_data() -> None:
     assert not {"♦6", "♦7", "♦8", "♦9", "♦10"} & set(PLAYER_CARDS)
     assert sorted(GAME.hp_of[35:]) == [11] * 4 + [12] * 4 + [13] * 4
     s = GAME.new_initial_state(1, 5)
-    assert (s.hp, s.max_hp) == (20, 20)
+    hp = GAME.data.manifest.constants["starting_hp"]  # ruling E3: the data's default
+    assert (s.hp, s.max_hp) == (hp, hp) == (GAME.params["starting_hp"],) * 2
     assert len(s.hand) == 3 and len(s.deck) == 32 and len(s.enemies) == 11
     assert s.boss >= 35 and s.spoils == () and s.current_player() == 0
 
