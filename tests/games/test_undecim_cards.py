@@ -170,6 +170,9 @@ def holding(cards: Cards, condition: str, n: int) -> tuple[str, str]:
     if condition == "settled_resources":
         mats = "".join(cards.up(m) for m in MATERIALS[:n])
         return "-", mats if n >= 2 else mats + cards.up("金")
+    if condition == "mixed_size":
+        mats = "".join(cards.up(m) for m in MATERIALS[:min(n, 4)])
+        return "-", mats + cards.up("金", max(0, n - 4)) if n >= 2 else "-"
     if condition == "lands":
         return "".join(cards.up(LANDS[i % 4]) for i in range(n)), "-"
     if condition == "land_types_each":

@@ -62,6 +62,18 @@ def _manifest(game: Path, old: str, new: str) -> None:
     path.write_text(text.replace(old, new), encoding="utf-8")
 
 
+def _row_with(table: str, test: Callable[[dict[str, str]], bool]) -> str:
+    """Id of the first row of ``table`` (the shipped data) passing ``test``."""
+    with (DATA / "undecim" / f"{table}.csv").open(encoding="utf-8", newline="") as fh:
+        return next(r["id"] for r in csv.DictReader(fh) if test(r))
+
+
+BOOSTED = _row_with("actions", lambda r: r["gold_boost"] != "none")
+UNSCALED = _row_with("actions", lambda r: r["die_scaling"] == "none")
+QUANTITY_COLUMNS = ("gain_any", "gain_resource", "gain_land", "gain_gold", "gain_enemy", "time",
+                    "settle", "develop")
+
+
 def _problems(tmp_path: Path) -> list[str]:
     """check_effects on the edited copy."""
     return check_effects(load_game_data(tmp_path, "undecim"))
@@ -92,14 +104,15 @@ CASES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [
                 _edit_csv(d / "actions.csv", "act04", die_bonus="double")),
      ("actions.csv:5", "act04 column die_bonus", "unknown die bonus 'double'")),
     ("die bonus without a quantity",
-     lambda d: _edit_csv(d / "actions.csv", "act03", die_bonus="half"),
-     ("act03 column die_bonus", "die bonus 'half' needs a die_scaling quantity")),
+     lambda d: _edit_csv(d / "actions.csv", UNSCALED, die_bonus="half"),
+     (f"{UNSCALED} column die_bonus", "die bonus 'half' needs a die_scaling quantity")),
     ("gold boost without a maximum",
-     lambda d: _edit_csv(d / "actions.csv", "act05", gold_boost_max="0"),
-     ("act05 column gold_boost_max", "needs a maximum")),
+     lambda d: _edit_csv(d / "actions.csv", BOOSTED, gold_boost_max="0"),
+     (f"{BOOSTED} column gold_boost_max", "needs a maximum")),
     ("a card that does nothing",
-     lambda d: _edit_csv(d / "actions.csv", "act01", gain_any="0", die_scaling="none",
-                         die_bonus="none"),
+     lambda d: _edit_csv(d / "actions.csv", "act01", die_scaling="none", die_bonus="none",
+                         gold_boost="none", gold_boost_max="0",
+                         **{q: "0" for q in QUANTITY_COLUMNS}),
      ("act01", "has no effect at all")),
     ("an effect column the engine does not read",
      lambda d: (_manifest(d, 'develop = { type = "int", min = 0, max = 3 }',
@@ -132,7 +145,8 @@ CASES: list[tuple[str, Callable[[Path], None], tuple[str, ...]]] = [
      lambda d: _edit_csv(d / "scenarios.csv", "s3_a2b", effect_value=""),
      ("s3_a2b column effect_value", "needs a value")),
     ("a goal that can never be met",
-     lambda d: _edit_csv(d / "scenarios.csv", "s3_a2b", threshold="5"),
+     lambda d: _edit_csv(d / "scenarios.csv", "s3_a2b", condition="settled_resources",
+                         threshold="5"),
      ("s3_a2b column threshold", "can never be met")),
     ("an unlock naming no card",
      lambda d: _edit_csv(d / "scenarios.csv", "s1_a", unlocks_1="s2_zz"),

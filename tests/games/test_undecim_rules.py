@@ -135,6 +135,13 @@ def sizes(state: UndecimState, p: int) -> list[int]:
     return [len(s[2]) for s in state.setl[p]]
 
 
+def land_cards(n: int, offset: int = 0) -> str:
+    """``n`` land-up cards of the four kinds in turn (``offset`` varies the other half)."""
+    lands = "草森沼山"
+    mats = "石木粘鉄"
+    return "".join(lands[i % 4] + mats[(i // 4 + offset) % 4] for i in range(n))
+
+
 def build_position(play4: str, setl4: str = "-", b: str = "0.0.1", card: int = 4,
                    hands: str = "-/-/-/-") -> UndecimState:
     """Seat 0 in its build step (action ``card``, first in order) with ``play4`` loose."""
@@ -339,8 +346,8 @@ def test_scenario_first_achiever_only_and_split() -> None:
     g = undecim()
     lands = next(s for s in g.scenarios if s.season == 1 and s.condition == 3)  # lands
     n = lands.threshold
-    five = "草石森木沼粘山鉄草木森石"[:2 * n]
-    st = position(r="1", ph="start_gain", drawn="-/-/-/敵金", play=f"-/{five}/{five}/-",
+    st = position(r="1", ph="start_gain", drawn="-/-/-/敵金",
+                  play=f"-/{land_cards(n, 0)}/{land_cards(n, 1)}/-",
                   acts="1.2/3.4/5.6/7.8", story=lands.id)
     st.apply_action(st.legal_actions()[0])
     j = st.story.index(g.scen_index[lands.id])
@@ -353,8 +360,8 @@ def test_scenario_not_awarded_twice() -> None:
     """Once achieved, a card pays nobody again this game."""
     g = undecim()
     lands = next(s for s in g.scenarios if s.season == 1 and s.condition == 3)
-    five = "草石森木沼粘山鉄草木森石"[:2 * lands.threshold]
-    st = position(r="2", ph="start_gain", drawn="-/-/-/敵金", play=f"{five}/-/-/-",
+    st = position(r="2", ph="start_gain", drawn="-/-/-/敵金",
+                  play=f"{land_cards(lands.threshold, 0)}/-/-/-",
                   acts="1.2/3.4/5.6/7.8", story=f"{lands.id}@1#1:1")
     st.apply_action(st.legal_actions()[0])
     assert [v[2] for v in st.vp] == [0, 0, 0, 0]

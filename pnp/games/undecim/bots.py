@@ -40,7 +40,7 @@ from .codec import (BOOST_BASE, BUILD_DONE, CHOOSE_BASE, DEV_BASE, DEV_GOLD, DEV
                     MARKER_BASE, MIX_STRIDE, MULL_BASE, MULL_KEEP, MULL_STRIDE, NIGHT_BASE,
                     PICK_BASE, SETTLE_MIX, SETTLE_SAME)
 from .effects import (C_ENEMIES, C_GOLD, C_LAND_EACH, C_LAND_ONE, C_LANDS, C_SETTLED_RES,
-                      C_SETTLEMENTS, C_SIZE, GAIN_QUANTITIES, Q_ANY, Q_DEVELOP, Q_SETTLE,
+                      C_MIXED_SIZE, C_SETTLEMENTS, C_SIZE, GAIN_QUANTITIES, Q_ANY, Q_DEVELOP, Q_SETTLE,
                       Q_TIME, Q_VP)
 from .engine import UndecimGame, UndecimObservation
 from .scoring import round_land_vp
@@ -284,6 +284,8 @@ class HeuristicBot(Bot):
             for s in setl:
                 mask |= s[1]
             return mask.bit_count()
+        if cond == C_MIXED_SIZE:
+            return max((s[2] for s in setl if s[0] < 0), default=0)
         return 0     # red_moon_discard: judged at the Night itself
 
     # -- acting -------------------------------------------------------------------

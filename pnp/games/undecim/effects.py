@@ -19,8 +19,8 @@ The vocabulary (docs/data-format.md, "Undecim effects"):
 * **die bonuses**: ``none``, ``half`` (+⌈die/2⌉), ``high`` (+1 on 4–6),
   ``low`` (+1 on 1–3), ``die`` (+die);
 * **conditions**: ``settlements``, ``settlement_size``, ``settled_resources``,
-  ``lands``, ``land_types_each``, ``land_one_type``, ``gold``, ``enemies``,
-  ``red_moon_discard``;
+  ``mixed_size``, ``lands``, ``land_types_each``, ``land_one_type``,
+  ``gold``, ``enemies``, ``red_moon_discard``;
 * **lasting effects**: ``none``, ``action_bonus``, ``enemy_limit``,
   ``enemy_vp``, ``counters``, ``land_vp``, ``gold_vp``, ``hand_size``.
 
@@ -62,9 +62,10 @@ DIE_BONUSES: Mapping[str, tuple[int, ...]] = {
 }
 
 CONDITIONS = ("settlements", "settlement_size", "settled_resources", "lands",
-              "land_types_each", "land_one_type", "gold", "enemies", "red_moon_discard")
+              "land_types_each", "land_one_type", "gold", "enemies", "red_moon_discard",
+              "mixed_size")
 (C_SETTLEMENTS, C_SIZE, C_SETTLED_RES, C_LANDS, C_LAND_EACH, C_LAND_ONE, C_GOLD, C_ENEMIES,
- C_NIGHT_DISCARD) = range(len(CONDITIONS))
+ C_NIGHT_DISCARD, C_MIXED_SIZE) = range(len(CONDITIONS))
 
 EFFECTS = ("none", "action_bonus", "enemy_limit", "enemy_vp", "counters", "land_vp",
            "gold_vp", "hand_size")
@@ -338,7 +339,8 @@ def _read_scenarios(data: "GameData", out: _Collector, kinds: ResourceKinds,
         threshold = _int(v.get("threshold"))
         if threshold < 1:
             out.add("scenarios", line, cid, "threshold", f"{threshold}: expected ≥ 1")
-        limit = {C_SETTLED_RES: len(kinds.materials), C_LAND_EACH: n_lands // max(1, len(kinds.lands))}
+        limit = {C_SETTLED_RES: len(kinds.materials),
+                 C_LAND_EACH: n_lands // max(1, len(kinds.lands))}
         if condition in limit and threshold > limit[condition]:
             out.add("scenarios", line, cid, "threshold", f"{threshold} can never be met by "
                     f"{cond_name} (at most {limit[condition]})")

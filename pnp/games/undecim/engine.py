@@ -35,7 +35,7 @@ from .codec import (BOOST_BASE, BUILD_DONE, CHOOSE_BASE, DEV_BASE, DEV_GOLD, DEV
                     MARKER_BASE, MIX_STRIDE, MULL_BASE, MULL_KEEP, MULL_STRIDE, NIGHT_BASE,
                     PICK_BASE, SETTLE_MIX, SETTLE_SAME, Namer)
 from .effects import (C_ENEMIES, C_GOLD, C_LAND_EACH, C_LAND_ONE, C_LANDS, C_NIGHT_DISCARD,
-                      C_SETTLED_RES, C_SETTLEMENTS, C_SIZE, E_ACTION_BONUS, E_COUNTERS,
+                      C_SETTLED_RES, C_MIXED_SIZE, C_SETTLEMENTS, C_SIZE, E_ACTION_BONUS, E_COUNTERS,
                       E_ENEMY_LIMIT, E_ENEMY_VP, E_GOLD_VP, E_HAND_SIZE, E_LAND_VP, GAIN_QUANTITIES,
                       Q_ANY, Q_DEVELOP, Q_SETTLE, Q_TIME, Q_VP, QUANTITIES, ActionSpec,
                       ScenarioSpec, read_data)
@@ -1100,6 +1100,8 @@ class UndecimState(State[UndecimGame]):
             for x in self.setl[p]:
                 mask |= x[1]
             return mask.bit_count() >= thr
+        if cond == C_MIXED_SIZE:
+            return any(x[0] < 0 and len(x[2]) >= thr for x in self.setl[p])
         return False
 
     def _check_scenarios(self, kind: int) -> None:
