@@ -519,7 +519,7 @@ def _cover(blocks: list[Block], styles: _Styles, theme: Theme, meta: BookMeta,
            available: float, pictures: Mapping[str, Scene],
            paper: PaperSpec) -> list[Flowable]:
     """The title page: title, subtitle, the lead text and pictures, the credits."""
-    story: list[Flowable] = [Spacer(1, paper.size[1] * 0.08)]
+    story: list[Flowable] = [Spacer(1, paper.size[1] * 0.16)]
     story.append(JaParagraph(theme.markup(meta.title),
                              _fit_title(styles.title, meta.title, available)))
     if meta.subtitle:

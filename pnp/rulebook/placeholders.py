@@ -18,7 +18,10 @@ placeholder                            where   result
                                                component C down by one or two columns
 ``{{ gallery C[=ID,ID…] … }}``         block   a picture of card faces rendered from
                                                the templates: the listed cards, or
-                                               every distinct card of C
+                                               every distinct card of C; ``others``
+                                               adds every other component with a
+                                               face, ``cover`` drops labels and
+                                               caption (for the title page)
 ``{{ cards COMPONENT }}``              block   the component's cards (name, text)
 ``{{ list_table NAME head=A,B          block   a list constant as a two-row table
 [start=N] [offset=N] [last=S] }}``
@@ -190,8 +193,9 @@ def _components(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
 def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
     """Card faces of the named components, true to relative size, with a caption."""
     picks: list[tuple[str, list[str]]] = []
+    cover = "cover" in args          # the title page: no labels, no caption
     for cid in args:
-        if cid != "others":
+        if cid not in ("others", "cover"):
             picks.append((ctx.component(cid), []))
     for cid, ids in options.items():
         if cid == "scale":
@@ -238,7 +242,7 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
                 x, y, in_row = 0.0, y - row_height - 2 * MIN_LABEL - 16, 0
                 row_height = 0.0
             w, h = scene.card(layout, x, y - layout.height * width / layout.width, width)
-            if number == 0:
+            if number == 0 and not cover:
                 room = max(w, len(wanted) * (w + 6) - 6)
                 scene.label(generate.component_name(component, lang), x + room / 2,
                             y - h - MIN_LABEL - 3, anchor="middle", max_width=room)
@@ -246,7 +250,8 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             x += w + 6
             in_row += 1
     ref = ctx.book.pictures.add("gallery-" + "-".join(cid for cid, _ in picks), scene)
-    caption = lang.t("カード見本：" + "・".join(names), "Sample cards: " + ", ".join(names))
+    caption = "" if cover else lang.t("カード見本：" + "・".join(names),
+                                      "Sample cards: " + ", ".join(names))
     return f"![{caption}](pic:{ref})"
 
 
