@@ -42,6 +42,20 @@ def engine_data_problems(game: GameData) -> list[str]:
     return list(entry.check_data(game))
 
 
+def ok_lines(report: dict[str, Any]) -> list[str]:
+    """``ok  <game>: <counts>`` for every game of ``report`` without a problem."""
+    summary = []
+    for slug, entry in report["games"].items():
+        sims = entry.get("simulation") or []
+        if entry["problems"] or not all(sim["ok"] for sim in sims):
+            continue
+        counts = ", ".join(f"{cid} {c['quantity']}" for cid, c in entry["components"].items())
+        sim_text = (f"; {sum(s['games'] for s in sims)} simulated games ended cleanly"
+                    if sims else "")
+        summary.append(f"ok  {slug}: {counts}{sim_text}")
+    return summary
+
+
 def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
               sim_games: int = 100, progress: bool = True, lint: bool = True,
               templates_dir: Path | None = None) -> tuple[str, dict[str, Any], int]:
@@ -86,14 +100,10 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
                     report["problems"].append(line)
         report["games"][game.slug] = entry
     report["warnings"] = warnings
+    # Every game that passed is named even when another failed: one broken
+    # game never hides the others.
+    summary = ok_lines(report)
     if lines:
         lines.append(f"{len(lines)} problem(s) found")
-        return "\n".join(lines + warnings), report, 1
-    summary = []
-    for slug, entry in report["games"].items():
-        counts = ", ".join(f"{cid} {c['quantity']}" for cid, c in entry["components"].items())
-        sims = entry.get("simulation") or []
-        sim_text = (f"; {sum(s['games'] for s in sims)} simulated games ended cleanly"
-                    if sims else "")
-        summary.append(f"ok  {slug}: {counts}{sim_text}")
+        return "\n".join(summary + lines + warnings), report, 1
     return "\n".join(warnings + summary), report, 0

@@ -149,15 +149,15 @@ def decode_user_text(data: bytes, path: Path, what: str, *,
     if data.startswith((b"\xff\xfe", b"\xfe\xff")):
         raise PnpError(f"{what} is UTF-16 (Excel's 'Unicode Text'), not UTF-8: "
                        + fix, path=path, line=1)
+    if b"\x00" in body:  # UTF-16 without a byte-order mark, or not text at all
+        line = body[:body.index(b"\x00")].count(b"\n") + 1
+        raise PnpError(f"{what} contains NUL bytes (UTF-16 or a binary file?), not UTF-8 "
+                       "text: " + fix, path=path, line=line)
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError as exc:
         bad = exc.start
     else:
-        if "\x00" in text:  # UTF-16 without a byte-order mark decodes as UTF-8 with NULs
-            line = text[:text.index("\x00")].count("\n") + 1
-            raise PnpError(f"{what} contains NUL bytes (UTF-16 or a binary file?), not UTF-8 "
-                           "text: " + fix, path=path, line=line)
         return text, encoding
     line = body[:bad].count(b"\n") + 1
     if any(b >= 0x80 for b in body[:bad]):  # valid UTF-8 text up to here, then not
@@ -179,13 +179,13 @@ def decode_user_text(data: bytes, path: Path, what: str, *,
     if japanese is not None:  # Shift_JIS where only UTF-8 is read (manifests, templates)
         raise PnpError(f"{what} is not UTF-8: it looks like Shift_JIS/CP932, e.g. "
                        f"{_sample(japanese, line)!r}; " + fix, path=path, line=line)
+    if _plausible_eucjp(body):
+        raise PnpError(f"{what} is not UTF-8: it looks like EUC-JP; " + fix,
+                       path=path, line=line)
     if shift_jis and _has_japanese_script(body.decode("cp932", errors="replace")):
         raise PnpError(f"{what} is not UTF-8; it may be Shift_JIS, but it also holds bytes "
                        "Japanese text does not use (half-width katakana or unassigned "
                        "codes), so it cannot be read safely: " + fix,
-                       path=path, line=line)
-    if _plausible_eucjp(body):
-        raise PnpError(f"{what} is not UTF-8: it looks like EUC-JP; " + fix,
                        path=path, line=line)
     raise PnpError(f"{what} is not UTF-8 (byte {bad} is 0x{body[bad]:02X}) and not a known "
                    "encoding either: " + fix, path=path, line=line)

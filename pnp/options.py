@@ -160,10 +160,12 @@ class OneLineGroup(click.Group):
         except click.ClickException as exc:
             ctx = getattr(exc, "ctx", None)
             where = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
-            if isinstance(exc, click.UsageError) and ctx is not None:
-                where = f" (see '{ctx.command_path} --help')"
             click.echo(f"error: {_one_line(exc.format_message())}{where}", err=True)
-            sys.exit(exc.exit_code)
+            # A refused option value is an input error like any other (1); click's
+            # usage errors proper (unknown option, missing argument) stay 2.
+            refused = (isinstance(exc, click.BadParameter)
+                       and not isinstance(exc, click.MissingParameter))
+            sys.exit(1 if refused else exc.exit_code)
         except PnpError as exc:  # raised outside a command body (an option callback)
             click.echo(f"error: {_one_line(str(exc))}", err=True)
             sys.exit(exc.exit_code)
