@@ -510,7 +510,7 @@ class Parser:
                           style.opacity, style.evenodd)
         if style.fill is None and style.stroke is None:
             return None
-        return Shape(ops, style, bbox(ops))
+        return _intern(Shape(ops, style, bbox(ops)))
 
     def box(self, el: _El) -> tuple[float, float, float, float]:
         """Return the x, y, width, height attributes of a box element."""
@@ -685,6 +685,24 @@ class Parser:
                 if getattr(exc, "located", False):
                     raise
                 raise self.fail(child, exc.message) from None
+
+
+#: Shapes seen while parsing, so identical shapes of many cards (frames,
+#: panels, rules) are one object: a build's memory then grows with what differs
+#: between cards, not with their number.
+_SHAPES_SEEN: dict[Shape, Shape] = {}
+_SHAPES_LIMIT = 50_000
+
+
+def _intern(shape: Shape) -> Shape:
+    """Return the one shared copy of an identical shape."""
+    hit = _SHAPES_SEEN.get(shape)
+    if hit is not None:
+        return hit
+    if len(_SHAPES_SEEN) >= _SHAPES_LIMIT:
+        _SHAPES_SEEN.clear()
+    _SHAPES_SEEN[shape] = shape
+    return shape
 
 
 def collapse_spaces(pieces: list[tuple]) -> list[tuple]:
