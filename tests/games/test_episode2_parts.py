@@ -197,7 +197,8 @@ def _act(bot_cls: type[HeuristicBot], s: Episode2State) -> str:
 def test_registered_bots() -> None:
     """random, heuristic and no_retreat are registered with the stats."""
     entry = registered_games()["episode2"]
-    assert set(entry.bots) == {"random", "heuristic", "no_retreat"}
+    # The random and searching bots are registered for every game; these are 第2話's own.
+    assert set(entry.bots) - {"random", "mcts"} == {"heuristic", "no_retreat"}
     assert entry.stats is Episode2Stats
 
 
