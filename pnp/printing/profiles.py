@@ -160,8 +160,10 @@ class ProfileTable:
         """Return the profile called ``name`` or raise a one-line PnpError."""
         key = name.strip().lower()
         if key not in self.profiles:
+            from pnp.data.suggest import did_you_mean
+
             raise PnpError(f"unknown preset {name!r}: expected one of "
-                           f"{', '.join(self.profiles)}")
+                           f"{', '.join(self.profiles)}{did_you_mean(key, self.profiles)}")
         return self.profiles[key]
 
     def paper(self, key: str) -> PaperSize:
