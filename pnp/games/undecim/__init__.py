@@ -15,7 +15,7 @@ from .effects import check_effects
 from .engine import UndecimGame, UndecimObservation, UndecimState
 from .stats import UndecimStats
 
-register_game(UndecimGame, bots=(HeuristicBot,), stats=UndecimStats)
+register_game(UndecimGame, bots=(HeuristicBot,), stats=UndecimStats, check_data=check_effects)
 
 __all__ = ["UndecimGame", "UndecimObservation", "UndecimState", "HeuristicBot",
            "UndecimStats", "check_effects"]
