@@ -334,7 +334,27 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
                     out_dir: Path | None, dpi: int, no_bleed: bool, sheet: bool,
                     preset: str | None, profiles_file: Path | None,
                     data_dir: Path | None, templates_dir: Path | None) -> None:
-    """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given)."""
+    """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given).
+
+    While `pnp watch GAME` runs, it draws the cards from its warm process.
+    """
+    if preset is None:
+        import os
+
+        from pnp.build.serve import ask, where_key
+
+        answer = ask({"cwd": os.getcwd(), "game": game, "deck": deck,
+                      "card_ids": list(card_ids), "dpi": dpi, "show_bleed": not no_bleed,
+                      "sheet": sheet, "preset": preset,
+                      "out_dir": None if out_dir is None else str(out_dir),
+                      "where": where_key(None if data_dir is None else str(data_dir),
+                                         None if templates_dir is None else str(templates_dir))})
+        if answer is not None:
+            if "error" in answer:
+                raise PnpError(answer["error"])
+            for name in answer["paths"]:
+                click.echo(f"wrote {name}")
+            return
     from pnp.build.preview import write_previews
 
     for path in write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,

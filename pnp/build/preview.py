@@ -215,13 +215,15 @@ def preview_folder(out_dir: Path | None, slug: str) -> Path:
 def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir: Path | None,
                    dpi: int, show_bleed: bool, data_dir: Path | None,
                    templates_dir: Path | None, preset: str | None = None,
-                   profiles_file: Path | None = None, sheet: bool = False) -> list[Path]:
+                   profiles_file: Path | None = None, sheet: bool = False,
+                   env: PnpEnvironment | None = None) -> list[Path]:
     """Render the face (and back) of each requested card to PNG; return the paths.
 
     With ``sheet`` a contact sheet per deck is written instead (every deck
     of the game when ``deck`` is None). With ``preset`` (a card-png profile
     such as ``tgc``) the images are the exact service images: scaled to the
-    service's trim, its bleed, its dpi.
+    service's trim, its bleed, its dpi. ``env`` reuses a warm Jinja
+    environment (``pnp watch`` answering a preview).
     """
     game = load_game(slug, data_dir)
     tdir = resolve_templates_dir(templates_dir)
@@ -229,7 +231,8 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
         names = ", ".join(c.id for c in all_components(game, tdir))
         raise PnpError(f"name a deck of {game.slug} to preview (have: {names}), or use "
                        "--sheet for every deck's contact sheet")
-    env = make_environment(tdir)
+    if env is None:
+        env = make_environment(tdir)
     if sheet:
         if card_ids:
             raise PnpError("--sheet shows every distinct card of a deck: leave out the card ids")

@@ -14,10 +14,12 @@ costs well under a millisecond.
 
 from __future__ import annotations
 
+import os
+import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Any, Callable
 
 from pnp.build.cards import kit_components, resolve_templates_dir
 from pnp.build.preview import (CardSide, load_game, preview_folder, render_sides,
@@ -75,6 +77,8 @@ class Watcher:
         self.out = self.out_dir if self.out_dir is not None else Path("output")
         self.root = resolve_data_dir(self.data_dir)
         self.env = make_environment(self.tdir)
+        # the file loop and the preview server take turns on the warm environment
+        self.lock = threading.Lock()
 
     def folders(self) -> list[Path]:
         """The folders watched: the game's data, its templates and the shared ones."""
@@ -136,21 +140,79 @@ class Watcher:
         result = build_game(self.env, game, options)
         return list(dict.fromkeys(result.files))
 
-    def run(self, interval: float = 0.2, *, rounds: int | None = None) -> None:
-        """Build once, then poll every ``interval`` seconds (``rounds`` polls, or forever)."""
+    def run(self, interval: float = 0.2, *, rounds: int | None = None,
+            serve: bool = True) -> None:
+        """Build once, then poll every ``interval`` seconds (``rounds`` polls, or forever).
+
+        With ``serve`` the watcher also answers ``pnp preview`` of this game
+        (see :mod:`pnp.build.serve`).
+        """
+        from pnp.build.serve import PreviewServer
+
         self.echo(f"watching {', '.join(str(f) for f in self.folders())} (Ctrl-C stops)")
+        server = PreviewServer(self.out, self.answer_preview, self.lock) if serve else None
+        if server is not None and server.start():
+            self.echo(f"answering `pnp preview {self.slug} …` from this process "
+                      f"({server.path})")
         before = snapshot(self.folders())
         self._report(None)
         n = 0
-        while rounds is None or n < rounds:
-            n += 1
-            time.sleep(interval)
-            now = snapshot(self.folders())
-            if now == before:
-                continue
-            changed = {p for p in set(now) | set(before) if now.get(p) != before.get(p)}
-            before = now
-            self._report(changed)
+        try:
+            while rounds is None or n < rounds:
+                n += 1
+                time.sleep(interval)
+                now = snapshot(self.folders())
+                if now == before:
+                    continue
+                changed = {p for p in set(now) | set(before) if now.get(p) != before.get(p)}
+                before = now
+                self._report(changed)
+        finally:
+            if server is not None:
+                server.stop()
+
+    def answer_preview(self, request: dict[str, Any]) -> dict[str, Any]:
+        """Render a `pnp preview` request with the warm environment, as a cold run would.
+
+        Only a request made in the same folder with the same folder options
+        (``--data-dir``, ``--templates-dir``, ``--project``) for this game is
+        answered, so it resolves every folder exactly as the watcher did; any
+        other request, or a print-service preset, is declined (``fallback``)
+        and the client renders it itself.
+        """
+        from pnp.build.preview import write_previews
+
+        if request.get("preset") or request.get("where") != self.where():
+            return {"fallback": True}
+        cwd = Path(request["cwd"])
+        root = self.root
+        from pnp.data import resolve_slugs
+
+        try:
+            (slug,) = resolve_slugs(root, [request["game"]])
+        except PnpError as exc:
+            return {"error": str(exc)}
+        if slug != self.slug:
+            return {"fallback": True}
+        raw_out = request.get("out_dir")
+        out = cwd / raw_out if raw_out else cwd / "output" / slug / "preview"
+        try:
+            paths = write_previews(slug, request.get("deck"), list(request.get("card_ids", [])),
+                                   out_dir=out, dpi=int(request["dpi"]),
+                                   show_bleed=bool(request["show_bleed"]), data_dir=root,
+                                   templates_dir=self.tdir, sheet=bool(request.get("sheet")),
+                                   env=self.env)
+        except PnpError as exc:
+            return {"error": str(exc)}
+        absolute = raw_out is not None and Path(raw_out).is_absolute()
+        return {"paths": [str(p) if absolute else os.path.relpath(p, cwd) for p in paths]}
+
+    def where(self) -> list[Any]:
+        """What decides the folders: working folder, --project and the folder options."""
+        from pnp.build.serve import where_key
+
+        return where_key(None if self.data_dir is None else str(self.data_dir),
+                         None if self.templates_dir is None else str(self.templates_dir))
 
     def _report(self, changed: set[Path] | None) -> None:
         """Rebuild and print the result, or the one-line error (and keep going)."""
@@ -158,7 +220,9 @@ class Watcher:
             names = ", ".join(sorted(p.name for p in changed))
             self.echo(f"changed: {names}")
         try:
-            for line in self.rebuild(changed):
+            with self.lock:
+                lines = self.rebuild(changed)
+            for line in lines:
                 self.echo(f"rebuilt {line}")
         except PnpError as exc:
             self.echo(f"error: {exc}")

@@ -164,3 +164,48 @@ def test_unwritable_cache_folder_only_costs_speed(tmp_path: Path) -> None:
                           cwd=PROJECT_ROOT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "out" / "reel-1-bolt-face.png").exists()
+
+
+def test_a_running_watch_answers_preview(tmp_path: Path) -> None:
+    """While `pnp watch` runs, a preview of its game is drawn by it, with the same result."""
+    import os
+    import socket
+    import threading
+    import time
+
+    from pnp.build.serve import ask, socket_path, where_key
+
+    out = tmp_path / "out"
+    if not hasattr(socket, "AF_UNIX"):          # Windows: no server; preview renders itself
+        assert ask({"cwd": os.getcwd()}, out) is None
+        return
+    w = Watcher("nine_peak", data_dir=DATA, templates_dir=TEMPLATES, out_dir=out, dpi=30,
+                pdf=False, echo=lambda line: None)
+    thread = threading.Thread(target=w.run, kwargs={"interval": 0.05, "rounds": 60})
+    thread.start()
+    try:
+        for _ in range(200):
+            if socket_path(out).exists():
+                break
+            time.sleep(0.05)
+        request = {"cwd": os.getcwd(), "game": "nine_peak", "deck": "peaks", "card_ids": ["peak-2"],
+                   "dpi": 40, "show_bleed": True, "sheet": False, "preset": None,
+                   "out_dir": str(tmp_path / "served"),
+                   "where": where_key(str(DATA), str(TEMPLATES))}
+        answer = ask(request, out)
+        assert answer is not None and "paths" in answer, answer
+        assert sorted(Path(p).name for p in answer["paths"]) == ["peak-2-back.png",
+                                                                 "peak-2-face.png"]
+        bad = ask(dict(request, card_ids=["peak-9"]), out)
+        assert bad is not None and "has no card 'peak-9'" in bad["error"]
+        # another folder choice is declined: the client renders it itself
+        assert ask(dict(request, where=where_key(None, None)), out) is None
+    finally:
+        thread.join()
+    assert not socket_path(out).exists()                  # removed when the watch ends
+    cold = tmp_path / "cold"
+    code, text = run("preview", "nine_peak", "peaks", "peak-2", "--dpi", "40", "--out",
+                     str(cold), "--data-dir", str(DATA), "--templates-dir", str(TEMPLATES))
+    assert code == 0, text
+    for name in ("peak-2-face.png", "peak-2-back.png"):
+        assert (cold / name).read_bytes() == (tmp_path / "served" / name).read_bytes()

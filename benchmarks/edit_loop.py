@@ -1,0 +1,262 @@
+"""Benchmark the edit loop and the build (issue 10): prints one figure per line.
+
+Run:  .venv/bin/python benchmarks/edit_loop.py [--repeat 5] [--big 2500]
+
+- preview: `pnp preview fortuna reel reel-5-bolt` as a whole process, cold
+  caches (first run) and warm (compiled templates and font tables cached),
+  and while `pnp watch fortuna` runs (the watcher draws the card);
+- watch: time from a saved CSV change to the changed card's preview, and to
+  its contact sheet and print sheet, in the watcher;
+- build: whole-process `pnp build` of every game (home-a4, no rulebooks) in
+  ms per printed face, against a bare ReportLab script drawing the same
+  number of simple card faces (a rectangle, a circle, two lines of text);
+- memory: peak RSS of `pnp build` of a generated game with N distinct cards.
+
+Wall times on a shared machine swing with its load, so every figure is the
+best of --repeat runs and CPU time (user + system) is printed beside it.
+Targets: preview ≤ 150 ms, build ≤ 2x bare ReportLab per face, ≤ 150 MB at
+2,500 distinct cards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PY = sys.executable
+PNP = [PY, "-m", "pnp.cli"]
+
+BARE = r"""
+import sys
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.lib.units import mm
+n, out = int(sys.argv[1]), sys.argv[2]
+c = Canvas(out, pagesize=(595.27, 841.89), invariant=1)
+for first in range(0, n, 18):
+    for side in range(2):
+        for k in range(min(9, (n - first + 1) // 2)):
+            x, y = 10.5 * mm + (k % 3) * 63 * mm, 10 * mm + (k // 3) * 88 * mm
+            c.setFillColorRGB(0.95, 0.9, 0.8) if side == 0 else c.setFillColorRGB(0.1, 0.2, 0.3)
+            c.rect(x, y, 63 * mm, 88 * mm, stroke=0, fill=1)
+            c.setFillColorRGB(0.4, 0.3, 0.1)
+            c.circle(x + 31.5 * mm, y + 44 * mm, 6 * mm, stroke=1, fill=1)
+            c.setFont("Helvetica", 9)
+            c.drawString(x + 6 * mm, y + 70 * mm, f"Card {first + k}")
+            c.drawString(x + 6 * mm, y + 20 * mm, "Draw two cards, gain a star.")
+        c.showPage()
+c.save()
+"""
+
+
+def timed(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> tuple[float, float, str]:
+    """Run ``cmd``; return (wall seconds, CPU seconds of the child, stdout)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    t0 = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise SystemExit(f"{' '.join(cmd)} failed:\n{done.stdout}{done.stderr}")
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.stdout
+
+
+def best(runs: list[tuple[float, float, str]]) -> tuple[float, float]:
+    """The fastest wall time of several runs, with its CPU time."""
+    wall, cpu, _ = min(runs, key=lambda r: r[0])
+    return wall, cpu
+
+
+def env_with(cache: Path) -> dict[str, str]:
+    """The environment of a child: our checkout first, our own cache folder."""
+    env = dict(os.environ, PNP_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+    env.pop("PYTHONDONTWRITEBYTECODE", None)     # measure as users run it
+    return env
+
+
+def preview(tmp: Path, repeat: int) -> None:
+    """Whole-process preview of one card: cold, warm caches, and with a watcher."""
+    cache = tmp / "cache"
+    work = tmp / "work"
+    work.mkdir()
+    args = PNP + ["preview", "fortuna", "reel", "reel-5-bolt", "--data-dir",
+                  str(ROOT / "card_data"), "--templates-dir", str(ROOT / "templates")]
+    env = env_with(cache)
+    cold = timed(args, work, env)
+    warm = best([timed(args, work, env) for _ in range(repeat)])
+    print(f"preview, cold caches        {cold[0] * 1000:6.0f} ms wall  {cold[1] * 1000:5.0f} ms CPU")
+    print(f"preview, warm caches        {warm[0] * 1000:6.0f} ms wall  {warm[1] * 1000:5.0f} ms CPU"
+          f"   (target 150 ms)")
+    if not hasattr(socket, "AF_UNIX"):
+        return
+    watch = subprocess.Popen(PNP + ["watch", "fortuna", "--no-pdf", "--data-dir",
+                                    str(ROOT / "card_data"), "--templates-dir",
+                                    str(ROOT / "templates")],
+                             cwd=work, env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        assert watch.stdout is not None
+        for line in watch.stdout:            # wait for the first build to finish
+            if "reel-sheet.png" in line or "aid-sheet.png" in line:
+                break
+        served = best([timed(args, work, env) for _ in range(repeat)])
+    finally:
+        watch.terminate()
+        watch.wait()
+    print(f"preview, `pnp watch` runs   {served[0] * 1000:6.0f} ms wall  {served[1] * 1000:5.0f} ms"
+          f" CPU in the client   (target 150 ms)")
+
+
+def watch_latency(tmp: Path, repeat: int) -> None:
+    """In the watcher: a saved CSV row to its preview, contact sheet and print sheet."""
+    sys.path.insert(0, str(ROOT))
+    from pnp.build.watch import Watcher
+
+    data = tmp / "data"
+    shutil.copytree(ROOT / "card_data" / "fortune_clover", data / "fortune_clover")
+    w = Watcher("fortune_clover", data_dir=data, templates_dir=ROOT / "templates",
+                out_dir=tmp / "wout", dpi=150, pdf=True, echo=lambda line: None)
+    w.rebuild()
+    table = data / "fortune_clover" / "fortune.csv"
+    text = table.read_text(encoding="utf-8")
+    times: list[list[float]] = []
+    for i in range(repeat):
+        table.write_text(text.replace("4枚しかないので", f"4枚しかないので{'。' * (i % 2)}", 1),
+                         encoding="utf-8")
+        t0 = time.perf_counter()
+        lines = w.rebuild({table})
+        total = time.perf_counter() - t0
+        marks = [float(line.rsplit("[", 1)[1].split()[0]) for line in lines if "ms]" in line]
+        times.append(marks + [total * 1000])
+    first = min(t[0] for t in times)
+    last = min(t[-1] for t in times)
+    print(f"watch, CSV row -> preview   {first:6.0f} ms   (contact sheet and print sheet "
+          f"done at {last:.0f} ms)   (target 150 ms)")
+
+
+def make_game(folder: Path, n: int) -> tuple[Path, Path]:
+    """A generated game of ``n`` distinct cards: (data folder, templates folder)."""
+    data = folder / "card_data" / "scale"
+    data.mkdir(parents=True)
+    (data / "manifest.toml").write_text(f"""[game]
+slug = "scale"
+title = "Scale"
+players = [2, 4]
+[components.cards]
+name = "Cards"
+kind = "card"
+size = "poker"
+count = {n}
+table = "cards.csv"
+face = "scale/face.xml.j2"
+back = "scale/back.xml.j2"
+[components.cards.columns]
+id = {{ type = "id" }}
+n = {{ type = "int", min = 1, max = 1000000 }}
+name = {{ type = "str" }}
+text = {{ type = "text" }}
+qty = {{ type = "qty" }}
+""", encoding="utf-8")
+    rows = ["id,n,name,text,qty"] + [
+        f"c{i},{i},カード{i},このカードを出したら{i % 7 + 1}枚引く。{{icon:star}}を{i % 5 + 1}つ得る。"
+        f"Card {i} draws cards.,1" for i in range(1, n + 1)]
+    (data / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    templates = folder / "templates"
+    shutil.copytree(ROOT / "templates" / "common", templates / "common")
+    (templates / "scale").mkdir()
+    (templates / "scale" / "face.xml.j2").write_text("""{% import "common/macros.xml.j2" as m %}
+<card width="{{ width }}" height="{{ height }}" bleed="3mm">
+  <background fill="linear-gradient(180deg, #f4ead5, #e0d0b0)"/>
+  {{ m.frame("#6b4f1d") }}
+  {{ m.title_bar(card.name, y=5) }}
+  {{ m.badge(9, 20, 4.5, card.n % 100) }}
+  <icon name="bolt" x="21.5" y="18" width="20" height="20" color="#6b4f1d"/>
+  <circle cx="31.5" cy="48" r="6" fill="#c9a227" stroke="#6b4f1d" stroke-width="0.4"/>
+  {{ m.rules(card.text, y=58, height=24, min_size=6.5) }}
+</card>
+""", encoding="utf-8")
+    (templates / "scale" / "back.xml.j2").write_text("""<card width="{{ width }}" height="{{ height }}" bleed="3mm">
+  <background fill="#203040"/>
+  <icon name="star" x="16.5" y="29" width="30" height="30" color="#c9a227"/>
+</card>
+""", encoding="utf-8")
+    return folder / "card_data", templates
+
+
+def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, float]:
+    """(peak RSS in MB, wall seconds) of a child process."""
+    script = ("import resource, subprocess, sys, time; t = time.perf_counter(); "
+              "subprocess.run(sys.argv[1:], check=True, stdout=subprocess.DEVNULL); "
+              "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, "
+              "time.perf_counter() - t)")
+    out = subprocess.run([PY, "-c", script, *cmd], cwd=cwd, env=env, capture_output=True,
+                         text=True, check=True).stdout.split()
+    return float(out[0]), float(out[1])
+
+
+def build(tmp: Path, repeat: int, big: list[int]) -> None:
+    """Build time per face against bare ReportLab, and memory as distinct cards grow."""
+    env = env_with(tmp / "cache")
+    runs = []
+    faces = 0
+    for i in range(repeat):
+        out = tmp / f"build{i}"
+        wall, cpu, text = timed(PNP + ["build", "--no-rulebook", "--out", str(out), "--data-dir",
+                                       str(ROOT / "card_data"), "--templates-dir",
+                                       str(ROOT / "templates"), "-q"], ROOT, env)
+        runs.append((wall, cpu, text))
+        faces = faces or _faces(out)
+    pnp_wall, pnp_cpu = best(runs)
+    bare = best([timed([PY, "-c", BARE, str(faces), str(tmp / "bare.pdf")], tmp, env)
+                 for _ in range(repeat)])
+    ratio = (pnp_cpu / faces) / (bare[1] / faces)
+    print(f"build, every game           {faces} printed faces: {pnp_wall * 1000 / faces:.2f} ms "
+          f"wall, {pnp_cpu * 1000 / faces:.2f} ms CPU per face")
+    print(f"bare ReportLab, same faces  {bare[0] * 1000 / faces:.2f} ms wall, "
+          f"{bare[1] * 1000 / faces:.2f} ms CPU per face   -> pnp/bare {ratio:.1f}x CPU "
+          f"(target <= 2x)")
+    for n in big:
+        folder = tmp / f"g{n}"
+        data, templates = make_game(folder, n)
+        mb, wall = peak_mb(PNP + ["build", "scale", "--no-rulebook", "-q", "--out",
+                                  str(folder / "out"), "--data-dir", str(data),
+                                  "--templates-dir", str(templates)], folder, env)
+        print(f"memory, {n:5d} distinct cards {mb:6.1f} MB peak, {wall:.1f} s "
+              f"({2 * n} faces){'   (target 150 MB)' if n == 2500 else ''}")
+
+
+def _faces(out: Path) -> int:
+    """Printed faces of a default build: front and back of every physical piece."""
+    sys.path.insert(0, str(ROOT))
+    from pnp.build.cards import component_rows
+    from pnp.build.decks import BuildOptions, load_for_build
+
+    options = BuildOptions(data_dir=ROOT / "card_data", templates_dir=ROOT / "templates")
+    return 2 * sum(r.qty for game in load_for_build([], options) for c in options.kit(game)
+                   for r in component_rows(game, c))
+
+
+def main() -> None:
+    """Print every figure."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--big", type=int, nargs="*", default=[500, 2500])
+    args = parser.parse_args()
+    print(f"edit loop and build, {os.cpu_count()} CPU(s), load {os.getloadavg()[0]:.1f}, "
+          f"best of {args.repeat}")
+    with tempfile.TemporaryDirectory() as tmp:
+        preview(Path(tmp), args.repeat)
+        watch_latency(Path(tmp), args.repeat)
+        build(Path(tmp), args.repeat, args.big)
+
+
+if __name__ == "__main__":
+    main()
