@@ -530,3 +530,47 @@ def test_codec_texts_round_trip() -> None:
     with pytest.raises(IllegalAction):
         namer.action("fly away")
     assert SETTLE_MIX > SETTLE_SAME + 7
+
+
+# ---------------------------------------------------------------------------
+# campaign (U7, U1h, U7a)
+# ---------------------------------------------------------------------------
+
+def _season_end(g: UndecimGame, play4: str, story: str = "s1_a,s1_b") -> UndecimState:
+    """The last action of season 1 in a campaign (seat 3 builds last)."""
+    return position(g, r=str(g.rounds), ph="build", die="1",
+                    log="1.2.3.4,5.6.7.8,9.10.11.1,2.3.4.5,1.9.10.11", acts="2/3/4/5", i="3",
+                    b="0.0.1", play=play4, story=story,
+                    vp="10.0.0.0.0/20.0.0.0.0/5.0.0.0.0/0.0.0.0.0")
+
+
+def test_campaign_winner_places_the_marker_when_nothing_was_achieved() -> None:
+    """No season card achieved: the season's winner picks the marked card (U1h);
+    the next season starts from the starting VP by rank with the marked card's
+    follow-ups in the Story (rulebook ■精算, U7a)."""
+    g = undecim(campaign=True)
+    st = _season_end(g, "-/-/-/-")
+    st.apply_action(BUILD_DONE)
+    assert st.phase() == "campaign_marker" and st.current_player() == 1
+    assert [st.action_to_string(a) for a in st.legal_actions()] == ["mark s1_a", "mark s1_b"]
+    st.apply_action(st.string_to_action("mark s1_b"))
+    assert st.season == 1 and st.rnd == 0 and st.phase() == "mulligan"
+    assert [g.scenarios[i].id for i in st.story] == ["s1_b", *g.scenarios[g.scen_index["s1_b"]].unlocks]
+    assert all(a[0] < 0 for a in st.ach), "a new season starts with nothing achieved (U7a)"
+    assert [v[4] for v in st.vp] == [2, 4, 1, 0]          # ranks 2, 1, 3, 4 → 2/4/1/0
+    assert [sum(v) for v in st.vp] == [2, 4, 1, 0]
+    assert st.seasons_done == [(10, 20, 5, 0)]
+    assert len(st.log) == g.rounds and st.markers == [g.scen_index["s1_b"]]
+    text = st.to_notation()
+    assert g.state_from_notation(text).to_notation() == text
+
+
+def test_campaign_first_achieved_card_takes_the_marker() -> None:
+    """A season card achieved at the last check takes the marker without a decision."""
+    g = undecim(campaign=True)
+    lands = next(s for s in g.scenarios if s.season == 1 and s.condition == 3)
+    st = _season_end(g, f"-/-/-/{land_cards(lands.threshold)}")
+    st.apply_action(BUILD_DONE)
+    assert st.season == 1 and st.phase() == "mulligan"
+    assert st.markers == [g.scen_index[lands.id]]
+    assert st.seasons_done[0][3] > 0                       # seat 3's bonus counted in season 1
