@@ -207,6 +207,15 @@ class UndecimGame(Game["UndecimState"]):
             for q in range(len(GAIN_QUANTITIES)))
         self.actions: tuple[ActionSpec, ...] = ud.actions
         self.n_actions = len(ud.actions)
+        # Card ids of every action-card bit set, and the zone names per seat:
+        # zones() runs at every checked step, so it only looks things up.
+        base = len(ud.card_types)
+        self.action_ids: tuple[list[int], ...] = tuple(
+            [base + a for a in range(self.n_actions) if m >> a & 1]
+            for m in range(1 << self.n_actions)) if self.n_actions <= 16 else ()
+        self.zone_names: tuple[tuple[str, str, str, str, str], ...] = tuple(
+            (f"hand:{p}", f"drawn:{p}", f"play:{p}", f"settlements:{p}", f"actions:{p}")
+            for p in range(8))
         self.scenarios: tuple[ScenarioSpec, ...] = ud.scenarios
         self.scen_index: dict[str, int] = {s.id: i for i, s in enumerate(ud.scenarios)}
         self.rounds: int = c["rounds"]
@@ -1153,14 +1162,20 @@ class UndecimState(State[UndecimGame]):
         yield "deck", self.deck
         yield "discard", self.disc
         base = g.n_res
-        yield "council", [base + a for a in range(g.n_actions) if self.council >> a & 1]
+        ids = g.action_ids
+        if not ids:  # more than 16 action cards: no lookup table
+            yield "council", [base + a for a in range(g.n_actions) if self.council >> a & 1]
+        else:
+            yield "council", ids[self.council]
         for p in range(self.num_players):
-            yield f"hand:{p}", self.hand[p]
-            yield f"drawn:{p}", [self.drawn[p]] if self.drawn[p] >= 0 else []
-            yield f"play:{p}", self.loose[p]
-            yield f"settlements:{p}", [c for s in self.setl[p] for c in s[2]]
-            yield f"actions:{p}", [base + a for a in range(g.n_actions)
-                                   if self.ahand[p] >> a & 1]
+            hand, drawn, play, setl, acts = g.zone_names[p]
+            yield hand, self.hand[p]
+            d = self.drawn[p]
+            yield drawn, [d] if d >= 0 else []
+            yield play, self.loose[p]
+            yield setl, [c for s in self.setl[p] for c in s[2]]
+            yield acts, (ids[self.ahand[p]] if ids else
+                         [base + a for a in range(g.n_actions) if self.ahand[p] >> a & 1])
 
     # -- observation ------------------------------------------------------------------------------------
 
