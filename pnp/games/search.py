@@ -33,6 +33,10 @@ returns) that breaks ties between lines that win equally often. In a solo
 game (one seat, which always "wins") the reward is the return itself and the
 exploration term is scaled by the largest return seen in the search.
 
+A game may define ``search_reward(state) -> list[float]`` on its Game class
+when winning is not what its players aim for (第2話: a solo run's outcome,
+not its boss count); the bot then maximises that instead.
+
 A game gets this bot registered automatically when its :class:`Game` class
 defines ``state_from_observation(observation) -> State`` (see
 :func:`pnp.games.registry.register_game`).
@@ -59,6 +63,8 @@ MAX_BUDGET = 100_000
 #: UCB1 exploration constant for rewards in [0, 1] (√2 / 2, a common choice
 #: for win/loss rewards; larger explores more).
 EXPLORATION = 0.7
+#: Exploration constant of a solo game, per unit of the spread of returns seen.
+SOLO_EXPLORATION = 0.25
 #: Weight of the score term in the reward (win credit dominates).
 SCORE_WEIGHT = 0.1
 #: Progressive bias towards the playout bot's choice: a bonus of BIAS / (visits + 1)
@@ -104,13 +110,14 @@ def rewards(state: State[Any]) -> list[float]:
 class _Node:
     """One tree node: reached by ``action`` chosen by ``player``."""
 
-    __slots__ = ("player", "visits", "avail", "total", "children")
+    __slots__ = ("player", "visits", "avail", "total", "sq", "children")
 
     def __init__(self, player: int) -> None:
         self.player = player
         self.visits = 0
         self.avail = 1
         self.total = 0.0
+        self.sq = 0.0
         self.children: dict[int, _Node] = {}
 
 
@@ -181,6 +188,10 @@ class SearchBot(Bot):
         solo = game.max_players == 1
         c = EXPLORATION
         bias = BIAS
+        lo_r: float | None = None
+        hi_r: float | None = None
+        reward_of: Callable[[State[Any]], list[float]] = getattr(game, "search_reward", rewards)
+        root_hint = -1
         for _ in range(self.budget):
             state = determinize(game, observation, rng)
             node = root
@@ -201,6 +212,8 @@ class SearchBot(Bot):
                         guide = guides[p] = playout(game, p, rng)
                     hint = guide.act(state.observation(p) if guide.needs_observation else None,
                                      legal)
+                    if node is root and root_hint < 0:
+                        root_hint = hint
                 children = node.children
                 if hint >= 0 and hint not in children:
                     untried = [hint]
@@ -233,16 +246,34 @@ class SearchBot(Bot):
                 path.append(node)
             if expanded:
                 _playout(state, rnd, playout, game, rng)
-            reward = rewards(state)
-            if solo and abs(reward[0]) * EXPLORATION > c:
-                c = abs(reward[0]) * EXPLORATION  # returns are not in [0, 1]
-                bias = abs(reward[0]) * BIAS
+            reward = reward_of(state)
+            if solo:
+                # Returns are not in [0, 1]: scale exploration and bias by the
+                # spread of returns seen so far in this search.
+                r0 = reward[0]
+                lo_r = r0 if lo_r is None or r0 < lo_r else lo_r
+                hi_r = r0 if hi_r is None or r0 > hi_r else hi_r
+                spread = max(hi_r - lo_r, 1e-9)
+                c, bias = SOLO_EXPLORATION * spread, BIAS * spread
             for n in path:
+                r = reward[n.player]
                 n.visits += 1
-                n.total += reward[n.player]
+                n.total += r
+                n.sq += r * r
         kids = root.children
-        return max(legal_actions,
+        best = max(legal_actions,
                    key=lambda a: (kids[a].visits, kids[a].total) if a in kids else (-1, 0.0))
+        if root_hint >= 0 and root_hint != best and root_hint in kids:
+            # Keep the playout bot's own move unless the search found a move
+            # better by more than its noise (one standard error of the gap).
+            top, own = kids[best], kids[root_hint]
+            if top.visits > 1 and own.visits > 1:
+                def var(n: _Node) -> float:
+                    return max(n.sq / n.visits - (n.total / n.visits) ** 2, 0.0) / n.visits
+                gap = top.total / top.visits - own.total / own.visits
+                if gap <= math.sqrt(var(top) + var(own)):
+                    return root_hint
+        return best
 
 
 def _playout(state: State[Any], rnd: Callable[[], float], playout: type[Bot] | None,

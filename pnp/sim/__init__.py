@@ -335,100 +335,45 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
                json_path: Path | None = None, progress: bool = False,
                cluster: str | None = None, html_path: Path | None = None
                ) -> tuple[str, dict[str, Any], int]:
-    """The skill ladder: the searching bot at each budget against one fixed field.
+    """The skill ladder (:mod:`pnp.sim.ladder`): returns (text, JSON dict, exit code).
 
-    Seat 0 of the ``--bots`` list is ``mcts:BUDGET`` (the game's own bot plays
-    its playouts), the other seats the ``field`` bot (default: the game's own
-    bot), rotated every game so the searcher sits at every seat equally
-    often; every rung plays the same deals. Returns (text, JSON dict, code).
+    ``field`` is one bot name (default: the game's own bot); ``budgets`` as
+    ``8,16,32`` or ``LO:HI`` (doubling), default 8 → 256.
     """
     from pnp.games.registry import game_entry
-    from pnp.games.search import SearchBot
     from pnp.sim.findings import ladder_sentences
+    from pnp.sim.ladder import default_field, ladder_text, skill_ladder
 
     _check_ints(games, jobs, step_cap, seed)
     _check_out("--html", html_path)
     entry = game_entry(data.slug)
-    if SearchBot.name not in entry.bots:
-        raise PnpError(f"--ladder: {data.slug} has no searching bot yet (its Game class "
-                       "needs state_from_observation; see docs/simulation.md)")
     steps = _parse_budgets(budgets)
-    own = [n for n, b in entry.bots.items()
-           if n != "random" and not getattr(b, "searches", False)]
-    field = field or (own[0] if own else "random")
-    probe = make_game_checked(data, params, players)
-    n = probe
-    specs = [[f"{SearchBot.name}:{b}"] + [field] * (n - 1) for b in steps]
-    prepared = []
-    for spec in specs:
-        v, _n = _variants(data, [{}], n, spec, params, invariants, json_path)
-        prepared += v
-    with _progress_bar(progress, games * len(steps), f"Ladder {data.slug}") as bar:
-        results, _pairs = simulate_variants(prepared, n, games, seed, jobs, invariants,
-                                            step_cap, bar, cluster=cluster)
-    fair = 1.0 / n
-    rungs = []
-    from pnp.intervals import mean_interval, wilson_interval
-    for b, result in zip(steps, results):
-        t = result.totals
-        name = f"{SearchBot.name}:{b}"
-        if n > 1:
-            g = t.bot_games.get(name, 0)
-            credit = sum(c / (k + 1) for k, c in enumerate(t.bot_wins.get(name, [])))
-            share = credit / g if g else 0.0
-            low, high = wilson_interval(share, g)
-            ssum, ssq = t.bot_score.get(name, [0.0, 0.0])
-        else:
-            g = t.completed
-            share = low = high = 0.0
-            ssum, ssq = t.score_sum[0], t.score_sq[0]
-        mean, _sd, mlo, mhi = mean_interval(ssum, ssq, g)
-        rungs.append({"budget": b, "seat_games": g, "win_share": round(share, 6),
-                      "ci_low": round(low, 6), "ci_high": round(high, 6),
-                      "score_mean": round(mean, 6), "score_ci_low": round(mlo, 6),
-                      "score_ci_high": round(mhi, 6), "ok": result.ok})
-    game0 = prepared[0].game
-    doc: dict[str, Any] = {
-        "slug": data.slug, "title": game0.title, "players": n, "games": games, "seed": seed,
-        "field": field, "fair_share": round(fair, 6), "invariants": invariants,
-        "params": {k: v for k, v in sorted(game0.params.items())}, "rungs": rungs}
-    solo = n == 1
-    if solo:
-        # A solo game has no rivals: the ladder is the score, and "rising" means it grows.
-        for r in rungs:
-            r["win_share"], r["ci_low"], r["ci_high"] = (r["score_mean"], r["score_ci_low"],
-                                                         r["score_ci_high"])
-    doc["sentences"] = [] if solo else ladder_sentences(doc)
-    out = [f"{game0.title} ({data.slug}): skill ladder — mcts at {len(steps)} budgets against "
-           f"{field} ({n} player{'s' if n != 1 else ''}, {games} games per budget on the "
-           f"same deals, seed {seed}, seats rotated)", ""]
-    out += [f"  - {line}" for line in doc["sentences"]]
-    if doc["sentences"]:
-        out.append("")
-    head = "score (95%)" if solo else f"win share (95%; luck = {100 * fair:.1f}%)"
-    out.append(f"  {'iterations':>10}  {head:<34}  mean score (95%)")
-    for r in rungs:
-        win = ("" if solo else f"{100 * r['win_share']:5.1f}% ({100 * r['ci_low']:.1f}–"
-               f"{100 * r['ci_high']:.1f})")
-        out.append(f"  {r['budget']:>10}  {win:<34}  {r['score_mean']:.2f} "
-                   f"({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})"
-                   + ("" if r["ok"] else "  FAILURES"))
+    field = (field or default_field(entry.bots)).strip()
+    if "," in field:
+        raise PnpError(f"--bots {field!r}: with --ladder, give one bot: the field every "
+                       "other seat plays")
+    game, n, _names, _entry = _prepare(data, players, [field], params, invariants, json_path)
+    with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}") as bar:
+        doc = skill_ladder(game, n, games, seed, steps, field, dict(entry.bots), entry.stats,
+                           jobs, invariants, step_cap, bar, cluster)
+    doc["sentences"] = [] if n == 1 else ladder_sentences(doc)
+    if n == 1:
+        doc["sentences"] = _solo_ladder_sentences(doc)
     if json_path is not None:
         write_json_atomic(Path(json_path), doc)
     if html_path is not None:
         from pnp.sim.html import ladder_page
         _write_html(html_path, ladder_page(doc))
-    ok = all(r.ok for r in results)
-    return "\n".join(out) + "\n", doc, 0 if ok else 1
+    return ladder_text(doc, doc["sentences"]), doc, 0 if doc["ok"] else 1
 
 
-def make_game_checked(data: "GameData", params: Mapping[str, str], players: int | None) -> int:
-    """The player count a run will use (the game's maximum when None), checked."""
-    from pnp.games.registry import make_game
-
-    game = make_game(data, params)
-    n = type(game).max_players if players is None else players
-    if not isinstance(n, int):
-        raise PnpError(f"--players {n!r}: expected a whole number")
-    game.check_players(n)
-    return n
+def _solo_ladder_sentences(doc: dict[str, Any]) -> list[str]:
+    """A solo ladder's finding: does search beat the field bot on the same deals?"""
+    best = max(doc["rungs"], key=lambda r: r["paired_vs_field"]["mean"])
+    d = best["paired_vs_field"]
+    if d["low"] > 0:
+        return [f"Search pays: at {best['budget']} iterations the searching bot scores "
+                f"{d['mean']:+.2f} over {doc['field']} on the same deals (95 % "
+                f"{d['low']:+.2f} … {d['high']:+.2f})."]
+    return [f"No budget scores clearly above {doc['field']} on the same deals (best "
+            f"{d['mean']:+.2f} at {best['budget']} iterations)."]

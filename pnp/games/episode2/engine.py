@@ -313,6 +313,18 @@ class Episode2Game(Game["Episode2State"]):
             s._check_run_end()
         return s
 
+    def search_reward(self, state: "Episode2State") -> list[float]:
+        """What a searching bot maximises at the end of a run: bosses taken, halved by a
+        game over.
+
+        ``returns()`` counts bosses taken whatever the ending (ruling E6), so a
+        search on it alone would not mind dying; a retreat keeps its bosses
+        (a normal clear) and a game over keeps half their worth here, so the
+        searcher presses on only while the odds justify it.
+        """
+        share = len(state.spoils) / self.num_bosses
+        return [share * 0.5 if CAUSE_OUTCOME[state.cause] == GAME_OVER else share]
+
     def state_from_observation(self, obs: Episode2Observation) -> "Episode2State":
         """One position that gives ``obs`` (for searching bots).
 
