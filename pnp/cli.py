@@ -74,53 +74,14 @@ def data_dir_option(func: F) -> F:
     """The ``--data-dir`` option shared by every command that reads card data."""
     return click.option(
         "--data-dir", type=FolderPath(must_exist=True), default=None,
-        help="Folder with one sub-folder of card data per game [default: the project's "
-             "card_data/, else the shipped games].",
+        help="Folder with one sub-folder of card data per game [default: card_data/].",
     )(func)
 
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-@click.option("--project", "project_dir", type=FolderPath(must_exist=True, what="project folder"),
-              default=None, metavar="DIR",
-              help="Project folder holding card_data/, templates/, rulebooks/ and output/ "
-                   "[default: the current folder]; a folder it lacks comes from the shipped "
-                   "games (see `pnp init`).")
-@click.pass_context
-def main(ctx: click.Context, project_dir: Path | None) -> None:
+def main() -> None:
     """pnp: print-and-play sheets, rulebooks and a rules validator for card games."""
-    from pnp.project import Project
-
-    # Resolved once for the whole run; library defaults read it (pnp.project.current)
-    # until the command ends.
-    ctx.obj = ctx.with_resource(Project.resolve(project_dir).activated())
-
-
-def project() -> Any:
-    """The run's :class:`pnp.project.Project` (``--project`` or the current folder)."""
-    from pnp.project import current
-
-    return current()
-
-
-@main.command("init")
-@click.argument("folder", type=click.Path(path_type=Path))
-@user_errors
-def init_command(folder: Path) -> None:
-    """Create the project FOLDER with copies of the shipped games, ready to edit.
-
-    FOLDER gets card_data/, templates/, rulebooks/ and an empty output/; run
-    pnp inside it (or with --project FOLDER) and it uses them. An existing,
-    non-empty folder is never overwritten.
-    """
-    from pnp.data import game_slugs
-    from pnp.project import init_project
-
-    for path in init_project(folder):
-        click.echo(f"created {path}/")
-    games = game_slugs(folder / "card_data")
-    click.echo(f"{len(games)} games ({', '.join(games)}); next: cd {folder} && pnp check "
-               "&& pnp build")
 
 
 @main.command("list")
@@ -190,8 +151,7 @@ def templates_dir_option(func: F) -> F:
     """The ``--templates-dir`` option of commands that render layouts."""
     return click.option(
         "--templates-dir", type=FolderPath(must_exist=True), default=None,
-        help="Folder of layout templates [default: the project's templates/, else the "
-             "shipped ones].")(func)
+        help="Folder of layout templates [default: templates/].")(func)
 
 
 def _preset_names() -> list[str]:
@@ -264,8 +224,8 @@ def _inside(path: Path, folder: Path) -> bool:
               help="Shorthand: duplex (a page of fronts then a page of mirrored backs; "
                    "flip on the long edge) or gutterfold (fronts and backs on one page "
                    "around a fold line).")
-@click.option("--out", "out_dir", type=FolderPath(), default=None,
-              help="Output folder [default: output/ in the project folder].")
+@click.option("--out", "out_dir", type=FolderPath(),
+              default=Path("output"), show_default=True, help="Output folder.")
 @click.option("--marks/--no-marks", default=True, show_default=True, help="Crop marks.")
 @click.option("--print-service", is_flag=True,
               help="Shorthand for adding --preset drivethru (one card per page, TrimBox "
@@ -293,8 +253,7 @@ def _inside(path: Path, folder: Path) -> bool:
 @click.pass_context
 @user_errors
 def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str, ...],
-                  paper: str, layout: str, out_dir: Path | None, marks: bool,
-                  print_service: bool,
+                  paper: str, layout: str, out_dir: Path, marks: bool, print_service: bool,
                   back_offset: tuple[float, float], profiles_file: Path | None,
                   tts_url: str | None, list_presets: bool, rulebook: bool, bought: bool,
                   quiet: bool, data_dir: Path | None, templates_dir: Path | None) -> None:
@@ -305,8 +264,6 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     """
     from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
     from pnp.fileio import recording_writes, sweep_stale_temps
-
-    out_dir = out_dir if out_dir is not None else project().out_dir
     from pnp.printing.profiles import load_profiles
 
     if list_presets:
@@ -360,8 +317,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 @click.argument("deck", required=False)
 @click.argument("card_ids", nargs=-1)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None,
-              help="Folder for the PNGs [default: output/<game>/preview in the project].")
+              default=None, help="Folder for the PNGs [default: output/<game>/preview].")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True)
 @click.option("--no-bleed", is_flag=True, help="Crop the images at the trim line.")
 @click.option("--sheet", is_flag=True,
@@ -382,8 +338,6 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 
     While `pnp watch GAME` runs, it draws the cards from its warm process.
     """
-    if out_dir is None:
-        out_dir = project().out_dir / game / "preview"
     if preset is None:
         import os
 
@@ -412,9 +366,9 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 
 @main.command("watch")
 @click.argument("game")
-@click.option("--out", "out_dir", type=FolderPath(), default=None,
-              help="Output folder: previews go to OUT/GAME/preview, sheets to OUT/GAME "
-                   "[default: output/ in the project folder].")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("output"), show_default=True,
+              help="Output folder: previews go to OUT/GAME/preview, sheets to OUT/GAME.")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True,
               help="Resolution of the card previews (contact sheets use half).")
 @click.option("--pdf/--no-pdf", default=True, show_default=True,
@@ -426,7 +380,7 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 @data_dir_option
 @templates_dir_option
 @user_errors
-def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: str,
+def watch_command(game: str, out_dir: Path, dpi: int, pdf: bool, paper: str,
                   interval: float, data_dir: Path | None, templates_dir: Path | None) -> None:
     """Rebuild GAME's previews and sheets whenever a CSV, template or icon changes.
 
@@ -435,7 +389,6 @@ def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: s
     """
     from pnp.build.watch import Watcher
 
-    out_dir = out_dir if out_dir is not None else project().out_dir
     Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir, dpi=dpi,
             pdf=pdf, paper=paper.lower(), echo=click.echo).run(interval)
 
@@ -492,14 +445,14 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
 @click.option("--designer", is_flag=True,
               help="Designer's edition: add the appendix of every ruling with its ID and mark "
               "the contents we designed as provisional.")
-@click.option("--out", "out_dir", type=FolderPath(), default=None,
-              help="Output folder (files go to <out>/<game>/) [default: output/ in the "
-                   "project folder].")
+@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
+              default=Path("output"), show_default=True,
+              help="Output folder (files go to <out>/<game>/).")
 @data_dir_option
 @templates_dir_option
 @user_errors
 def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tuple[str, ...],
-                     paper: str, imposition: str, designer: bool, out_dir: Path | None,
+                     paper: str, imposition: str, designer: bool, out_dir: Path,
                      data_dir: Path | None, templates_dir: Path | None) -> None:
     """Write the rulebooks of GAMES (all if none named) in Japanese and English.
 
@@ -511,7 +464,6 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     from pnp.rulebook.cli import FORMATS, export_rulebooks
     from pnp.rulebook.lang import LANGS
 
-    out_dir = out_dir if out_dir is not None else project().out_dir
     codes = [c.lower() for c in langs] or ["all"]
     chosen_langs = list(LANGS) if "all" in codes else list(dict.fromkeys(codes))
     names = list(formats) or ["pdf"]
