@@ -350,6 +350,15 @@ def _format_bots(rep: dict[str, Any], out: list[str]) -> None:
     if not b:
         return
     out.append("")
+    if rep["config"]["players"] == 1:
+        # Solo: every run "wins"; bots take turns game by game, so their runs
+        # are different deals (compare on the same deals with --ladder).
+        out.append("Bots (mean score per run; alternate games, so different deals):")
+        for name in b["names"]:
+            w = b["win"][name]
+            out.append(f"  {name:<12} {_num(w['score_mean'])} ({_num(w['score_ci_low'])}–"
+                       f"{_num(w['score_ci_high'])}, {w['seat_games']} runs)")
+        return
     out.append("Bots (win share per seat-game, shared wins split; mean score):")
     for name in b["names"]:
         w = b["win"][name]
