@@ -28,7 +28,6 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from pnp import PROJECT_ROOT
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.data.tables import Row
@@ -43,13 +42,13 @@ STICKER_SIZE = "24mm x 15mm"
 
 
 def resolve_templates_dir(templates_dir: Path | None) -> Path:
-    """The templates folder: the option, else ./templates, else the checkout's."""
+    """The templates folder: the option, else the project's (see :mod:`pnp.project`)."""
     if templates_dir is not None:
         path = Path(templates_dir)
-    elif Path("templates").is_dir():
-        path = Path("templates")
     else:
-        path = PROJECT_ROOT / "templates"
+        from pnp.project import default_folder
+
+        path = default_folder("templates")
     if not path.is_dir():
         raise PnpError(f"templates folder {str(path)!r} not found")
     return path

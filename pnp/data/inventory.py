@@ -6,15 +6,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Iterable, Mapping
 
-from pnp import PROJECT_ROOT
 from pnp.data.csvio import read_table
 from pnp.data.manifest import Component, Manifest, load_manifest
 from pnp.data.rules import check_rule
 from pnp.data.suggest import unknown_name
 from pnp.data.tables import Problem, Row, type_rows
 from pnp.errors import PnpError
+from pnp.project import default_folder, shipped
 
-DEFAULT_DATA_DIR = PROJECT_ROOT / "card_data"
+#: The shipped games' data (the checkout's card_data/ or the installed copy).
+DEFAULT_DATA_DIR = shipped("card_data")
 
 
 @dataclass
@@ -67,13 +68,8 @@ def check_folder(path: Path, what: str, hint: str = "") -> Path:
 
 
 def resolve_data_dir(data_dir: Path | str | None) -> Path:
-    """The data folder to use: ``data_dir``, else ``./card_data``, else the checkout's."""
-    if data_dir is not None:
-        path = Path(data_dir)
-    elif Path("card_data").is_dir():
-        path = Path("card_data")
-    else:
-        path = DEFAULT_DATA_DIR
+    """The data folder to use: ``data_dir``, else the project's (see :mod:`pnp.project`)."""
+    path = Path(data_dir) if data_dir is not None else default_folder("card_data")
     return check_folder(path, "data folder",
                         " with one sub-folder per game (see docs/data-format.md)")
 

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from pnp import PROJECT_ROOT
+from pnp.project import default_folder
 from pnp.render.jinja_env import make_environment
 from pnp.render.layout import Layout, render_layout
 from pnp.render.preview import layout_to_png
@@ -36,7 +36,7 @@ DEMO_CONTEXT: dict[str, Any] = {
 
 def demo_layout(templates_dir: Path | None = None) -> Layout:
     """Return the demo card's layout."""
-    env = make_environment(templates_dir or PROJECT_ROOT / "templates")
+    env = make_environment(templates_dir or default_folder("templates"))
     return render_layout(env, DEMO_TEMPLATE, DEMO_CONTEXT, where="common/demo demo-1")
 
 

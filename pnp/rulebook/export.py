@@ -16,10 +16,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Mapping
 
-from pnp import PROJECT_ROOT
 from pnp.data import GameData, load_game_data, resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
 from pnp.fileio import read_user_file
+from pnp.project import default_folder, shipped
 from pnp.rulebook.context import CardArt
 from pnp.rulebook.lang import Lang, check_lang, load_lang
 from pnp.rulebook.markdown import (Block, Heading, Line, ListBlock, Note, Para, Picture,
@@ -28,8 +28,9 @@ from pnp.rulebook.pdf import BookMeta, Layout, get_paper, plain_text, render_pdf
 from pnp.rulebook.pictures import Scene
 from pnp.rulebook.placeholders import Book, expand
 
-#: The checkout's rulebook sources, ``rulebooks/<slug>.md`` (and ``<slug>.en.md``).
-RULEBOOK_DIR = PROJECT_ROOT / "rulebooks"
+#: The shipped rulebook sources, ``rulebooks/<slug>.md`` (and ``<slug>.en.md``):
+#: the checkout's folder, or the installed package's copy (see :mod:`pnp.project`).
+RULEBOOK_DIR = shipped("rulebooks")
 
 #: Layouts of the PDF: one page per sheet, or a folded booklet.
 IMPOSITIONS: tuple[str, ...] = ("none", "booklet")
@@ -45,11 +46,14 @@ def rulebook_source(slug: str, data_dir: Path, lang: str = "ja") -> Path:
 
     A ``rulebooks/`` folder beside the data folder wins (a designer's own
     project: ``card_data/`` and ``rulebooks/`` side by side); otherwise the
-    checkout's ``rulebooks/``.
+    project's ``rulebooks/``, else the shipped ones (:mod:`pnp.project`).
     """
     name = source_name(slug, check_lang(lang))
     local = Path(data_dir).resolve().parent / "rulebooks" / name
-    return local if local.is_file() else RULEBOOK_DIR / name
+    if local.is_file():
+        return local
+    own = default_folder("rulebooks") / name
+    return own if own.is_file() else RULEBOOK_DIR / name
 
 
 def _load_game(slug: str, data_dir: Path) -> GameData:

@@ -1,0 +1,163 @@
+"""The project folder: where a run reads card data, templates and rulebooks, and writes output.
+
+One rule for every command, resolved once by the CLI (:meth:`Project.resolve`)
+and passed down:
+
+- the **project folder** is ``--project DIR``, else the current directory;
+- ``card_data/``, ``templates/`` and ``rulebooks/`` are the project folder's
+  own when it has them, else the copies shipped inside pnp (the five
+  games), so ``pnp list`` works from any folder; ``--data-dir`` and
+  ``--templates-dir`` override one folder each;
+- ``output/`` is always in the project folder (``--out`` overrides it).
+
+``pnp init DIR`` (:func:`init_project`) copies the shipped games into a new
+project folder for a designer to edit.
+
+The shipped games live beside the package: in a checkout (or an editable
+install) they are the repository's own ``card_data/``, ``templates/`` and
+``rulebooks/``; a built wheel carries copies under ``pnp/_shipped/`` (see
+``setup.py``), so a non-editable ``pip install`` works from any folder.
+"""
+
+from __future__ import annotations
+
+import shutil
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from pnp import PROJECT_ROOT
+from pnp.errors import PnpError
+
+#: The folders a project holds (output/ aside), in the order ``pnp init`` copies them.
+SHIPPED_FOLDERS: tuple[str, ...] = ("card_data", "templates", "rulebooks")
+#: Where a built wheel keeps its copies of the shipped folders.
+PACKAGE_COPY = Path(__file__).resolve().parent / "_shipped"
+
+
+def shipped(name: str) -> Path:
+    """The shipped copy of ``name`` (``card_data``, ``templates`` or ``rulebooks``).
+
+    A wheel's copy inside the package wins; otherwise the checkout's folder
+    (an editable install reads the repository directly, so edits show at once).
+    """
+    if name not in SHIPPED_FOLDERS:
+        raise ValueError(f"not a shipped folder: {name!r}")
+    packaged = PACKAGE_COPY / name
+    return packaged if packaged.is_dir() else PROJECT_ROOT / name
+
+
+@dataclass(frozen=True)
+class Project:
+    """The folders one run works with, resolved once."""
+
+    #: The project folder (``--project`` or the current directory).
+    root: Path
+    #: Card data: one sub-folder per game.
+    data_dir: Path
+    #: Layout templates and icons.
+    templates_dir: Path
+    #: Rules texts, ``<slug>.md``.
+    rulebooks_dir: Path
+    #: Where generated files go.
+    out_dir: Path
+
+    @classmethod
+    def resolve(cls, root: Path | str | None = None, *, data_dir: Path | str | None = None,
+                templates_dir: Path | str | None = None,
+                rulebooks_dir: Path | str | None = None,
+                out_dir: Path | str | None = None) -> "Project":
+        """Apply the rules above; explicit folders win over the project's and the shipped.
+
+        Folders are kept as given (relative stays relative), so messages and
+        the "wrote …" lines show the paths the designer typed.
+        """
+        base = Path(root) if root is not None else Path(".")
+        if not base.is_dir():
+            what = "is a file" if base.exists() else "not found"
+            raise PnpError(f"project folder {str(base)!r} {what}: expected a folder holding "
+                           "card_data/, templates/, rulebooks/ (see `pnp init`)")
+
+        def pick(name: str, given: Path | str | None) -> Path:
+            if given is not None:
+                return Path(given)
+            own = base / name if root is not None else Path(name)
+            return own if own.is_dir() else shipped(name)
+
+        return cls(root=base, data_dir=pick("card_data", data_dir),
+                   templates_dir=pick("templates", templates_dir),
+                   rulebooks_dir=pick("rulebooks", rulebooks_dir),
+                   out_dir=Path(out_dir) if out_dir is not None else (
+                       base / "output" if root is not None else Path("output")))
+
+    def folder(self, name: str) -> Path:
+        """One of this project's folders by its name (``card_data``, ``templates`` …)."""
+        return {"card_data": self.data_dir, "templates": self.templates_dir,
+                "rulebooks": self.rulebooks_dir, "output": self.out_dir}[name]
+
+    @contextmanager
+    def activated(self) -> Iterator["Project"]:
+        """Make this the project that library defaults use while the block runs.
+
+        Code paths that take no folder argument (an engine loading its cards,
+        a rulebook looking for its text) then read the same folders as the
+        command that called them.
+        """
+        _ACTIVE.append(self)
+        try:
+            yield self
+        finally:
+            _ACTIVE.remove(self)
+
+
+_ACTIVE: list[Project] = []
+
+
+def current() -> Project:
+    """The project of the running command, or the current directory's by the rules above."""
+    return _ACTIVE[-1] if _ACTIVE else Project.resolve()
+
+
+def default_folder(name: str) -> Path:
+    """The folder ``name`` a library function uses when its caller names none."""
+    return current().folder(name)
+
+
+def init_project(target: Path) -> list[Path]:
+    """Create the project folder ``target`` with copies of the shipped games; return its folders.
+
+    ``target`` may exist only as an empty folder: an existing project is
+    never overwritten.
+    """
+    target = Path(target)
+    if target.exists() and not target.is_dir():
+        raise PnpError(f"cannot create project {str(target)!r}: it is a file")
+    if target.is_dir() and any(target.iterdir()):
+        raise PnpError(f"cannot create project {str(target)!r}: the folder is not empty "
+                       "(pnp init never overwrites a project; choose a new folder)")
+    # Copied into a hidden sibling first and renamed at the end: a failed or
+    # interrupted init leaves no half project behind.
+    staging = target.parent / f".{target.name}.pnp-init.tmp"
+    try:
+        shutil.rmtree(staging, ignore_errors=True)
+        staging.mkdir(parents=True)
+        for name in SHIPPED_FOLDERS:
+            source = shipped(name)
+            if not source.is_dir():
+                raise PnpError(f"the shipped {name}/ is missing from this installation "
+                               f"({source}); reinstall pnp")
+            shutil.copytree(source, staging / name, ignore=shutil.ignore_patterns(
+                "__pycache__", "*.pyc", ".*"))
+        (staging / "output").mkdir()
+        if target.is_dir():
+            target.rmdir()  # empty, checked above
+        staging.rename(target)
+    except OSError as exc:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise PnpError(f"cannot create project {str(target)!r}: "
+                       f"{exc.strerror or exc}") from None
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return [target / name for name in SHIPPED_FOLDERS]
