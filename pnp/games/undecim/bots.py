@@ -112,6 +112,8 @@ class HeuristicBot(Bot):
         #: Per decision: marginal value of one more half of each kind, rivals' enemies.
         self._margin: list[float] = []
         self._most_other = 0
+        #: Valuations of this decision (the context is fixed within one decision).
+        self._memo: dict[tuple[Any, ...], float] = {}
 
     # -- context -----------------------------------------------------------------
 
@@ -236,7 +238,16 @@ class HeuristicBot(Bot):
 
     def value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
               now_builds: int, ctx: _Ctx) -> float:
-        """Expected end VP of a holding (banked VP excluded)."""
+        """Expected end VP of a holding (banked VP excluded), memoised per decision."""
+        key = (tuple(cnt), tuple(setl), now_builds)
+        v = self._memo.get(key)
+        if v is None:
+            v = self._memo[key] = self._value(cnt, setl, now_builds, ctx)
+        return v
+
+    def _value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
+               now_builds: int, ctx: _Ctx) -> float:
+        """:meth:`value`, computed."""
         g = self.g
         L = self.L
         lands = cnt[:L]
@@ -297,6 +308,7 @@ class HeuristicBot(Bot):
         ph = obs.phase
         if ph == "red_moon_night":
             return legal_actions[-1]          # cash every enemy it may (U5)
+        self._memo = {}
         ctx = self._ctx(obs)
         me = obs.seat
         cnt = list(obs.loose[me])

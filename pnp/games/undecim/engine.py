@@ -216,6 +216,8 @@ class UndecimGame(Game["UndecimState"]):
         self.zone_names: tuple[tuple[str, str, str, str, str], ...] = tuple(
             (f"hand:{p}", f"drawn:{p}", f"play:{p}", f"settlements:{p}", f"actions:{p}")
             for p in range(8))
+        #: story_rules results by Story (a few distinct Stories per run).
+        self._rules_memo: dict[tuple[int, ...], tuple[Any, ...]] = {}
         self.scenarios: tuple[ScenarioSpec, ...] = ud.scenarios
         self.scen_index: dict[str, int] = {s.id: i for i, s in enumerate(ud.scenarios)}
         self.rounds: int = c["rounds"]
@@ -293,6 +295,10 @@ class UndecimGame(Game["UndecimState"]):
         action_bonus and gold_vp add up; each other effect sets a number and the
         largest of the Story wins (ruling U1h-a in the engine docs).
         """
+        key = tuple(story)
+        memo = self._rules_memo.get(key)
+        if memo is not None:
+            return memo
         bonus = [[0] * len(QUANTITIES) for _ in range(self.n_actions)]
         limit, enemy_vp, counters = 1, self.base_enemy_vp, self.base_counters
         full_vp, gold_extra, hand = self.base_full_vp, 0, self.base_hand
@@ -310,8 +316,10 @@ class UndecimGame(Game["UndecimState"]):
         counters = sets.get(E_COUNTERS, counters)
         full_vp = sets.get(E_LAND_VP, full_vp)
         hand = sets.get(E_HAND_SIZE, hand)
-        return (tuple(tuple(b) for b in bonus), limit, enemy_vp, counters, full_vp,
-                gold_extra, hand)
+        rules = (tuple(tuple(b) for b in bonus), limit, enemy_vp, counters, full_vp,
+                 gold_extra, hand)
+        self._rules_memo[key] = rules
+        return rules
 
     # -- states -----------------------------------------------------------------
 
