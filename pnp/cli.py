@@ -13,6 +13,7 @@ import click
 from pnp import __version__
 from pnp.errors import PnpError
 from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
+from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -74,14 +75,53 @@ def data_dir_option(func: F) -> F:
     """The ``--data-dir`` option shared by every command that reads card data."""
     return click.option(
         "--data-dir", type=FolderPath(must_exist=True), default=None,
-        help="Folder with one sub-folder of card data per game [default: card_data/].",
+        help="Folder with one sub-folder of card data per game [default: the project's "
+             "card_data/, else the shipped games].",
     )(func)
 
 
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
-def main() -> None:
+@click.option("--project", "project_dir", type=FolderPath(must_exist=True, what="project folder"),
+              default=None, metavar="DIR",
+              help="Project folder holding card_data/, templates/, rulebooks/ and output/ "
+                   "[default: the current folder]; a folder it lacks comes from the shipped "
+                   "games (see `pnp init`).")
+@click.pass_context
+def main(ctx: click.Context, project_dir: Path | None) -> None:
     """pnp: print-and-play sheets, rulebooks and a rules validator for card games."""
+    from pnp.project import Project
+
+    # Resolved once for the whole run; library defaults read it (pnp.project.current)
+    # until the command ends.
+    ctx.obj = ctx.with_resource(Project.resolve(project_dir).activated())
+
+
+def project() -> Any:
+    """The run's :class:`pnp.project.Project` (``--project`` or the current folder)."""
+    from pnp.project import current
+
+    return current()
+
+
+@main.command("init")
+@click.argument("folder", type=click.Path(path_type=Path))
+@user_errors
+def init_command(folder: Path) -> None:
+    """Create the project FOLDER with copies of the shipped games, ready to edit.
+
+    FOLDER gets card_data/, templates/, rulebooks/ and an empty output/; run
+    pnp inside it (or with --project FOLDER) and it uses them. An existing,
+    non-empty folder is never overwritten.
+    """
+    from pnp.data import game_slugs
+    from pnp.project import init_project
+
+    for path in init_project(folder):
+        click.echo(f"created {path}/")
+    games = game_slugs(folder / "card_data")
+    click.echo(f"{len(games)} games ({', '.join(games)}); next: cd {folder} && pnp check "
+               "&& pnp build")
 
 
 @main.command("list")
@@ -151,7 +191,8 @@ def templates_dir_option(func: F) -> F:
     """The ``--templates-dir`` option of commands that render layouts."""
     return click.option(
         "--templates-dir", type=FolderPath(must_exist=True), default=None,
-        help="Folder of layout templates [default: templates/].")(func)
+        help="Folder of layout templates [default: the project's templates/, else the "
+             "shipped ones].")(func)
 
 
 def _preset_names() -> list[str]:
@@ -212,6 +253,25 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
+def _report_partial(written: list[Path], out_dir: Path) -> None:
+    """Say which output files a failing build did finish before it stopped."""
+    mine = [p for p in dict.fromkeys(written) if _inside(p, out_dir)]
+    for path in mine:
+        click.echo(f"wrote {path}")
+    if mine:
+        click.echo(f"note: the build stopped early: only the {len(mine)} file(s) above were "
+                   "written (each complete); the rest were not")
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    """True if ``path`` lies in ``folder`` (both as given or resolved)."""
+    try:
+        path.resolve().relative_to(folder.resolve())
+    except (OSError, ValueError):
+        return False
+    return True
+
+
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--preset", "presets", multiple=True, metavar="NAME", cls=_PresetOption,
@@ -224,8 +284,8 @@ def _inside(path: Path, folder: Path) -> bool:
               help="Shorthand: duplex (a page of fronts then a page of mirrored backs; "
                    "flip on the long edge) or gutterfold (fronts and backs on one page "
                    "around a fold line).")
-@click.option("--out", "out_dir", type=FolderPath(),
-              default=Path("output"), show_default=True, help="Output folder.")
+@click.option("--out", "out_dir", type=FolderPath(), default=None,
+              help="Output folder [default: output/ in the project folder].")
 @click.option("--marks/--no-marks", default=True, show_default=True, help="Crop marks.")
 @click.option("--print-service", is_flag=True,
               help="Shorthand for adding --preset drivethru (one card per page, TrimBox "
@@ -253,7 +313,8 @@ def _inside(path: Path, folder: Path) -> bool:
 @click.pass_context
 @user_errors
 def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str, ...],
-                  paper: str, layout: str, out_dir: Path, marks: bool, print_service: bool,
+                  paper: str, layout: str, out_dir: Path | None, marks: bool,
+                  print_service: bool,
                   back_offset: tuple[float, float], profiles_file: Path | None,
                   tts_url: str | None, list_presets: bool, rulebook: bool, bought: bool,
                   quiet: bool, data_dir: Path | None, templates_dir: Path | None) -> None:
@@ -263,6 +324,9 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     from one table of print profiles (--list-presets shows it).
     """
     from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
+    from pnp.fileio import recording_writes, sweep_stale_temps
+
+    out_dir = out_dir if out_dir is not None else project().out_dir
     from pnp.fileio import recording_writes, sweep_stale_temps
     from pnp.printing.profiles import load_profiles
 
@@ -317,7 +381,8 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 @click.argument("deck", required=False)
 @click.argument("card_ids", nargs=-1)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None, help="Folder for the PNGs [default: output/<game>/preview].")
+              default=None,
+              help="Folder for the PNGs [default: output/<game>/preview in the project].")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True)
 @click.option("--no-bleed", is_flag=True, help="Crop the images at the trim line.")
 @click.option("--sheet", is_flag=True,
@@ -338,6 +403,8 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 
     While `pnp watch GAME` runs, it draws the cards from its warm process.
     """
+    if out_dir is None:  # the project's output folder
+        out_dir = project().out_dir / game / "preview"
     if preset is None:
         import os
 
@@ -366,9 +433,9 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 
 @main.command("watch")
 @click.argument("game")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("output"), show_default=True,
-              help="Output folder: previews go to OUT/GAME/preview, sheets to OUT/GAME.")
+@click.option("--out", "out_dir", type=FolderPath(), default=None,
+              help="Output folder: previews go to OUT/GAME/preview, sheets to OUT/GAME "
+                   "[default: output/ in the project folder].")
 @click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True,
               help="Resolution of the card previews (contact sheets use half).")
 @click.option("--pdf/--no-pdf", default=True, show_default=True,
@@ -380,7 +447,7 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 @data_dir_option
 @templates_dir_option
 @user_errors
-def watch_command(game: str, out_dir: Path, dpi: int, pdf: bool, paper: str,
+def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: str,
                   interval: float, data_dir: Path | None, templates_dir: Path | None) -> None:
     """Rebuild GAME's previews and sheets whenever a CSV, template or icon changes.
 
@@ -389,6 +456,7 @@ def watch_command(game: str, out_dir: Path, dpi: int, pdf: bool, paper: str,
     """
     from pnp.build.watch import Watcher
 
+    out_dir = out_dir if out_dir is not None else project().out_dir
     Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir, dpi=dpi,
             pdf=pdf, paper=paper.lower(), echo=click.echo).run(interval)
 
@@ -445,14 +513,14 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
 @click.option("--designer", is_flag=True,
               help="Designer's edition: add the appendix of every ruling with its ID and mark "
               "the contents we designed as provisional.")
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=Path("output"), show_default=True,
-              help="Output folder (files go to <out>/<game>/).")
+@click.option("--out", "out_dir", type=FolderPath(), default=None,
+              help="Output folder (files go to <out>/<game>/) [default: output/ in the "
+                   "project folder].")
 @data_dir_option
 @templates_dir_option
 @user_errors
 def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tuple[str, ...],
-                     paper: str, imposition: str, designer: bool, out_dir: Path,
+                     paper: str, imposition: str, designer: bool, out_dir: Path | None,
                      data_dir: Path | None, templates_dir: Path | None) -> None:
     """Write the rulebooks of GAMES (all if none named) in Japanese and English.
 
@@ -464,6 +532,7 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     from pnp.rulebook.cli import FORMATS, export_rulebooks
     from pnp.rulebook.lang import LANGS
 
+    out_dir = out_dir if out_dir is not None else project().out_dir
     codes = [c.lower() for c in langs] or ["all"]
     chosen_langs = list(LANGS) if "all" in codes else list(dict.fromkeys(codes))
     names = list(formats) or ["pdf"]

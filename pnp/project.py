@@ -127,6 +127,9 @@ def default_folder(name: str) -> Path:
 def init_project(target: Path) -> list[Path]:
     """Create the project folder ``target`` with copies of the shipped games; return its folders.
 
+    The folders are ``card_data/``, ``templates/``, ``rulebooks/`` (copies)
+    and an empty ``output/``.
+
     ``target`` may exist only as an empty folder: an existing project is
     never overwritten.
     """
@@ -160,4 +163,4 @@ def init_project(target: Path) -> list[Path]:
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    return [target / name for name in SHIPPED_FOLDERS]
+    return [target / name for name in SHIPPED_FOLDERS + ("output",)]
