@@ -267,12 +267,15 @@ class SearchBot(Bot):
             # Keep the playout bot's own move unless the search found a move
             # better by more than its noise (one standard error of the gap).
             top, own = kids[best], kids[root_hint]
-            if top.visits > 1 and own.visits > 1:
-                def var(n: _Node) -> float:
-                    return max(n.sq / n.visits - (n.total / n.visits) ** 2, 0.0) / n.visits
-                gap = top.total / top.visits - own.total / own.visits
-                if gap <= math.sqrt(var(top) + var(own)):
-                    return root_hint
+            if top.visits < 2 or own.visits < 2:
+                return root_hint  # no evidence yet: one playout each says little
+
+            def var(n: _Node) -> float:
+                return max(n.sq / n.visits - (n.total / n.visits) ** 2, 0.0) / n.visits
+
+            gap = top.total / top.visits - own.total / own.visits
+            if gap <= math.sqrt(var(top) + var(own)):
+                return root_hint
         return best
 
 

@@ -275,9 +275,10 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         paired = row["paired"]
         out.append(f"{label} ({paired['games_paired']} games paired; base → changed, "
                    "difference; * = the paired interval excludes 0):")
+        one_bot = len(set(prepared[0].bots)) == 1
         for name, d in paired["differences"].items():
-            if d["base_mean"] is None:
-                continue
+            if d["base_mean"] is None or (one_bot and name.startswith("win_bot")):
+                continue  # with one bot type its "win share" is 1/N by construction
             out.append("  " + format_difference(name, d))
         own = [f for f in row["figures"] if f["name"] not in ("completion", "mean_turns",
                                                               "seat0_wins", "top_score_ties")]

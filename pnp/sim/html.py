@@ -370,8 +370,10 @@ def compare_page(doc: dict[str, Any]) -> str:
     for row in doc["rows"][1:]:
         label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
         diffs = row["paired"]["differences"]
+        one_bot = len(set(doc["bots"])) == 1  # then win_bot* is 1/N by construction
         wins = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
-                if n.startswith("win_") and d["base_mean"] is not None]
+                if n.startswith("win_") and d["base_mean"] is not None
+                and not (one_bot and n.startswith("win_bot"))]
         other = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
                  if not n.startswith("win_") and d["base_mean"] is not None]
         sections.append(_section(
