@@ -99,10 +99,10 @@ def test_registered_with_manifest(slug: str) -> None:
 
 
 def test_engines_match_the_games_with_data() -> None:
-    """The validator plays the four games whose engines exist, each with card data."""
+    """The validator plays all five games, each with its card data."""
     from gamedata import DATA
     have = set(ENGINES)
-    assert {"fortuna", "nine_peak", "fortune_clover", "episode2"} <= have
+    assert {"fortuna", "nine_peak", "fortune_clover", "episode2", "undecim"} <= have
     assert have <= {p.parent.name for p in DATA.glob("*/manifest.toml")}
 
 
