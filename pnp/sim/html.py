@@ -8,14 +8,22 @@ few hundred lines — and a library would add tens of megabytes to the install
 and a JavaScript runtime or image step for the same figures.
 
 Pages are deterministic (same report → same bytes): no dates, no paths, no
-random ids. Text is at least 13 px, dark on light (contrast above 7:1), and
-the font list names IPAexGothic and the usual Japanese system fonts so
-titles such as 第2話 render.
+random ids. Text is at least 13 px, dark on light (contrast above 7:1).
+Japanese text (titles such as 第2話, card names such as ♠A) must render on a
+machine without Japanese fonts and without network: the page embeds a
+subset of IPAexGothic holding exactly the non-Latin characters it uses (a
+few kilobytes; the font ships with the required package matplotlib-fontja,
+and its licence allows embedding), subset with fontTools (which comes with
+matplotlib). Without fontTools the page names the usual system fonts only.
 """
 
 from __future__ import annotations
 
+import base64
+import importlib.util
+import io
 from html import escape
+from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 #: Chart size (SVG user units = CSS px).
@@ -26,7 +34,7 @@ INK, MUTED, BAR, WHISKER, REF, GOOD, BAD = ("#1a1a1a", "#4a4a4a", "#4c78a8", "#1
                                             "#b03a2e", "#1e6b34", "#9c2a1c")
 
 CSS = """
-body { font-family: "IPAexGothic", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK JP",
+body { font-family: "pnp-ipaex", "IPAexGothic", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK JP",
        "Noto Sans JP", system-ui, sans-serif; color: #1a1a1a; background: #ffffff;
        margin: 24px auto; max-width: 760px; font-size: 15px; line-height: 1.5; }
 h1 { font-size: 22px; margin: 0 0 4px; }
@@ -43,14 +51,61 @@ svg text { font-family: inherit; fill: #1a1a1a; }
 """
 
 
+#: Characters drawn from the embedded IPAexGothic subset: CJK (from U+2E80) and
+#: the card suits; punctuation such as – … → stays with the Latin fonts.
+FIRST_EMBEDDED = 0x2E80
+SUITS = range(0x2660, 0x2668)
+
+
+def _ipaex() -> Path | None:
+    """``ipaexg.ttf`` of matplotlib-fontja, found without importing matplotlib."""
+    spec = importlib.util.find_spec("matplotlib_fontja")
+    if spec is None or not spec.submodule_search_locations:
+        return None
+    path = Path(list(spec.submodule_search_locations)[0]) / "fonts" / "ipaexg.ttf"
+    return path if path.is_file() else None
+
+
+def font_face(text: str) -> str:
+    """An ``@font-face`` rule embedding IPAexGothic cut down to ``text``'s CJK and symbols.
+
+    Empty when ``text`` needs none, or fontTools or the font is missing. The
+    subset keeps the original font's timestamps, so the bytes are the same
+    every time.
+    """
+    chars = sorted({ord(ch) for ch in text if ord(ch) >= FIRST_EMBEDDED or ord(ch) in SUITS})
+    path = _ipaex()
+    if not chars or path is None:
+        return ""
+    try:
+        from fontTools import subset
+        from fontTools.ttLib import TTFont
+    except ImportError:  # pragma: no cover - fontTools comes with matplotlib
+        return ""
+    font = TTFont(str(path), recalcTimestamp=False)
+    options = subset.Options()
+    options.recalc_timestamp = False
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # keep the copyright and licence names
+    options.notdef_outline = True
+    sub = subset.Subsetter(options)
+    sub.populate(unicodes=chars)
+    sub.subset(font)
+    buf = io.BytesIO()
+    font.save(buf)
+    data = base64.b64encode(buf.getvalue()).decode("ascii")
+    return ("@font-face { font-family: \"pnp-ipaex\"; "
+            f"src: url(data:font/ttf;base64,{data}) format(\"truetype\"); }}\n")
+
+
 def _page(title: str, meta: str, sections: Iterable[str]) -> str:
-    """The whole HTML document."""
-    body = "\n".join(sections)
+    """The whole HTML document (with the Japanese font subset it needs)."""
+    body = (f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(meta)}</p>\n"
+            + "\n".join(sections))
+    face = font_face(title + body)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{escape(title)}</title>\n<style>{CSS}</style>\n</head>\n<body>\n"
-            f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(meta)}</p>\n{body}\n"
-            "</body>\n</html>\n")
+            f"<title>{escape(title)}</title>\n<style>{face}{CSS}</style>\n</head>\n"
+            f"<body>\n{body}\n</body>\n</html>\n")
 
 
 def _fmt(x: float, pct: bool) -> str:
@@ -321,8 +376,11 @@ def ladder_page(doc: dict[str, Any]) -> str:
                      *([] if solo else [f"{_pct(r['win_share'])} ({_pct(r['ci_low'])}–"
                                         f"{_pct(r['ci_high'])})"]))
                     for r in rungs])
-    meta = (f"{doc['players']} players, {doc['games']} games per budget on the same deals, "
-            f"seed {doc['seed']}, field {doc['field']}, seats rotated. Intervals are 95%.")
+    n = doc["players"]
+    meta = (f"{n} player{'s' if n != 1 else ''}, {doc['games']} games per budget on the same "
+            f"deals, seed {doc['seed']}, "
+            + (f"against {doc['field']} alone on the same deals" if solo else
+               f"field {doc['field']}, seats rotated") + ". Intervals are 95%.")
     sections = []
     if doc.get("sentences"):
         sections.append(_section("Findings", "<ul class=\"findings\">" + "".join(

@@ -129,3 +129,20 @@ def test_pages_are_deterministic() -> None:
         _t, rep, _c = run_simulation(data, 4, 300, "greedy", 9, jobs, {}, invariants="off")
         pages.append(report_page(rep))
     assert pages[0] == pages[1]
+
+
+def test_japanese_text_gets_its_font_embedded() -> None:
+    """A page with Japanese embeds an IPAexGothic subset (a few kB), the same bytes each
+    time; a page without needs none."""
+    from pnp.sim.html import font_face, ladder_page
+    doc: dict[str, Any] = {
+        "slug": "episode2", "title": "第2話", "players": 1, "games": 10, "seed": 1,
+        "field": "heuristic", "fair_share": 1.0, "sentences": [],
+        "rungs": [{"budget": 8, "seat_games": 10, "win_share": 3.0, "ci_low": 2.0,
+                   "ci_high": 4.0, "score_mean": 3.0, "score_ci_low": 2.0,
+                   "score_ci_high": 4.0}]}
+    page = ladder_page(doc)
+    assert '@font-face { font-family: "pnp-ipaex"' in page and page == ladder_page(doc)
+    face = font_face("第2話 ♠A")
+    assert 1_000 < len(face) < 20_000
+    assert font_face("Fortuna – 25 % …") == ""
