@@ -123,10 +123,14 @@ def _plausible_eucjp(data: bytes) -> bool:
 
 
 def _sample(text: str, line: int) -> str:
-    """Line ``line`` of ``text``, shortened, to quote in an error message."""
+    """Line ``line`` of ``text`` around its first non-ASCII character, to quote in a message."""
     lines = text.splitlines() or [""]
     sample = lines[min(line, len(lines)) - 1].strip()
-    return sample if len(sample) <= 40 else sample[:37] + "..."
+    if len(sample) <= 40:
+        return sample
+    first = next((i for i, ch in enumerate(sample) if ch >= "\x80"), 0)
+    start = max(0, first - 15)
+    return ("..." if start else "") + sample[start:start + 37] + "..."
 
 
 def decode_user_text(data: bytes, path: Path, what: str, *,
@@ -173,9 +177,10 @@ def decode_user_text(data: bytes, path: Path, what: str, *,
                        f"read {_sample(japanese, line)!r}, as Windows-1252 "
                        f"{_sample(western, line)!r}; " + fix, path=path, line=line)
     if western is not None:
-        raise PnpError(f"{what} is not UTF-8: it looks like Windows-1252 (a Western European "
-                       f"Excel's plain 'CSV'), e.g. {_sample(western, line)!r}; "
-                       + fix, path=path, line=line)
+        source = "a Western European Excel's plain 'CSV'" if what == "table" else \
+            "Western European"
+        raise PnpError(f"{what} is not UTF-8: it looks like Windows-1252 ({source}), e.g. "
+                       f"{_sample(western, line)!r}; " + fix, path=path, line=line)
     if japanese is not None:  # Shift_JIS where only UTF-8 is read (manifests, templates)
         raise PnpError(f"{what} is not UTF-8: it looks like Shift_JIS/CP932, e.g. "
                        f"{_sample(japanese, line)!r}; " + fix, path=path, line=line)

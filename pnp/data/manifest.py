@@ -238,12 +238,11 @@ def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> tuple[str, int | Non
     message = str(exc)
     where = re.search(r"\(at line (\d+), column (\d+)\)", message)
     message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
-    line = int(where.group(1)) if where else None
+    line: int | None = None
+    pos = len(text)
     if where:
-        lines = text.split("\n")
-        pos = sum(len(x) + 1 for x in lines[:line - 1]) + int(where.group(2)) - 1
-    else:
-        pos = len(text)
+        line, column = int(where.group(1)), int(where.group(2))
+        pos = sum(len(x) + 1 for x in text.split("\n")[:line - 1]) + column - 1
     opened = _open_construct(text, pos)
     if message.startswith(("Unclosed array", "Unclosed inline table")):
         want = "[" if message.startswith("Unclosed array") else "{"

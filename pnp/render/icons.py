@@ -45,9 +45,15 @@ def icon_dirs(templates_dir: Path, template_name: str) -> tuple[Path, ...]:
 class IconResolver:
     """Resolves icon names for one template (per-name results are memoised)."""
 
-    def __init__(self, dirs: tuple[Path, ...], what: str) -> None:
+    def __init__(self, dirs: tuple[Path, ...], what: str, root: Path | None = None) -> None:
+        """Look in ``dirs``; icons must be real files inside ``root``, the templates folder.
+
+        ``root`` defaults to the folder above ``common/icons``, the last of
+        :func:`icon_dirs`.
+        """
         self.dirs = dirs
         self.what = what
+        self.root = root if root is not None else (dirs[-1].parent.parent if dirs else None)
         self._memo: dict[str, Icon] = {}
 
     def __call__(self, name: str) -> Icon:
@@ -60,6 +66,10 @@ class IconResolver:
         for d in self.dirs:
             path = d / f"{name}.svg"
             if path.is_file():
+                if self.root is not None:  # a symlink must not lead out of the folder
+                    from pnp.render.sandbox import confine
+
+                    confine(path, self.root, "icon")
                 icon = load_icon(path, name)
                 self._memo[name] = icon
                 return icon

@@ -9,16 +9,17 @@ from types import TracebackType
 from typing import Any
 
 import jinja2
-from jinja2.sandbox import SandboxedEnvironment, SecurityError
+from jinja2.sandbox import SecurityError
 from markupsafe import Markup, escape
 
 from pnp.errors import PnpError
 from pnp.render.colors import darken, lighten, mix
+from pnp.render.sandbox import BoundedSandbox, ConfinedLoader, render_bounded
 from pnp.render.srcmap import SourceLines
 
 
-class PnpEnvironment(SandboxedEnvironment):
-    """A sandboxed environment that remembers its templates folder.
+class PnpEnvironment(BoundedSandbox):
+    """A sandboxed, bounded environment that remembers its templates folder.
 
     The layout code needs the folder to find icons and images; caches that
     belong to one environment live here too.
@@ -53,8 +54,9 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
         return super().get_source_checksum(f"{TEMPLATE_CACHE_VERSION}\0{source}")
 
 
-#: Bump when the source preprocessing changes (old compiled templates are ignored).
-TEMPLATE_CACHE_VERSION = "srcmap-1"
+#: Bump when the source preprocessing or the code generator changes (old compiled
+#: templates are ignored).
+TEMPLATE_CACHE_VERSION = "srcmap-1+bounded-1"
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:
@@ -89,14 +91,15 @@ def _text_width(value: object, size: float = 9.0, font: str = "sans") -> float:
 def make_environment(templates_dir: Path) -> PnpEnvironment:
     """Return the Jinja environment for card templates under ``templates_dir``.
 
-    Sandboxed (no ``__class__`` tricks), StrictUndefined (a misspelt field is
-    an error, not an empty string), a FileSystemLoader rooted at the folder
-    (includes cannot leave it), autoescaping on (data with ``&`` or ``<``
-    cannot break the markup) and trim_blocks/lstrip_blocks.
+    Sandboxed (no ``__class__`` tricks) and bounded in sizes and time
+    (:mod:`pnp.render.sandbox`), StrictUndefined (a misspelt field is an
+    error, not an empty string), a loader confined to the folder (includes
+    cannot leave it, not even through a symlink), autoescaping on (data with
+    ``&`` or ``<`` cannot break the markup) and trim_blocks/lstrip_blocks.
     """
     env = PnpEnvironment(
         Path(templates_dir),
-        loader=jinja2.FileSystemLoader(str(templates_dir)),
+        loader=ConfinedLoader(Path(templates_dir)),
         # element start tags get their template line (pnp.render.srcmap)
         extensions=[SourceLines],
         undefined=jinja2.StrictUndefined,
@@ -166,7 +169,7 @@ def render_template(env: PnpEnvironment, template_name: str, context: dict[str, 
     suffix = f" (rendering {where})" if where else ""
     try:
         template = env.get_template(template_name)
-        return template.render(context)
+        return render_bounded(template, context)
     except jinja2.TemplateSyntaxError as exc:
         name = exc.name or template_name
         raise PnpError(f"template syntax error: {exc.message}{suffix}",

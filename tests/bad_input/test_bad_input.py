@@ -31,7 +31,9 @@ Setup steps (applied in order; paths are relative to the project):
   that the target is untouched and only a temp was left);
 - ``deny_writes``: every write under that folder fails with "Permission
   denied", as an unwritable folder does (simulated, since tests may run as
-  root).
+  root);
+- ``render_seconds``: the template time limit for this case (so an endless
+  loop is stopped in a fraction of a second, not the default 10 s).
 """
 
 from __future__ import annotations
@@ -51,6 +53,7 @@ import pytest
 from click.testing import CliRunner
 
 import pnp
+import pnp.render.sandbox as sandbox
 from pnp.cli import main
 
 HERE = Path(__file__).parent
@@ -184,6 +187,8 @@ def apply_step(step: dict[str, Any], project: Path, monkeypatch: pytest.MonkeyPa
         _killed_write(project, project / step["killed_write"], step.get("keep_old", False))
     elif "deny_writes" in step:
         _deny_writes(monkeypatch, project / step["deny_writes"])
+    elif "render_seconds" in step:
+        monkeypatch.setattr(sandbox, "RENDER_SECONDS", step["render_seconds"])
     else:  # pragma: no cover - a malformed case
         raise AssertionError(f"unknown setup step {step}")
 
