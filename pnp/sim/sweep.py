@@ -132,4 +132,22 @@ def format_sweep(doc: dict[str, Any]) -> str:
     out.append("")
     out.append("Figures are rates with 95% Wilson intervals, or means with 95% normal "
                "intervals (names starting with mean_).")
+    paired = [r for r in doc["rows"] if r.get("paired")]
+    if paired:
+        solo = doc["players"] == 1
+        names = ["turns", "score_seat0"] if solo else ["turns", "winner_margin", "win_seat0"]
+        first = " ".join(f"{k}={v}" for k, v in doc["rows"][0]["values"].items())
+        out.append("")
+        out.append(f"Paired differences against {first} (the same deals; 95% intervals):")
+        out.append("  " + "value".ljust(key_w) + "".join(f"  {n:>26}" for n in names))
+        for r in paired:
+            key = " ".join(f"{k}={v}" for k, v in r["values"].items())
+            cells = []
+            for n in names:
+                d = r["paired"]["differences"][n]
+                k = 100.0 if n.startswith("win_") else 1.0
+                cells.append(f"{k * d['mean']:+.2f} ({k * d['low']:+.2f} … {k * d['high']:+.2f})")
+            out.append("  " + key.ljust(key_w) + "".join(f"  {c:>26}" for c in cells))
+        if not solo:
+            out.append("  (win_seat0 in percentage points)")
     return "\n".join(out) + "\n"
