@@ -37,6 +37,7 @@ class _TwoPlayer(State[Any]):
     """Shared parts: two seats alternating, ``left`` counting down to the end."""
 
     def __init__(self, game: Any, left: int, player: int = 0, coin: int = 0) -> None:
+        """A position: ``left`` tokens or turns, ``player`` to move, the hidden ``coin``."""
         self.game = game
         self.num_players = 2
         self.left = left
@@ -46,45 +47,58 @@ class _TwoPlayer(State[Any]):
         self.n = 0
 
     def current_player(self) -> int:
+        """Seat to move, or TERMINAL."""
         return TERMINAL if self.winner >= 0 else self.player
 
     def is_terminal(self) -> bool:
+        """True once someone has won."""
         return self.winner >= 0
 
     def returns(self) -> list[float]:
+        """1 for the winner, 0 for the other."""
         return [1.0 if s == self.winner else 0.0 for s in range(2)]
 
     def winners(self) -> list[int]:
+        """The one winner."""
         return [self.winner]
 
     def clone(self) -> "_TwoPlayer":
+        """An independent copy."""
         new = type(self)(self.game, self.left, self.player, self.coin)
         new.winner, new.n = self.winner, self.n
         return new
 
     def action_to_string(self, action: int) -> str:
+        """The number itself."""
         return str(action)
 
     def string_to_action(self, text: str) -> int:
+        """Inverse of action_to_string."""
         return int(text)
 
     def observation(self, player: int) -> PileObservation:
+        """Everything but the coin."""
         return PileObservation(seat=player, current_player=self.current_player(),
                                phase=self.phase(), left=self.left)
 
     def zones(self) -> Iterable[tuple[str, Iterable[int]]]:
+        """No cards."""
         return []
 
     def turns(self) -> int:
+        """Moves made."""
         return self.n
 
     def events(self) -> Mapping[str, int]:
+        """No rule events."""
         return {}
 
     def phase(self) -> str:
+        """main or over."""
         return "over" if self.winner >= 0 else "main"
 
     def to_notation(self) -> str:
+        """``left|player|coin|winner|moves``."""
         return f"{self.left}|{self.player}|{self.coin}|{self.winner}|{self.n}"
 
 
@@ -92,9 +106,11 @@ class NimState(_TwoPlayer):
     """A nim position."""
 
     def legal_actions(self) -> list[int]:
+        """Take 1, 2 or 3 (no more than are left)."""
         return [] if self.winner >= 0 else [k for k in (1, 2, 3) if k <= self.left]
 
     def apply_action(self, action: int) -> None:
+        """Take ``action`` tokens; taking the last one wins."""
         if action not in self.legal_actions():
             raise illegal(self, action)
         self.left -= action
@@ -104,6 +120,7 @@ class NimState(_TwoPlayer):
         self.player = 1 - self.player
 
     def resample_hidden(self, player: int, rng: random.Random) -> "NimState":
+        """Nothing is hidden: a copy."""
         clone = self.clone()
         assert isinstance(clone, NimState)
         return clone
@@ -113,9 +130,11 @@ class CoinState(_TwoPlayer):
     """A coin position."""
 
     def legal_actions(self) -> list[int]:
+        """Two moves that change nothing."""
         return [] if self.winner >= 0 else [0, 1]
 
     def apply_action(self, action: int) -> None:
+        """A dummy move; after the last turn the coin decides."""
         if action not in self.legal_actions():
             raise illegal(self, action)
         self.left -= 1
@@ -125,6 +144,7 @@ class CoinState(_TwoPlayer):
             self.winner = self.coin
 
     def resample_hidden(self, player: int, rng: random.Random) -> "CoinState":
+        """The coin, flipped again."""
         clone = self.clone()
         assert isinstance(clone, CoinState)
         clone.coin = int(rng.random() * 2)
@@ -137,9 +157,11 @@ class _ToyBase(Game[Any]):
     state_class: type[_TwoPlayer]
 
     def deck(self) -> Sequence[int]:
+        """No cards."""
         return ()
 
     def state_from_notation(self, text: str) -> Any:
+        """Read :meth:`_TwoPlayer.to_notation`."""
         try:
             left, player, coin, winner, n = (int(x) for x in text.split("|"))
         except ValueError:
@@ -162,6 +184,7 @@ class NimGame(_ToyBase):
     state_class = NimState
 
     def new_initial_state(self, num_players: int, seed: int) -> NimState:
+        """A full pile, seat 0 to move."""
         self.check_players(num_players)
         return NimState(self, self.params["tokens"])
 
@@ -173,6 +196,7 @@ class CoinGame(_ToyBase):
     state_class = CoinState
 
     def new_initial_state(self, num_players: int, seed: int) -> CoinState:
+        """Ten dummy turns; the coin is flipped now, from the deal seed."""
         self.check_players(num_players)
         return CoinState(self, 10, 0, random.Random(seed).randrange(2))
 
