@@ -13,7 +13,6 @@ import click
 from pnp import __version__
 from pnp.errors import PnpError
 from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
-from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -253,25 +252,6 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _report_partial(written: list[Path], out_dir: Path) -> None:
-    """Say which output files a failing build did finish before it stopped."""
-    mine = [p for p in dict.fromkeys(written) if _inside(p, out_dir)]
-    for path in mine:
-        click.echo(f"wrote {path}")
-    if mine:
-        click.echo(f"note: the build stopped early: only the {len(mine)} file(s) above were "
-                   "written (each complete); the rest were not")
-
-
-def _inside(path: Path, folder: Path) -> bool:
-    """True if ``path`` lies in ``folder`` (both as given or resolved)."""
-    try:
-        path.resolve().relative_to(folder.resolve())
-    except (OSError, ValueError):
-        return False
-    return True
-
-
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--preset", "presets", multiple=True, metavar="NAME", cls=_PresetOption,
@@ -327,7 +307,6 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     from pnp.fileio import recording_writes, sweep_stale_temps
 
     out_dir = out_dir if out_dir is not None else project().out_dir
-    from pnp.fileio import recording_writes, sweep_stale_temps
     from pnp.printing.profiles import load_profiles
 
     if list_presets:
@@ -403,7 +382,7 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
 
     While `pnp watch GAME` runs, it draws the cards from its warm process.
     """
-    if out_dir is None:  # the project's output folder
+    if out_dir is None:
         out_dir = project().out_dir / game / "preview"
     if preset is None:
         import os
