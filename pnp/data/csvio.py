@@ -1,4 +1,4 @@
-"""Read CSV tables the way designers save them (UTF-8, UTF-8 with BOM, or Japanese Excel's CP932)."""
+"""Read CSV tables as designers save them: UTF-8 (BOM or not), or Japanese Excel's CP932."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def _unclosed_quote_line(text: str, start_line: int) -> int | None:
 
 
 def _next_newline(text: str, offset: int) -> int:
-    """Offset just past the next line break (\\n, \\r\\n or \\r) at or after ``offset``; -1 if none."""
+    """Offset just past the next line break (\\n, \\r\\n or \\r) from ``offset``; -1 if none."""
     n = text.find("\n", offset)
     r = text.find("\r", offset)
     if r >= 0 and (n < 0 or r < n):
