@@ -569,7 +569,7 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--budgets", default=None, metavar="8,16,32|LO:HI",
               help="Ladder budgets (iterations per decision) [default: 8:256].")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
-              default=None, help="Also write the report as JSON to this file.")
+              default=None, help="Also write the report as JSON to this file (- for stdout).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write a self-contained chart page to this file.")
 @click.option("--cluster", default=None, metavar="local|tcp://HOST:PORT",
@@ -621,7 +621,8 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
         text, _doc, code = run_compare(data, list(compares), bots=bots or "random", **common)
     else:
         text, _report, code = run_simulation(data, bots=bots or "random", **common)
-    click.echo(text, nl=False)
+    # With --json - the JSON owns standard output; the readable report goes to stderr.
+    click.echo(text, nl=False, err=json_path is not None and str(json_path) == "-")
     sys.exit(code)
 
 

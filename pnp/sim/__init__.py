@@ -38,12 +38,18 @@ DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
 
 
 def write_json_atomic(path: Path, data: Any) -> None:
-    """Write ``data`` as JSON to ``path`` via a temp file and ``os.replace``."""
+    """Write ``data`` as JSON to ``path`` via a temp file and ``os.replace``
+    (to standard output when ``path`` is ``-``)."""
+    from pnp.fileio import is_stdout, write_text_output
+    body = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    if is_stdout(path):
+        write_text_output(path, body)
+        return
     path = Path(path)
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise PnpError(f"--json {path}: folder {folder} does not exist")
-    write_text_atomic(path, json.dumps(data, ensure_ascii=False, indent=2) + "\n")
+    write_text_atomic(path, body)
 
 
 def _check_ints(games: Any, jobs: Any, step_cap: Any, seed: Any) -> None:

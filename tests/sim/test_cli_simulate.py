@@ -166,3 +166,15 @@ def test_interrupt_stops_every_worker_without_traceback(tmp_path: Path, sig: int
         time.sleep(0.1)
     assert _group_alive(proc.pid) == []
     assert not out.exists()
+
+
+def test_json_dash_is_standard_output(tmp_path: Path) -> None:
+    """--json - writes the JSON report to stdout (and no file named '-'); the text goes to stderr."""
+    proc = subprocess.run(
+        [sys.executable, "-m", "pnp.cli", "simulate", "nine_peak", "--games", "20", "-q",
+         "--json", "-", "--data-dir", str(DATA)],
+        capture_output=True, text=True, cwd=tmp_path)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["completion"]["completed"] == 20
+    assert "Completion: 20/20" in proc.stderr
+    assert not (tmp_path / "-").exists()
