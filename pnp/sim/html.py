@@ -275,7 +275,8 @@ def _pct(x: float | None) -> str:
 def report_page(rep: dict[str, Any]) -> str:
     """The chart page of one simulation report (:func:`pnp.sim.report.build_report`)."""
     g, cfg = rep["game"], rep["config"]
-    meta = (f"{cfg['players']} players, {cfg['games']} games, seed {cfg['seed']}, bots "
+    meta = (f"{cfg['players']} player{'s' if cfg['players'] != 1 else ''}, {cfg['games']} "
+            f"games, seed {cfg['seed']}, bots "
             f"{','.join(cfg['bots'])}; parameters "
             + (", ".join(f"{k}={v}" for k, v in g["params"].items()) or "defaults")
             + ". Intervals are 95%.")
@@ -417,7 +418,8 @@ def sweep_page(doc: dict[str, Any]) -> str:
                 f"({r['paired']['differences'][n]['low']:+.3f} … "
                 f"{r['paired']['differences'][n]['high']:+.3f})" for n in names))
              for r in paired])))
-    meta = (f"{doc['players']} players, {doc['games']} games per value on the same deals, "
+    meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
+            f"games per value on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
     return _page(f"{doc['title']} — sweep of {', '.join(doc['swept'])}", meta, sections)
 
@@ -439,7 +441,8 @@ def compare_page(doc: dict[str, Any]) -> str:
             bar_chart(other, pct=False, ref=0.0, ref_label="0"),
             f'<p class="note">{row["paired"]["games_paired"]} games paired with the base '
             "rules (same deals).</p>"))
-    meta = (f"{doc['players']} players, {doc['games']} games per variant on the same deals, "
+    meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
+            f"games per variant on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
     return _page(f"{doc['title']} — comparison", meta, sections)
 
