@@ -413,8 +413,13 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
                         recv = (s + 1) % n
                         a, b = self.ids_of((st.hands[recv] if recv != me else 0) | played)[:2]
                         st.passes[s] = bit[a] | bit[b]
-        # Led suit and the best card so far, replayed from the trick (C3, C5).
-        for k, c in enumerate(st.trick):
+        self.replay_trick(st, st.trick)
+        return st
+
+    def replay_trick(self, st: "FortuneCloverState", trick: Sequence[int]) -> None:
+        """Set the led suit and the best card so far from the cards of ``trick`` (C3, C5)."""
+        n = st.num_players
+        for k, c in enumerate(trick):
             s = self.suit[c]
             if st.led < 0:
                 if s == CLUB:
@@ -431,7 +436,6 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
             if key > st.best_key:
                 st.best_key = key
                 st.best_seat = (st.lead + k) % n
-        return st
 
 
 class FortuneCloverState(State[FortuneCloverGame]):
@@ -1101,24 +1105,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         if len(sizes) != 1 or 0 in sizes:
             raise fail("hands: sizes do not fit the trick in progress")
         st.cur = (st.lead + len(pos.trick)) % n
-        # Led suit and the best card so far, replayed from the trick (C3, C5).
-        for k, c in enumerate(pos.trick):
-            s = g.suit[c]
-            if st.led < 0:
-                if s == CLUB:
-                    key = g.club_key[c]
-                else:
-                    st.led = s
-                    key = g.led_key[c]
-            elif s == st.led:
-                key = g.led_key[c]
-            elif s == CLUB:
-                key = g.club_key[c]
-            else:
-                key = -1
-            if key > st.best_key:
-                st.best_key = key
-                st.best_seat = (st.lead + k) % n
+        g.replay_trick(st, pos.trick)
         return st
 
 
