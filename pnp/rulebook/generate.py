@@ -217,6 +217,11 @@ def components_markdown(game: GameData, spec: Mapping[str, Sequence[BreakdownCol
         detail = "<br>".join(breakdown(game, cid, spec.get(cid, ()), lang))
         if not detail and component.kind == "die" and component.sides:
             detail = size_text(component, lang)
+        if not detail and component.kind == "card" and total == manifest.players[1]:
+            # Player aids and summary cards: say who gets one (and that it has two faces).
+            detail = lang.t("1人1枚", "one per player")
+            if component.two_sided:
+                detail += lang.t("（両面）", ", two-sided")
         detail = detail or "—"
         count = lang.unit(component.kind, total)
         if component.supply == "buy":

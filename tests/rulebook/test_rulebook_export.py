@@ -123,6 +123,27 @@ def test_component_counts_match_the_data(slug: str, lang: str) -> None:
         assert int(re.match(r"\d+", rows[name]).group()) == expected, (slug, cid)
 
 
+@pytest.mark.parametrize("slug", SLUGS)
+def test_player_aids_are_in_both_component_lists(slug: str) -> None:
+    """Every aid the build prints is a manifest component, so both books list it."""
+    from pnp.build.cards import aid_components
+
+    game = load_game_data(DEFAULT_DATA_DIR, slug)
+    # Aids found only in the templates folder would print but stay out of the books.
+    assert aid_components(game) == [], slug
+    aids = [c for cid, c in game.manifest.components.items() if cid.startswith("aid")]
+    assert aids, slug
+    for lang, each in (("ja", "1人1枚（両面）"), ("en", "one per player, two-sided")):
+        markdown = rulebook_markdown(slug, lang=lang)
+        counts = _component_rows(markdown)
+        for aid in aids:
+            name = aid.name_ja if lang == "ja" else aid.name
+            assert counts[name].startswith(f"{aid.count}"), (slug, lang, name)
+            row = next(line for line in markdown.splitlines() if line.startswith(f"| {name} |"))
+            if aid.count == game.manifest.players[1]:
+                assert row.rstrip().endswith(f"| {each} |"), (slug, lang, row)
+
+
 def test_editing_a_qty_changes_both_editions(tmp_path: Path) -> None:
     before = rulebook_markdown("fortuna")
     assert "1〜6 各13枚：稲妻・小麦・兜・車輪 各3枚 + 女神1枚" in before
@@ -133,11 +154,14 @@ def test_editing_a_qty_changes_both_editions(tmp_path: Path) -> None:
     # Number 3 now differs from the others, so it gets a line of its own.
     assert "1・2・4・5・6 各13枚：稲妻・小麦・兜・車輪 各3枚 + 女神1枚" in after
     assert "3 14枚：稲妻・小麦・兜・車輪 各3枚 + 女神2枚" in after
-    assert "印刷するカードは合計79枚" in after
+    # The printed total counts the player aids too (one per player).
+    aids = load_game_data(data, "fortuna").manifest.components["aid"].count
+    assert aids == 4
+    assert f"印刷するカードは合計{79 + aids}枚" in after
     english = rulebook_markdown("fortuna", data, lang="en")
     assert "| Reel cards | 79 cards |" in english
     assert "3 (14): lightning, wheat, helmet, wheel ×3 each + goddess ×2" in english
-    assert "In all, 79 cards to print." in english
+    assert f"In all, {79 + aids} cards to print." in english
 
 
 def test_editing_chips_and_a_constant(tmp_path: Path) -> None:
