@@ -24,7 +24,8 @@ class Layout:
     ``width``, ``height`` and ``bleed`` are in points; ``nodes`` are in points
     with the origin at the trim box's top-left and y pointing down. ``key`` is
     a stable hash of the rendered markup (plus the icon folders it was resolved
-    against), so identical cards share a key and one PDF form.
+    against, relative to the templates folder, so the key does not depend on
+    where the project lives), so identical cards share a key and one PDF form.
     ``icons`` lists one use of each distinct icon (for defining icon forms).
     """
 
@@ -55,20 +56,23 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
     """
     markup = render_template(env, template_name, context, where=where)
     dirs = icon_dirs(env.templates_dir, template_name)
+    # Icon folders enter the key relative to the templates folder, so the key
+    # (and whatever is named after it) is the same wherever the project lives.
+    rel = tuple(d.relative_to(env.templates_dir).as_posix() for d in dirs)
     h = hashlib.blake2b(digest_size=12)
     # the key ignores where elements came from: identical cards share a form
     # even when two templates drew them
     h.update(_AT.sub("", markup).encode("utf-8"))
     h.update(b"\0")
-    h.update("\0".join(str(d) for d in dirs).encode("utf-8"))
+    h.update("\0".join(rel).encode("utf-8"))
     key = h.hexdigest()
     cache: dict[str, Layout] = env.layout_cache
     hit = cache.get(key)
     if hit is not None:
         return hit
-    resolver = env.resolvers.get(dirs)
+    resolver = env.resolvers.get(rel)
     if resolver is None:
-        resolver = env.resolvers[dirs] = IconResolver(dirs, template_name)
+        resolver = env.resolvers[rel] = IconResolver(dirs, template_name)
     width, height, bleed, nodes, icons, at = parse_card(
         markup, where, resolver, env.templates_dir,
         source=f"{display_path(env, template_name)}, rendered markup", template=template_name)
