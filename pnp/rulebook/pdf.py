@@ -11,7 +11,7 @@ Fonts are embedded TrueType subsets: IPAexGothic for Japanese; the English
 edition sets Bitstream Vera (regular and bold) with IPAexGothic for any
 glyph Vera lacks (card suits, a Japanese name). ``invariant=1`` and fixed
 metadata make the same input give byte-identical output. Japanese wraps
-with ``wordWrap="CJK"`` and firmer kinsoku (:class:`JaParagraph`).
+with the cards' line breaker and kinsoku rules (:class:`JaParagraph`).
 """
 
 from __future__ import annotations
@@ -26,16 +26,18 @@ from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
 from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.styles import ParagraphStyle
-from reportlab.lib.textsplit import CANNOT_END_LINE, CANNOT_START_LINE
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, HRFlowable,
                                 ListFlowable, ListItem, NextPageTemplate, PageBreak,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
+from reportlab.platypus.paragraph import (ParaLines, _handleBulletWidth, cjkU,
+                                          makeCJKParaLine)
 from reportlab.platypus.tableofcontents import TableOfContents
 
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
+from pnp.render import kinsoku, textlayout
 from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, has_glyph
 from pnp.rulebook.markdown import (Block, Heading, ListBlock, Note, Para, Picture, TableBlock,
                                    inline_markup)
@@ -82,52 +84,131 @@ def get_paper(name: str) -> PaperSpec:
     return PAPERS[key]
 
 
-#: Characters that must not start a line (closing brackets, 。、 etc.) or end one
-#: (opening brackets): ReportLab's strongly prohibited sets.
-NO_START = CANNOT_START_LINE[0]
-NO_END = CANNOT_END_LINE[0]
-
-
-def _line_text(line: Any) -> str:
-    """The text of one wrapped line (either of ReportLab's two line shapes)."""
-    if isinstance(line, tuple):
-        return "".join(str(part) for part in line[1])
-    return "".join(getattr(word, "text", "") for word in getattr(line, "words", []))
+#: Characters that must not start or end a line: the shared kinsoku sets
+#: (:mod:`pnp.render.kinsoku`), the same ones the cards use.
+NO_START = kinsoku.NO_START
+NO_END = kinsoku.NO_END
 
 
 class JaParagraph(Paragraph):
-    """A Paragraph with firmer kinsoku (line-break rules for Japanese).
+    """A Paragraph whose Japanese lines break as the cards' text does.
 
-    ReportLab's CJK wrap hangs one closing character in the margin, but two
-    in a row (``）。``) leave the second at the start of the next line, and
-    opening brackets may end a line. When that happens, the offending line
-    is made one character narrower and the paragraph is wrapped again (a
-    few times at most), which pulls the character before it down as well.
+    ReportLab's own CJK wrap knows only a short list of characters that may
+    not start a line, hangs one of them in the margin and splits ``1〜3`` or
+    ``3枚``. Here the paragraph's runs go through the card renderer's line
+    breaker instead (:func:`pnp.render.textlayout.chunks` and
+    :func:`~pnp.render.textlayout.break_lines`, with the rules of
+    :mod:`pnp.render.kinsoku`), so ``ー``, small kana, ``〜`` and closing
+    marks never start a line, ranges and number+unit pairs stay whole and a
+    last line of one or two characters is avoided when another break exists.
+    ReportLab only draws the lines. (English paragraphs do not wrap here:
+    they break at spaces, which ReportLab does well.)
     """
 
     def breakLinesCJK(self, maxWidths: Any) -> Any:
-        """Wrap, then re-wrap while a line starts with 。、」 or ends with 「（."""
+        """Break into lines with the shared kinsoku line breaker (ReportLab's line objects)."""
         widths = list(maxWidths) if isinstance(maxWidths, (list, tuple)) else [maxWidths]
-        size = self.style.fontSize
-        result = super().breakLinesCJK(list(widths))
-        for _ in range(8):
-            lines = [_line_text(line) for line in getattr(result, "lines", [])]
-            bad = None
-            for index, text in enumerate(lines):
-                if index and text[:1] in NO_START and text[:1]:
-                    bad = index - 1
-                    break
-                if index < len(lines) - 1 and text[-1:] in NO_END and text[-1:]:
-                    bad = index
-                    break
-            if bad is None:
-                return result
-            while len(widths) <= bad + 1:
-                widths.append(widths[-1])
-            widths[bad] -= size
-            self.__dict__.pop("blPara", None)
-            result = super().breakLinesCJK(list(widths))
-        return result
+        if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+            return self.blPara            # the second half of a split: lines already made
+        frags = self.frags
+        if not frags:
+            return super().breakLinesCJK(widths)
+        _handleBulletWidth(self.bulletText, self.style, widths)
+        lines = shared_cjk_lines(frags, widths, calc_bounds=getattr(
+            self, "autoLeading", getattr(self.style, "autoLeading", "")) not in ("", "off"))
+        if lines is None:
+            # Something the shared breaker cannot measure (an inline image) or a
+            # word wider than the column: ReportLab's own wrap, as before.
+            return super().breakLinesCJK(widths)
+        return lines
+
+
+def shared_cjk_lines(frags: list[Any], widths: list[float], *,
+                     calc_bounds: bool = False) -> ParaLines | None:
+    """ReportLab CJK lines for ``frags`` broken by the shared (card) line breaker.
+
+    Each run becomes a text piece measured in its own face at 1 em; every run
+    is measured at the paragraph's largest size and the narrowest line width
+    is the budget, so a line never overflows its column. Returns None when a
+    run cannot be measured this way (an inline image) or a word is wider than
+    the column.
+    """
+    units: list[Any] = []              # one ReportLab glyph record per character
+    pieces: list[tuple[Any, ...]] = []
+    source: list[tuple[str | None, int]] = []   # per atom: its character (None: break), unit
+    size = max(float(f.fontSize) for f in frags)
+    for f in frags:
+        text = f.text.decode("utf8") if isinstance(f.text, bytes) else f.text
+        if hasattr(f, "cbDefn"):
+            if getattr(f.cbDefn, "width", 0):
+                return None
+            units.append(cjkU(text or "", f, "utf8"))     # an anchor: zero width
+            continue
+        if hasattr(f, "lineBreak"):
+            source.append((None, len(units)))
+            units.append(cjkU(text or "", f, "utf8"))
+            pieces.append(("b",))
+            continue
+        if not text:
+            units.append(cjkU("", f, "utf8"))
+            continue
+        pieces.append(("t", (f.fontName,), (0.0, 0.0, 0.0), text))
+        for ch in text:
+            source.append((ch, len(units)))
+            units.append(cjkU(ch, f, "utf8"))
+    chs = textlayout.chunks(tuple(pieces))
+    budget = min(widths) / size if size > 0 else 0.0
+    broken = textlayout.break_lines(chs, budget)
+    if broken is None:
+        return None
+    # Where each chunk starts among the units: match its atoms against the
+    # source characters in order (the breaker drops the spaces before a hard
+    # break and at the end, and the breaks themselves).
+    starts: list[int] = []
+    at = 0
+    for chunk in chs:
+        first: int | None = None
+        for index, atom in enumerate(chunk.lead + chunk.atoms):
+            while at < len(source) and source[at][0] != atom.ch:
+                at += 1
+            if at == len(source):
+                return None                # not the text we gave it: never guess
+            if first is None and index >= len(chunk.lead):
+                first = source[at][1]
+            at += 1
+        if chunk.hard:
+            while at < len(source) and source[at][0] is not None:
+                at += 1
+            if at == len(source):
+                return None
+            if first is None:
+                first = source[at][1]      # an empty line: it holds just its break
+            at += 1
+        starts.append(first if first is not None else len(units))
+    bounds = [0]
+    done = 0
+    for line, _ in broken:
+        if done:
+            bounds.append(starts[done])
+        done += len(line)
+    bounds.append(len(units))
+    lines = []
+    for k in range(len(bounds) - 1):
+        line_units = units[bounds[k]:bounds[k + 1]]
+        # Spaces at a line's end are not drawn (a break at a space drops it).
+        keep = len(line_units)
+        while keep and (line_units[keep - 1] == " " or (
+                line_units[keep - 1] == "" and not hasattr(line_units[keep - 1].frag,
+                                                           "lineBreak"))):
+            keep -= 1
+        trailing = [u for u in line_units[keep:] if u != " "]
+        line_units = line_units[:keep] + trailing
+        max_width = widths[min(k, len(widths) - 1)]
+        used = sum(u.width for u in line_units)
+        hard = any(hasattr(u.frag, "lineBreak") for u in line_units)
+        lines.append(makeCJKParaLine(line_units, max_width, used, max_width - used, hard,
+                                     calc_bounds))
+    return ParaLines(kind=1, lines=lines)
 
 
 @dataclass(frozen=True)

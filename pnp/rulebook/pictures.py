@@ -91,23 +91,23 @@ def draw_text(canvas: Canvas, text: str, x: float, y: float, font: str, size: fl
 
 
 def wrap_text(text: str, font: str, size: float, width: float) -> list[str]:
-    """``text`` broken into lines no wider than ``width`` (words, or characters for Japanese)."""
-    if text_width(text, font, size) <= width:
+    """``text`` broken into lines no wider than ``width``, as card text breaks.
+
+    The card renderer's line breaker does it (:func:`pnp.render.textlayout.plain_lines`,
+    the rules of :mod:`pnp.render.kinsoku`): Latin text at spaces, Japanese
+    between characters but never before ``ー``, small kana or a closing mark,
+    never inside ``1〜3`` or ``3枚``, and no one- or two-character last line
+    when another break exists. A word wider than ``width`` stays whole on its
+    own line (a label may run a little wide rather than split a word).
+    """
+    if size <= 0 or text_width(text, font, size) <= width:
         return [text]
-    words = text.split(" ")
-    pieces = words if len(words) > 1 else list(text)
-    joiner = " " if len(words) > 1 else ""
-    lines: list[str] = []
-    line = ""
-    for piece in pieces:
-        trial = line + joiner + piece if line else piece
-        if line and text_width(trial, font, size) > width:
-            lines.append(line)
-            line = piece
-        else:
-            line = trial
-    lines.append(line)
-    return lines
+    from pnp.render.textlayout import chunks, plain_lines
+
+    pieces = (("t", (font,), (0.0, 0.0, 0.0), text),)
+    # The longest unbreakable run (in em) sets the least width.
+    widest = max((chunk.width for chunk in chunks(pieces)), default=0.0)
+    return plain_lines(pieces, max(width / size, widest))
 
 
 @dataclass
@@ -275,7 +275,7 @@ class Scene:
         """A line of text with its baseline at ``y``; never below the minimum label size.
 
         With ``max_width``, a longer text wraps onto further lines below the
-        first (at spaces, or anywhere in Japanese).
+        first (at spaces, or between Japanese characters where kinsoku allows).
         """
         size = max(size, MIN_LABEL)
         font = self.bold if bold else self.font

@@ -54,7 +54,7 @@ from pnp.rulebook.generate import BreakdownColumn
 from pnp.rulebook.hooks import KINDS, rulebook_hooks
 from pnp.rulebook.lang import Lang
 from pnp.rulebook.markdown import Line
-from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL, card_width
+from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL, card_width, text_width
 
 _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
 
@@ -65,6 +65,8 @@ KNOWN = INLINE + BLOCK
 #: Cards in one gallery line before it wraps, and the most a bare component may show.
 GALLERY_PER_ROW = 5
 GALLERY_MAX = 12
+#: Type size of a gallery picture's name (the scene's default label size).
+LABEL_SIZE = max(7.0, MIN_LABEL)
 
 
 @dataclass
@@ -238,16 +240,25 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             except PnpError as exc:
                 raise ctx.fail(f"gallery: {exc.message}") from None
             width = layout.width / card_width(1.0) * card_width(scale)
-            if in_row == GALLERY_PER_ROW or (in_row and x + width > MAX_WIDTH - 8):
+            name = generate.component_name(component, lang)
+            slot = width
+            if len(wanted) == 1 and not cover:
+                # A lone small piece (a 10 mm marker) gets a slot as wide as its
+                # name, up to 1.25 cards wide, so the name reads across instead of
+                # one character a line; the picture sits in the slot's middle.
+                slot = max(width, min(text_width(name, scene.font, LABEL_SIZE),
+                                      1.25 * card_width(scale)))
+            if in_row == GALLERY_PER_ROW or (in_row and x + slot > MAX_WIDTH - 8):
                 x, y, in_row = 0.0, y - row_height - 2 * MIN_LABEL - 16, 0
                 row_height = 0.0
-            w, h = scene.card(layout, x, y - layout.height * width / layout.width, width)
+            w, h = scene.card(layout, x + (slot - width) / 2,
+                              y - layout.height * width / layout.width, width)
             if number == 0 and not cover:
-                room = max(w, len(wanted) * (w + 6) - 6)
-                scene.label(generate.component_name(component, lang), x + room / 2,
-                            y - h - MIN_LABEL - 3, anchor="middle", max_width=room)
+                room = max(slot, len(wanted) * (w + 6) - 6)
+                scene.label(name, x + room / 2, y - h - MIN_LABEL - 3, anchor="middle",
+                            max_width=room, size=LABEL_SIZE)
             row_height = max(row_height, h)
-            x += w + 6
+            x += max(w, slot) + 6
             in_row += 1
     ref = ctx.book.pictures.add("gallery-" + "-".join(cid for cid, _ in picks), scene)
     caption = "" if cover else lang.t("カード見本：" + "・".join(names),
