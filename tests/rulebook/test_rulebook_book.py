@@ -19,8 +19,8 @@ from pnp.rulebook.pdf import ACCENT, INK, MUTED, NO_START, PAPERS, THEMES, TINT,
 from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL
 from rulebook_books import LANGS, SLUGS, book, prepared
 
-#: Characters that may not start a line: Japanese closing marks and small kana
-#: (ReportLab's prohibited set), and closing punctuation in English.
+#: Characters that may not start a line: in Japanese the shared kinsoku set
+#: (NO_START: closing marks, ー, small kana, 〜 …), and closing punctuation in English.
 NO_START_EN = ".,;:!?)]}’”%。、」』）】"
 
 
