@@ -143,6 +143,18 @@ def _sheet_image(grid: Grid, faces: Sequence[Image.Image]) -> Image.Image:
     return sheet
 
 
+def _require_backs(slug: str, deck: str, cards: Sequence[ServiceCard]) -> None:
+    """Raise a one-line PnpError unless every card has a back (TTS shows one for each)."""
+    missing = [c.id for c in cards if c.back is None]
+    if not missing:
+        return
+    which = ("no card has one" if len(missing) == len(cards) else
+             "no back for " + ", ".join(missing[:3]) + (" …" if len(missing) > 3 else ""))
+    raise PnpError(f"{slug}/{deck}: Tabletop Simulator needs a back for every card "
+                   f"({which}): give the component a back template (back = \"…\") in "
+                   f"card_data/{slug}/manifest.toml")
+
+
 def export_deck(folder: Path, slug: str, deck: str, nickname: str,
                 cards: Sequence[ServiceCard], size: tuple[float, float], profile: Profile,
                 *, two_sided: bool, urls: UrlMaker, used_keys: set[int],
@@ -154,10 +166,14 @@ def export_deck(folder: Path, slug: str, deck: str, nickname: str,
     """
     if not cards:
         raise PnpError(f"nothing to export for {slug}/{deck}: the deck has no cards")
+    back = shared_back(cards, two_sided)
+    if back is None:
+        # Checked before anything is written: finding it at the second sheet
+        # would leave the first sheet's images behind for a deck TTS cannot load.
+        _require_backs(slug, deck, cards)
     _ensure(folder)
     cap = per_sheet(profile)
     chunks = [list(cards[i:i + cap]) for i in range(0, len(cards), cap)]
-    back = shared_back(cards, two_sided)
     written: list[Path] = []
     custom: dict[str, dict[str, Any]] = {}
     ids: dict[str, tuple[int, str]] = {}
@@ -181,9 +197,7 @@ def export_deck(folder: Path, slug: str, deck: str, nickname: str,
         key = deck_key(slug, deck, k, used_keys)
         sheet_back = back_url
         if back is None:
-            backs = [c.back for c in chunk]
-            if any(b is None for b in backs):
-                raise PnpError(f"{slug}/{deck}: some cards have no back; TTS needs one")
+            backs = [c.back for c in chunk]          # all present: _require_backs
             images = list(render_images([RasterJob(b, grid.cell_w, grid.cell_h, cell)
                                          for b in backs if b is not None]))
             bpath = folder / f"{deck}-backs-{k}.png"
