@@ -108,7 +108,7 @@ class JaParagraph(Paragraph):
     def breakLinesCJK(self, maxWidths: Any) -> Any:
         """Break into lines with the shared kinsoku line breaker (ReportLab's line objects)."""
         widths = list(maxWidths) if isinstance(maxWidths, (list, tuple)) else [maxWidths]
-        if hasattr(self, "blPara") and getattr(self, "_splitpara", 0):
+        if getattr(self, "_splitpara", False) and hasattr(self, "blPara"):
             return self.blPara            # the second half of a split: lines already made
         frags = self.frags
         if not frags:
