@@ -14,11 +14,18 @@ the same way:
   (``3枚``, ``2人``), and a range or value pair (``1〜3``, ``3枚9``,
   ``2×3``) never split. ``9VP`` is Latin and never splits anyway.
 
-Text code asks :func:`can_break` about each pair of neighbouring
-characters; :func:`break_points` answers the same for a whole string
-(for callers that wrap plain strings, e.g. a rulebook paragraph).
+Text code asks :func:`keeps_together` about each pair of neighbouring
+characters; :func:`break_points` answers the same for a whole string.
 Avoiding a last line of one or two characters is a line-filling decision
 and lives with the line filler (:func:`pnp.render.textlayout.break_lines`).
+
+Who uses it: card text (:mod:`pnp.render.textlayout`), and the rulebook
+PDF's Japanese paragraphs, table cells and picture labels, which go through
+the same :func:`~pnp.render.textlayout.chunks` and
+:func:`~pnp.render.textlayout.break_lines` (:class:`pnp.rulebook.pdf.JaParagraph`,
+:func:`pnp.rulebook.pictures.wrap_text`), so a rule changed here changes
+cards and books alike. The HTML rulebook leaves wrapping to the browser
+with CSS ``line-break: strict`` (the same no-start set, roughly).
 """
 
 from __future__ import annotations
