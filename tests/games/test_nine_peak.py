@@ -232,7 +232,7 @@ def test_rulebook_take_back_prevents_peak() -> None:
     assert len(s.area[4]) == 4
     play(s, "take 5S")
     assert not s.peaked[4] and len(s.area[4]) == 3
-    assert s.piles[0] == [] and s.events()["peak_by_pass"] == 0
+    assert s.piles[0] == () and s.events()["peak_by_pass"] == 0
 
 
 def test_pass_two_may_take_a_card_just_placed() -> None:
@@ -272,7 +272,7 @@ def test_peaked_column_never_repeaks_and_cards_stay() -> None:
     """Cards placed in a peaked column stay there; no second peak (N2)."""
     s = at("n=4 peaked=6 hands=6S2F/5B/5B/5B area=6F6C6B")
     play(s, "pass 6S")
-    assert len(s.area[5]) == 4 and s.piles[0] == []
+    assert len(s.area[5]) == 4 and s.piles[0] == ()
     assert s.events()["peak_by_pass"] == 0
 
 
@@ -387,7 +387,7 @@ def test_peak_by_play_discards() -> None:
     play(s, "pick 1P")
     assert s.peaked[5] and s.area[5] == []
     assert codes(s, s.discard[spare:]) == ["6C", "6F", "6F"]
-    assert all(p == [] for p in s.piles)
+    assert all(p == () for p in s.piles)
     assert s.events()["peak_by_play"] == 1
     check_conservation(s)
 

@@ -319,7 +319,7 @@ def test_resample_keeps_cards_seen_taken_into_a_hand() -> None:
     """A card everyone saw taken by a 2-for-1 pass stays in that hand when redealt."""
     s = at("n=4 hands=1S2F3C/4B4B/4C4C/4F4F area=6P")
     play(s, "pass2 1S", "second 2F", "take 6P")
-    assert s.known[0] == [GAME.codec.index["6P"]]
+    assert s.known[0] == (GAME.codec.index["6P"],)
     for k in range(30):
         other = s.resample_hidden(1, random.Random(k))
         assert "6P" in [GAME.card_name(c) for c in other.hands[0]]
@@ -327,7 +327,7 @@ def test_resample_keeps_cards_seen_taken_into_a_hand() -> None:
     # the Persona is the only 6P: once passed, nothing about seat 0's hand is known
     play(s, "pass 4B", "pass 4C", "pass 4F")
     play(s, "pass 6P")
-    assert s.known[0] == [] and "known=" not in s.to_notation()
+    assert s.known[0] == () and "known=" not in s.to_notation()
 
 
 def test_resample_hides_another_seats_drawn_card() -> None:

@@ -28,6 +28,8 @@ from pnp.games.bots import Bot
 from pnp.games.nine_peak.engine import NinePeakGame, NinePeakObservation
 from pnp.games.nine_peak.scoring import PERSONA, score_set_full, score_set_simple
 
+_SIX = range(6)
+
 
 class _View:
     """Derived facts about one observation (ranges, hand counts, usefulness)."""
@@ -41,8 +43,8 @@ class _View:
         self.obs = obs
         peaked = self.peaked = obs.peaked
         cols = self.cols = [len(c) for c in obs.area]
-        self.lo = [1 if peaked[i] else i + 1 for i in range(6)]
-        self.hi = [9 if peaked[i] else min(9, i + 1 + cols[i]) for i in range(6)]
+        self.lo = [1 if peaked[i] else i + 1 for i in _SIX]
+        self.hi = [9 if peaked[i] or i + 1 + cols[i] >= 9 else i + 1 + cols[i] for i in _SIX]
         counts: dict[int, int] = {}
         ctype = g.card_type
         for c in obs.hand:
@@ -50,10 +52,10 @@ class _View:
             counts[t] = counts.get(t, 0) + 1
         self.hand_types = counts
         # per number: hand cards by suit (index 5 = all) for the usefulness sums
-        tn, ts = g.type_number, g.type_suit
-        by_num = [[0] * 6 for _ in range(6)]
+        tcol, ts = g.type_col, g.type_suit
+        by_num = [[0] * 6 for _ in _SIX]
         for t, k in counts.items():
-            row = by_num[tn[t] - 1]
+            row = by_num[tcol[t]]
             row[ts[t]] += k
             row[5] += k
         self.num_count = by_num
@@ -71,19 +73,21 @@ class _View:
         if w is not None:
             return w
         lo, hi, by_num = self.lo, self.hi, self.num_count
-        w = [0.0] * 5
+        # the sums in the same order as ever (float results, and so the
+        # choices, stay bit-identical)
+        w0 = w1 = w2 = w3 = wp = 0.0
         li, hii = lo[i], hi[i]
-        for j in range(6):
+        for j in _SIX:
             row = by_num[j]
             if row[5] and lo[j] <= hii and hi[j] >= li:
                 half = 0.5 * row[5] + row[PERSONA]
-                w[0] += half + row[0]
-                w[1] += half + row[1]
-                w[2] += half + row[2]
-                w[3] += half + row[3]
-                w[PERSONA] += 1.5 * row[5]
+                w0 += half + row[0]
+                w1 += half + row[1]
+                w2 += half + row[2]
+                w3 += half + row[3]
+                wp += 1.5 * row[5]
         extra = 0.3 * (hii - li)
-        w = [x + extra for x in w]
+        w = [w0 + extra, w1 + extra, w2 + extra, w3 + extra, wp + extra]
         w[PERSONA] += 4.0
         self.weight[i] = w
         return w
@@ -91,7 +95,7 @@ class _View:
     def _u(self, t: int, in_hand: bool) -> float:
         """Usefulness of type t (minus its own copy when it is in hand)."""
         g = self.g
-        i, s = g.type_number[t] - 1, g.type_suit[t]
+        i, s = g.type_col[t], g.type_suit[t]
         v = (self.weight[i] or self._row(i))[s]
         if in_hand:
             v -= 1.5  # the card itself overlaps and shares its suit
@@ -102,7 +106,9 @@ class _View:
         if in_hand:
             v = self.u_hand.get(t)
             if v is None:
-                v = self.u_hand[t] = self._u(t, True)
+                g = self.g
+                i = g.type_col[t]
+                v = self.u_hand[t] = (self.weight[i] or self._row(i))[g.type_suit[t]] - 1.5
             return v
         return self._u(t, False)
 
@@ -333,12 +339,12 @@ def _main(g: NinePeakGame, obs: NinePeakObservation, view: _View,
     if h >= 2:
         # two of one number completing a peak a single card cannot
         for t, k in view.hand_types.items():
-            i = g.type_number[t] - 1
-            if view.peaked[i]:
+            i = g.type_col[t]
+            if view.peaked[i] or i + 1 + view.cols[i] + 2 < 9:
                 continue
             partners = [u for u, m in view.hand_types.items()
-                        if g.type_number[u] == i + 1 and (u > t or (u == t and m >= 2))]
-            if not partners or i + 1 + view.cols[i] + 2 < 9:
+                        if g.type_col[u] == i and (u > t or (u == t and m >= 2))]
+            if not partners:
                 continue
             u = min(partners, key=uh.__getitem__)
             gain, gift = view.gain_and_gift([i + 1, i + 1])

@@ -17,8 +17,9 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from itertools import compress
-from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
+from itertools import accumulate, compress
+from operator import ge
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, NotationError, Observation, Param, State, illegal
@@ -37,6 +38,7 @@ PEAK = 9
 
 _SIX = range(NUMBERS)
 
+
 #: Decision phases of a turn (``state.ph``), named by :data:`PHASE_NAMES`.
 MAIN, SECOND, TAKE, PICK, KEEP, OVER = range(6)
 PHASE_NAMES: tuple[str, ...] = notation.PHASES
@@ -48,6 +50,67 @@ EVENTS: tuple[str, ...] = (
     "take_from_peaked", "empty_hand_skip")
 (EV_SET, EV_PASS_ONE, EV_PASS_TWO, EV_PEAK_PASS, EV_PEAK_PLAY, EV_PEAK_SETUP,
  EV_KEEP, EV_TO_AREA, EV_TRIGGER, EV_NO_DRAW, EV_TAKE_PEAKED, EV_EMPTY_SKIP) = range(len(EVENTS))
+
+
+def _subsets(items: Sequence[int]) -> list[tuple[int, ...]]:
+    """Every subset of ``items``, each ascending."""
+    out: list[tuple[int, ...]] = [()]
+    for x in items:
+        out += [sub + (x,) for sub in out]
+    return out
+
+
+def _shuffle_inline(deck: list[int], seed: int) -> None:
+    """``random.Random(seed).shuffle(deck)``, written out (the same order).
+
+    The library's shuffle calls a Python-level ``_randbelow`` per card; doing
+    its rejection sampling here with the bit lengths precomputed halves the
+    set-up of a random playout. :data:`_shuffle` is this function only if it
+    reproduces the library on this Python (checked once at import).
+    """
+    getrandbits = random.Random(seed).getrandbits
+    bits = _BITS
+    for i in range(len(deck) - 1, 0, -1):
+        n = i + 1
+        k = bits[n]
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        deck[i], deck[j] = deck[j], deck[i]
+
+
+def _library_shuffle(deck: list[int], seed: int) -> None:
+    """``random.Random(seed).shuffle(deck)``."""
+    random.Random(seed).shuffle(deck)
+
+
+#: Bit length of every n a shuffle of up to 1024 cards asks for.
+_BITS = tuple(n.bit_length() for n in range(1025))
+
+
+def _pick_shuffle() -> Callable[[list[int], int], None]:
+    """The inline shuffle if it matches ``random.shuffle`` here, else the library's."""
+    for seed in (0, 1, 12345, 2 ** 64 + 7):
+        for size in (1, 2, 13, 78, 200):
+            a, b = list(range(size)), list(range(size))
+            _shuffle_inline(a, seed)
+            _library_shuffle(b, seed)
+            if a != b:
+                return _library_shuffle
+    return _shuffle_inline
+
+
+def _deal_shuffle(deck: list[int], seed: int) -> None:
+    """Shuffle ``deck`` in place as ``random.Random(seed).shuffle`` does."""
+    if len(deck) < len(_BITS):
+        _shuffle(deck, seed)
+    else:
+        _library_shuffle(deck, seed)
+
+
+_shuffle = _pick_shuffle()
+#: ``object.__new__``: a clone or observation is filled in directly, not via ``__init__``.
+_new_state = object.__new__
 
 
 @dataclass(frozen=True)
@@ -153,6 +216,8 @@ class NinePeakGame(Game["NinePeakState"]):
         self.type_suit: tuple[int, ...] = tuple(t[1] for t in types)
         self.type_color: tuple[int, ...] = tuple(t[2] for t in types)
         self.type_persona: tuple[bool, ...] = tuple(t[1] == PERSONA for t in types)
+        #: Area column index (number − 1) of each type.
+        self.type_col: tuple[int, ...] = tuple(t[0] - 1 for t in types)
         #: Card ids of each type, ascending (notation assigns copies in this order).
         self.type_cards: tuple[tuple[int, ...], ...] = tuple(
             tuple(c for c in range(len(raw)) if self.card_type[c] == t)
@@ -166,7 +231,43 @@ class NinePeakGame(Game["NinePeakState"]):
         self.A_KEEP, self.A_PLACE_DRAWN = c.A_KEEP, c.A_PLACE_DRAWN
         self.num_distinct_actions: int = c.num_distinct_actions
         self.type_range: range = range(self.num_types)
+        T = self.num_types
+        #: Action ranges the legal actions are read from with ``compress`` (one C
+        #: call instead of a Python loop per type): 2-for-1 first cards, takes,
+        #: and second cards of a type ≥ f for each first type f (ruling N3a).
+        self.pass2_range: range = range(c.A_PASS2, c.A_PASS2 + T)
+        self.take_range: range = range(c.A_TAKE, c.A_TAKE + T)
+        self.second_ranges: tuple[range, ...] = tuple(
+            range(c.A_SECOND + f, c.A_SECOND + T) for f in range(T))
+        self._lane_tables(len(raw))
         self._full = self.params["scoring"] == "full"
+
+    def _lane_tables(self, cards: int) -> None:
+        """Tables that count the hand cards usable as each set value X = 1 … 9 at once.
+
+        Lane X of an int is bits w·X … w·X + w − 1 (w = 8, or 16 for a table
+        of more than 127 cards, so no lane overflows). ``lanes[i][c]`` has a 1
+        in the lanes of the values number i + 1 covers with c cards in its
+        column (ruling N1: i + 1 … i + 1 + c, at most 9); ``all_values`` those
+        of a peaked number (N2). Adding ``minus_x`` (2^(w−1) − X in lane X)
+        sets a lane's top bit exactly when it holds at least X;
+        ``window[lo][hi]`` keeps the top bits of lanes lo … hi, and
+        ``declare_of`` turns the bits left into the declare actions.
+        """
+        w = 8 if cards < 128 else 16
+        top = 1 << (w - 1)
+        self.all_values = sum(1 << (w * x) for x in range(1, PEAK + 1))
+        self.lanes: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(1 << (w * x) for x in range(i + 1, min(PEAK, i + 1 + c) + 1))
+                  for c in range(cards + 1))
+            for i in range(NUMBERS))
+        self.minus_x = sum((top - x) << (w * x) for x in range(1, PEAK + 1))
+        self.window: tuple[tuple[int, ...], ...] = tuple(
+            tuple(sum(top << (w * x) for x in range(lo, hi + 1)) for hi in range(PEAK + 1))
+            for lo in range(PEAK + 2))
+        self.declare_of: dict[int, tuple[int, ...]] = {
+            sum(top << (w * x) for x in xs): tuple(self.A_PLAY + x - 1 for x in xs)
+            for xs in _subsets(range(1, MAX_SET + 1))}
 
     # ------------------------------------------------------------------ helpers
     def type_label(self, t: int) -> str:
@@ -208,10 +309,10 @@ class NinePeakGame(Game["NinePeakState"]):
             raise PnpError(f"nine_peak: setup_cards={setup} + {num_players} × "
                            f"hand_size={hand} exceeds the {self.num_cards} hat cards")
         deck = list(range(self.num_cards))
-        random.Random(seed).shuffle(deck)
+        _deal_shuffle(deck, seed)
         # The top of the deck is the END of the list (deck.pop() draws).
         state = NinePeakState(self, num_players)
-        ctype, cnum, T = self.card_type, self.card_number, self.num_types
+        ctype, cnum, T, tcol = self.card_type, self.card_number, self.num_types, self.type_col
         area, ac = state.area, state.ac
         for _ in range(setup):
             c = deck.pop()
@@ -221,10 +322,11 @@ class NinePeakGame(Game["NinePeakState"]):
             cards = deck[-hand:]
             del deck[-hand:]
             state.hands[p] = cards
+            state.ht[p] = types = [ctype[c] for c in cards]
             hc, hn = [0] * T, [0] * NUMBERS
-            for c in cards:
-                hc[ctype[c]] += 1
-                hn[cnum[c] - 1] += 1
+            for t in types:
+                hc[t] += 1
+                hn[tcol[t]] += 1
             state.hc[p], state.hn[p] = hc, hn
         state.deck = deck
         state._peak_check(-1)  # ruling N2: set-up peaks go to the discard pile
@@ -259,8 +361,8 @@ class NinePeakGame(Game["NinePeakState"]):
         for c in claim(pos.area):
             s.area[self.card_number[c] - 1].append(c)  # ruling N1
         s.hands = [claim(h) for h in pos.hands]
-        s.sets = [[tuple(claim(x)) for x in seat] for seat in pos.sets]
-        s.piles = [claim(p) for p in pos.peaks]
+        s.sets = [tuple(tuple(claim(x)) for x in seat) for seat in pos.sets]
+        s.piles = [tuple(claim(p)) for p in pos.peaks]
         s.picking = claim(pos.picked)
         ph = _PHASE_INDEX[pos.phase]
         if ph == KEEP:
@@ -271,9 +373,9 @@ class NinePeakGame(Game["NinePeakState"]):
         if pos.deck is None:
             s.deck = rest[::-1]  # lowest id on top
         elif pos.discard is None:
-            s.discard = rest
+            s.discard = tuple(rest)
         else:
-            s.discard = claim(pos.discard)
+            s.discard = tuple(claim(pos.discard))
             left = sorted(c for ids in free for c in ids)
             if left:
                 raise NotationError(f"nine_peak notation: {len(left)} cards are in no zone "
@@ -296,7 +398,7 @@ class NinePeakGame(Game["NinePeakState"]):
                     raise NotationError(f"nine_peak notation: known=: seat {p} is known to "
                                         f"hold {types.count(t)} × {self.type_code[t]} but "
                                         f"holds {s.hc[p][t]}")
-            s.known[p] = sorted(types)
+            s.known[p] = tuple(sorted(types))
         if ph != OVER and not s.legal_actions():
             raise NotationError(f"nine_peak notation: seat {pos.seat} has no legal action "
                                 f"in phase {pos.phase} (a seat on turn always has a move, "
@@ -355,9 +457,9 @@ class NinePeakGame(Game["NinePeakState"]):
         s.deck = rest[at:at + obs.deck_size]
         s.hands = hands
         s.area = [list(col) for col in obs.area]
-        s.discard = list(obs.discard)
-        s.sets = [list(seat_sets) for seat_sets in obs.sets]
-        s.piles = [list(p) for p in obs.peak_piles]
+        s.discard = obs.discard
+        s.sets = list(obs.sets)
+        s.piles = list(obs.peak_piles)
         s.picking = list(obs.picked)
         s.peaked = list(obs.peaked)
         s.prev = list(obs.prev_sizes)
@@ -370,17 +472,27 @@ class NinePeakGame(Game["NinePeakState"]):
         s.trigger_seat = -1
         s.nturns = 0
         s._recount()
-        s.known = [list(k) for k in obs.known]
+        s.known = list(obs.known)
         return s
 
 
 class NinePeakState(State[NinePeakGame]):
-    """A 9 Peak position: zones as card-id lists plus per-type count caches."""
+    """A 9 Peak position: zones as card-id lists plus per-type count caches.
 
-    __slots__ = ("game", "num_players", "deck", "hands", "hc", "hn", "area", "ac",
+    Hot-path layout (random and searching playouts, issue 13): ``ht[p]`` holds
+    the types of ``hands[p]`` in hand order, so a card of a type leaves the
+    hand through two C-level list operations; zones that change rarely
+    (finished sets, peak piles, the discard pile, ``known``) are replaced,
+    never changed in place, so :meth:`clone` shares them; and the legal
+    actions are computed once per position and kept until the next move,
+    so ``apply_action`` validates by membership instead of re-deriving them.
+    """
+
+    __slots__ = ("game", "num_players", "deck", "hands", "ht", "hc", "hn", "area", "ac",
                  "peaked", "discard", "sets", "piles", "prev", "player", "ph",
                  "first_type", "declared", "picking", "last_pick", "pending",
-                 "triggered", "trigger_seat", "nturns", "ev", "known")
+                 "triggered", "trigger_seat", "nturns", "ev", "known", "_legal", "_usable",
+                 "_full", "_second")
 
     def __init__(self, game: NinePeakGame, num_players: int) -> None:
         """An empty table for ``num_players`` (filled by set-up or from notation)."""
@@ -389,6 +501,8 @@ class NinePeakState(State[NinePeakGame]):
         T = game.num_types
         self.deck: list[int] = []
         self.hands: list[list[int]] = [[] for _ in range(num_players)]
+        #: Per seat: the types of the hand cards, in hand order (parallel to hands).
+        self.ht: list[list[int]] = [[] for _ in range(num_players)]
         #: Per seat: hand cards per type, and per number (index n − 1).
         self.hc: list[list[int]] = [[0] * T for _ in range(num_players)]
         self.hn: list[list[int]] = [[0] * NUMBERS for _ in range(num_players)]
@@ -396,9 +510,12 @@ class NinePeakState(State[NinePeakGame]):
         #: Area cards per type.
         self.ac: list[int] = [0] * T
         self.peaked: list[bool] = [False] * NUMBERS
-        self.discard: list[int] = []
-        self.sets: list[list[tuple[int, ...]]] = [[] for _ in range(num_players)]
-        self.piles: list[list[int]] = [[] for _ in range(num_players)]
+        #: Replaced, never extended (clones and observations share it).
+        self.discard: tuple[int, ...] = ()
+        #: Per seat: finished sets; each seat's tuple is replaced, never extended.
+        self.sets: list[tuple[tuple[int, ...], ...]] = [() for _ in range(num_players)]
+        #: Per seat: peak pile; replaced, never extended (clones share it).
+        self.piles: list[tuple[int, ...]] = [() for _ in range(num_players)]
         self.prev: list[int] = [0] * num_players
         self.player = 0
         self.ph = MAIN
@@ -412,23 +529,38 @@ class NinePeakState(State[NinePeakGame]):
         self.nturns = 1
         self.ev: list[int] = [0] * len(EVENTS)
         #: Per seat: types of hand cards everyone saw enter the hand (2-for-1
-        #: takes), so resample_hidden keeps them; usually empty.
-        self.known: list[list[int]] = [[] for _ in range(num_players)]
+        #: takes), so resample_hidden keeps them; usually empty; replaced on change.
+        self.known: list[tuple[int, ...]] = [() for _ in range(num_players)]
+        #: Legal actions of this position once computed (None: not yet), and
+        #: in phase pick the usable types they were derived from.
+        self._legal: list[int] | None = None
+        self._usable: list[int] = []
+        #: True while some unpeaked column may be at 9 already (only a position
+        #: read from notation): the next peak check then scans every column.
+        self._full = False
+        #: Column of the 2-for-1 pass's second card while taking (−1: unknown,
+        #: e.g. a position read from notation: the peak check scans every column).
+        self._second = -1
 
     def _recount(self) -> None:
         """Rebuild the count caches from the zones (after building a position)."""
         g = self.game
         T = g.num_types
+        ctype = g.card_type
+        self.ht = [[ctype[c] for c in hand] for hand in self.hands]
         for p, hand in enumerate(self.hands):
             hc, hn = [0] * T, [0] * NUMBERS
             for c in hand:
-                hc[g.card_type[c]] += 1
+                hc[ctype[c]] += 1
                 hn[g.card_number[c] - 1] += 1
             self.hc[p], self.hn[p] = hc, hn
         self.ac = [0] * T
         for col in self.area:
             for c in col:
-                self.ac[g.card_type[c]] += 1
+                self.ac[ctype[c]] += 1
+        self._full = any(not self.peaked[i] and i + 1 + len(self.area[i]) >= PEAK
+                         for i in _SIX)
+        self._legal = None
 
     # ------------------------------------------------------------------ API
     def current_player(self) -> int:
@@ -452,20 +584,22 @@ class NinePeakState(State[NinePeakGame]):
         return dict(zip(EVENTS, self.ev))
 
     def clone(self) -> "NinePeakState":
-        """Independent copy (list copies only; finished sets are shared tuples)."""
-        s = NinePeakState.__new__(NinePeakState)
+        """Independent copy: mutable lists copied; finished sets, peak piles,
+        the discard pile and ``known`` shared (they are replaced, never changed)."""
+        s = _new_state(NinePeakState)
         s.game = self.game
         s.num_players = self.num_players
         s.deck = self.deck[:]
         s.hands = [h[:] for h in self.hands]
+        s.ht = [h[:] for h in self.ht]
         s.hc = [h[:] for h in self.hc]
         s.hn = [h[:] for h in self.hn]
         s.area = [c[:] for c in self.area]
         s.ac = self.ac[:]
         s.peaked = self.peaked[:]
-        s.discard = self.discard[:]
-        s.sets = [ps[:] for ps in self.sets]
-        s.piles = [p[:] for p in self.piles]
+        s.discard = self.discard
+        s.sets = self.sets[:]
+        s.piles = self.piles[:]
         s.prev = self.prev[:]
         s.player = self.player
         s.ph = self.ph
@@ -478,14 +612,24 @@ class NinePeakState(State[NinePeakGame]):
         s.trigger_seat = self.trigger_seat
         s.nturns = self.nturns
         s.ev = self.ev[:]
-        s.known = [k[:] for k in self.known]
+        s.known = self.known[:]
+        s._legal = self._legal  # never changed in place: legal_actions hands out copies
+        s._usable = self._usable
+        s._full = self._full
+        s._second = self._second
         return s
 
     def legal_actions(self) -> list[int]:
         """Legal actions, ascending (encoding in :mod:`.codec`)."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal[:]
+
+    def _compute_legal(self) -> list[int]:
+        """:meth:`legal_actions`, computed (phase pick also keeps its usable types)."""
         ph = self.ph
         g = self.game
-        T = g.num_types
         if ph == MAIN:
             p = self.player
             hc = self.hc[p]
@@ -495,42 +639,31 @@ class NinePeakState(State[NinePeakGame]):
                 # N3 two-card pass; the second card is of a type ≥ the first's
                 # (ruling N3a), so the highest type may start only with two copies
                 last = acts[-1]
-                acts += [T + t for t in acts]
+                acts += compress(g.pass2_range, hc)
                 if hc[last] < 2:
                     acts.pop()
             lo_x = self.prev[p] or 1  # ruling N4: sets never shrink
             if h >= lo_x:
                 hn = self.hn[p]
                 peaked, area = self.peaked, self.area
-                # step[x] − step[x − 1]: change in the hand cards usable as x
-                # (ruling N1: number n is usable as n … n + c(n); N2: peaked 1–9)
-                step = [0] * 11
+                # Hand cards usable as each value X = 1 … 9, one lane per X (see
+                # NinePeakGame._lane_tables): number n is usable as n … n + c(n)
+                # (ruling N1), a peaked number as 1 … 9 (N2).
+                lanes, every = g.lanes, g.all_values
+                v = 0
                 for i in compress(_SIX, hn):
-                    k = hn[i]
-                    if peaked[i]:
-                        step[1] += k
-                    else:
-                        step[i + 1] += k
-                        hi = i + 2 + len(area[i])
-                        if hi < 10:
-                            step[hi] -= k
-                base = 2 * T - 1
-                count = 0
-                for x in range(1, (h if h < 9 else 9) + 1):
-                    count += step[x]
-                    if count >= x and x >= lo_x:
-                        acts.append(base + x)
+                    v += hn[i] * (every if peaked[i] else lanes[i][len(area[i])])
+                # declare X (lo_x ≤ X ≤ hand size) when at least X cards are usable as X
+                acts += g.declare_of[(v + g.minus_x) & g.window[lo_x][h if h < 9 else 9]]
             return acts
         if ph == SECOND:
-            hc = self.hc[self.player]
-            a0 = g.A_SECOND
             first = self.first_type
-            return [a0 + t for t in compress(g.type_range, hc) if t >= first]
+            # types ≥ the first card's (ruling N3a) still held
+            return list(compress(g.second_ranges[first], self.hc[self.player][first:]))
         if ph == TAKE:
-            a0 = g.A_TAKE
-            return [a0 + t for t in compress(g.type_range, self.ac)]
+            return list(compress(g.take_range, self.ac))
         if ph == PICK:
-            usable = self._usable_types(self.declared, self.last_pick)
+            usable = self._usable = self._usable_types(self.declared, self.last_pick)
             need = self.declared - len(self.picking)
             hc = self.hc[self.player]
             a0 = g.A_PICK
@@ -550,51 +683,60 @@ class NinePeakState(State[NinePeakGame]):
         """Hand types ≥ ``last`` usable as the value ``x`` (rulings N1, N2, N4)."""
         g = self.game
         area, peaked = self.area, self.peaked
-        # ok[n]: number n usable as x (x ≤ 9, so the cap at 9 needs no check)
-        ok = [False] + [peaked[i] or i + 1 <= x <= i + 1 + len(area[i]) for i in _SIX]
-        tn = g.type_number
-        return [t for t in compress(g.type_range, self.hc[self.player])
-                if t >= last and ok[tn[t]]]
+        # ok[i]: number i + 1 usable as x (x ≤ 9, so the cap at 9 needs no check)
+        ok = [peaked[i] or i < x <= i + 1 + len(area[i]) for i in _SIX]
+        tcol = g.type_col
+        return [t for t in compress(g.type_range[last:], self.hc[self.player][last:])
+                if ok[tcol[t]]]
 
     # ------------------------------------------------------------------ moves
     def _from_hand(self, t: int) -> int:
-        """Remove one card of type t (known to be there) from the current hand."""
+        """Remove the first card of type t (known to be there) from the current hand."""
         p = self.player
-        hand = self.hands[p]
-        ctype = self.game.card_type
-        for j, c in enumerate(hand):
-            if ctype[c] == t:
-                del hand[j]
-                break
+        ht = self.ht[p]
+        j = ht.index(t)
+        del ht[j]
+        c = self.hands[p].pop(j)
         self.hc[p][t] -= 1
-        self.hn[p][self.game.card_number[c] - 1] -= 1
+        self.hn[p][self.game.type_col[t]] -= 1
         kn = self.known[p]
         if kn and t in kn:
             # the card leaves publicly: observers can no longer be sure the
-            # hand still holds a copy of this type
-            kn.remove(t)
+            # hand still holds a copy of this type (a new tuple: clones share it)
+            j = kn.index(t)
+            self.known[p] = kn[:j] + kn[j + 1:]
         return c
 
     def _to_hand(self, c: int) -> None:
         """Put card c into the current player's hand."""
         p = self.player
+        t = self.game.card_type[c]
         self.hands[p].append(c)
-        self.hc[p][self.game.card_type[c]] += 1
+        self.ht[p].append(t)
+        self.hc[p][t] += 1
         self.hn[p][self.game.card_number[c] - 1] += 1
 
-    def _to_area(self, c: int) -> None:
-        """Place card c in the column of its printed number (ruling N1)."""
-        self.area[self.game.card_number[c] - 1].append(c)
+    def _to_area(self, c: int) -> int:
+        """Place card c in the column of its printed number (ruling N1); its column index."""
+        i = self.game.card_number[c] - 1
+        self.area[i].append(c)
         self.ac[self.game.card_type[c]] += 1
+        return i
 
-    def _peak_check(self, by: int) -> None:
+    def _peak_check(self, by: int, cols: Iterable[int] = _SIX) -> None:
         """Ruling N2: peak every unpeaked number with n + c(n) ≥ 9.
 
         ``by`` is the seat whose pass caused it (cards to that peak pile),
         −2 after a play and −1 at set-up (cards to the discard pile).
+        ``cols`` are the column indices that grew since the last check,
+        ascending (only they can have reached 9; every column when a
+        position read from notation may hold a full one).
         """
+        if self._full:
+            cols = _SIX
+            self._full = False
         area, peaked = self.area, self.peaked
-        for i in _SIX:
+        for i in cols:
             if not peaked[i] and i + 1 + len(area[i]) >= PEAK:
                 peaked[i] = True
                 col = area[i]
@@ -603,10 +745,10 @@ class NinePeakState(State[NinePeakGame]):
                 for c in col:
                     ac[ctype[c]] -= 1
                 if by >= 0:
-                    self.piles[by].extend(col)
+                    self.piles[by] = (*self.piles[by], *col)
                     self.ev[EV_PEAK_PASS] += 1
                 else:
-                    self.discard.extend(col)
+                    self.discard = (*self.discard, *col)
                     self.ev[EV_PEAK_PLAY if by == -2 else EV_PEAK_SETUP] += 1
 
     def _end_turn(self) -> None:
@@ -617,6 +759,15 @@ class NinePeakState(State[NinePeakGame]):
         draw is not empty, so it pulls no trigger.
         """
         n = self.num_players
+        p = self.player
+        if not self.triggered and self.hands[p]:
+            # the usual case, written out: no trigger, the next seat holds cards
+            q = p + 1 if p + 1 < n else 0
+            if self.hands[q]:
+                self.player = q
+                self.nturns += 1
+                self.ph = MAIN
+                return
         while True:
             p = self.player
             if not self.hands[p] and not self.triggered:
@@ -662,7 +813,7 @@ class NinePeakState(State[NinePeakGame]):
         p = self.player
         cards = self.picking
         self.picking = []
-        self.sets[p].append(tuple(cards))  # finished sets are immutable
+        self.sets[p] = (*self.sets[p], tuple(cards))  # finished sets are immutable
         self.prev[p] = len(cards)
         self.ev[EV_SET] += 1
         if not self.deck:
@@ -674,8 +825,7 @@ class NinePeakState(State[NinePeakGame]):
         ctype = self.game.card_type
         for x in cards:
             if persona[ctype[x]]:
-                self._to_area(c)
-                self._peak_check(-2)
+                self._peak_check(-2, (self._to_area(c),))
                 self._end_turn()
                 return
         # Ruling N4a: the player sees the drawn card before choosing hand or
@@ -686,56 +836,63 @@ class NinePeakState(State[NinePeakGame]):
     def apply_action(self, action: int) -> None:
         """Apply a legal action for the current player.
 
-        Every branch checks legality before it changes anything, so an
-        illegal action raises :class:`~pnp.games.api.IllegalAction` and
-        leaves the state exactly as it was.
+        Validation is membership in this position's legal actions (computed
+        once per position, see :meth:`legal_actions`), before anything
+        changes: an illegal action raises
+        :class:`~pnp.games.api.IllegalAction` and leaves the state exactly as
+        it was. The branches below may therefore assume a legal action.
         """
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        if action not in legal:
+            raise illegal(self, action)
+        self._legal = None
         ph = self.ph
         g = self.game
         T = g.num_types
         if ph == MAIN:
-            hc = self.hc[self.player]
-            if 0 <= action < T:  # N3: place one card
-                if not hc[action]:
-                    raise illegal(self, action)
-                self._to_area(self._from_hand(action))
+            if action < T:  # N3: place one card (the commonest move: written out)
+                p = self.player
+                ht = self.ht[p]
+                j = ht.index(action)  # the first card of the type in hand order
+                del ht[j]
+                c = self.hands[p].pop(j)
+                self.hc[p][action] -= 1
+                i = g.type_col[action]
+                self.hn[p][i] -= 1
+                kn = self.known[p]
+                if kn and action in kn:
+                    j = kn.index(action)  # a new tuple: clones share it
+                    self.known[p] = kn[:j] + kn[j + 1:]
+                col = self.area[i]  # ruling N1: the column of its number
+                col.append(c)
+                self.ac[action] += 1
                 self.ev[EV_PASS_ONE] += 1
-                self._peak_check(self.player)
+                if self._full or (not self.peaked[i] and i + 1 + len(col) >= PEAK):
+                    self._peak_check(p, (i,))
                 self._end_turn()
-            elif T <= action < 2 * T:  # N3: first of two cards
+            elif action < 2 * T:  # N3: first of two cards (a second of a type ≥ it remains, N3a)
                 t = action - T
-                # ruling N3a: a second card of a type ≥ t must remain
-                if not hc[t] or (hc[t] < 2 and not any(hc[t + 1:])):
-                    raise illegal(self, action)
                 self._to_area(self._from_hand(t))
                 self.first_type = t
                 self.ph = SECOND
-            elif 2 * T <= action < 2 * T + MAX_SET:  # N4: declare X
+            else:  # N4: declare X (X ≥ the previous set, enough usable cards: legal)
                 x = action - 2 * T + 1
-                if x < (self.prev[self.player] or 1):  # ruling N4: sets never shrink
-                    raise illegal(self, action)
                 usable = self._usable_types(x, 0)
+                hc = self.hc[self.player]
                 total = 0
                 for t in usable:
                     total += hc[t]
-                if total < x:  # fewer than X hand cards usable as X (N1, N4)
-                    raise illegal(self, action)
                 self.declared = x
                 self.last_pick = 0
                 self.ph = PICK
                 self._autocomplete(usable, total)
-            else:
-                raise illegal(self, action)
         elif ph == SECOND:
-            t = action - g.A_SECOND
-            if not self.first_type <= t < T or not self.hc[self.player][t]:
-                raise illegal(self, action)
-            self._to_area(self._from_hand(t))
+            self._second = self._to_area(self._from_hand(action - g.A_SECOND))
             self.ph = TAKE
         elif ph == TAKE:
             t = action - g.A_TAKE
-            if not 0 <= t < T or not self.ac[t]:
-                raise illegal(self, action)
             i = g.type_number[t] - 1
             col = self.area[i]
             ctype = g.card_type
@@ -747,25 +904,23 @@ class NinePeakState(State[NinePeakGame]):
             if self.peaked[i]:
                 self.ev[EV_TAKE_PEAKED] += 1
             self._to_hand(c)
-            self.known[self.player].append(t)  # everyone saw it taken (N3)
+            p = self.player
+            self.known[p] = tuple(sorted((*self.known[p], t)))  # everyone saw it taken (N3)
             self.ev[EV_PASS_TWO] += 1
-            self._peak_check(self.player)  # N2: after all placing and taking
+            # N2: after all placing and taking; only the two placed columns grew
+            a, b = g.type_number[self.first_type] - 1, self._second
+            self._peak_check(p, _SIX if b < 0 else (a, b) if a < b else (b, a) if b < a
+                             else (a,))
             self._end_turn()
         elif ph == PICK:
             t = action - g.A_PICK
-            if not 0 <= t < T:
-                raise illegal(self, action)
-            # types ≥ the last pick usable as X (rulings N1, N4)
-            usable = self._usable_types(self.declared, self.last_pick)
-            if t not in usable:
-                raise illegal(self, action)
+            # legal: t is usable, ≥ the last pick, and the set can still be finished
+            usable = self._usable
             hc = self.hc[self.player]
             left = 0
             for u in usable:
                 if u >= t:
                     left += hc[u]
-            if left < self.declared - len(self.picking):  # the set could not be finished
-                raise illegal(self, action)
             self.picking.append(self._from_hand(t))
             self.last_pick = t
             if len(self.picking) == self.declared:
@@ -773,23 +928,16 @@ class NinePeakState(State[NinePeakGame]):
             else:
                 # what may still be picked: the usable types ≥ t still held
                 self._autocomplete([u for u in usable if u >= t and hc[u]], left - 1)
-        elif ph == KEEP:
+        else:  # KEEP
+            c = self.pending
+            self.pending = -1
             if action == g.A_KEEP:
-                c = self.pending
-                self.pending = -1
                 self._to_hand(c)
                 self.ev[EV_KEEP] += 1
-            elif action == g.A_PLACE_DRAWN:
-                c = self.pending
-                self.pending = -1
-                self._to_area(c)
-                self.ev[EV_TO_AREA] += 1
-                self._peak_check(-2)
             else:
-                raise illegal(self, action)
+                self.ev[EV_TO_AREA] += 1
+                self._peak_check(-2, (self._to_area(c),))
             self._end_turn()
-        else:
-            raise illegal(self, action)
 
     # ------------------------------------------------------------------ results
     def returns(self) -> list[float]:
@@ -818,20 +966,25 @@ class NinePeakState(State[NinePeakGame]):
     def observation(self, player: int) -> NinePeakObservation:
         """Own hand (and own pending draw), public zones, counts of hidden zones."""
         ph = self.ph
-        own_turn = player == self.player and ph != OVER
-        pick = ph == PICK
-        return NinePeakObservation(
-            seat=player, current_player=self.current_player(), phase=PHASE_NAMES[ph],
-            num_players=self.num_players, hand=tuple(self.hands[player]),
-            area=tuple(map(tuple, self.area)), peaked=tuple(self.peaked),
-            discard=tuple(self.discard), sets=tuple(map(tuple, self.sets)),
-            peak_piles=tuple(map(tuple, self.piles)), deck_size=len(self.deck),
-            hand_sizes=tuple(map(len, self.hands)), prev_sizes=tuple(self.prev),
-            known=tuple(tuple(sorted(k)) for k in self.known),
-            triggered=self.triggered, declared=self.declared if pick else 0,
-            picked=tuple(self.picking), last_pick=self.last_pick if pick else 0,
-            first_placed=self.first_type if ph in (SECOND, TAKE) else -1,
-            pending=self.pending if own_turn else -1)
+        over = ph == OVER
+        # Filled in one step (observations are asked at every decision of a
+        # bot's playout): the frozen dataclass's __init__ sets field by field.
+        # Finished sets, peak piles, the discard pile and known are tuples
+        # already (replaced, never changed), so they are shared, not copied.
+        obs = _new_state(NinePeakObservation)
+        obs.__dict__.update(
+            seat=player, current_player=TERMINAL if over else self.player,
+            phase=PHASE_NAMES[ph], num_players=self.num_players,
+            hand=tuple(self.hands[player]), area=tuple(map(tuple, self.area)),
+            peaked=tuple(self.peaked), discard=tuple(self.discard),
+            sets=tuple(map(tuple, self.sets)), peak_piles=tuple(map(tuple, self.piles)),
+            deck_size=len(self.deck), hand_sizes=tuple(map(len, self.hands)),
+            prev_sizes=tuple(self.prev), known=tuple(map(tuple, self.known)),
+            triggered=self.triggered, declared=self.declared if ph == PICK else 0,
+            picked=tuple(self.picking), last_pick=self.last_pick if ph == PICK else 0,
+            first_placed=self.first_type if ph == SECOND or ph == TAKE else -1,
+            pending=self.pending if player == self.player and not over else -1)
+        return obs
 
     def resample_hidden(self, player: int, rng: random.Random) -> "NinePeakState":
         """A copy with the deck and other hands redealt with ``rng``, sizes kept.
@@ -851,7 +1004,7 @@ class NinePeakState(State[NinePeakGame]):
             if q == player:
                 kept.append(s.hands[q])
                 continue
-            need = s.known[q][:]
+            need = list(s.known[q])
             mine = []
             for c in s.hands[q]:
                 t = ctype[c]
