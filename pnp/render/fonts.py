@@ -8,6 +8,7 @@ falls back per character to the Japanese font for glyphs it lacks.
 
 from __future__ import annotations
 
+import gc
 import hashlib
 import importlib.util
 from fnmatch import fnmatch
@@ -47,11 +48,14 @@ FAMILIES: dict[str, tuple[str, ...]] = {
 EM_ASCENT = 0.88
 
 _registered: set[str] = set()
-_widths: dict[str, dict[int, float]] = {}     # font -> code point -> width in em
 _default_width: dict[str, float] = {}
 _cmap: dict[str, dict[int, int]] = {}
+_advances: dict[str, dict[int, float]] = {}   # font -> code point -> width in 1/1000 em
 #: Bump when the cached face format changes (old cache files are then ignored).
-_FACE_CACHE_VERSION = 1
+_FACE_CACHE_VERSION = 2
+#: Face attributes kept out of the main cache file: only ReportLab's text shaping
+#: reads ``glyphToChar`` (a third of the tables' size), so it loads on first use.
+_COLD = ("glyphToChar",)
 
 
 def ipaex_path() -> Path:
@@ -81,36 +85,96 @@ def _font_path(name: str) -> Path:
     return _vera_path({FONT_DISPLAY: "VeraBd.ttf", FONT_LATIN: "Vera.ttf"}[name])
 
 
+class _CachedFace(TTFontFace):
+    """A TrueType face rebuilt from the cache, whose heavy parts load on first use.
+
+    The font file itself (``_ttf_data``, 6 MB for IPAexGothic) is only read
+    when ReportLab subsets the font into a PDF, and ``glyphToChar`` only when
+    its text shaping asks for it; measuring and laying out text needs
+    neither. Everything else is exactly what ``TTFontFace(path)`` computes.
+    """
+
+    _font_file: str
+    _cold_file: str | None
+
+    def __getattr__(self, name: str) -> object:
+        """Load ``_ttf_data`` or a cold table the first time it is read."""
+        if name == "_ttf_data":
+            value: object = Path(self._font_file).read_bytes()
+        elif name in _COLD:
+            value = self._load_cold(name)
+        else:
+            raise AttributeError(name)
+        setattr(self, name, value)
+        return value
+
+    def _load_cold(self, name: str) -> object:
+        """One cold table from its cache file, or from the font when that is unreadable."""
+        if self._cold_file is not None:
+            try:
+                with open(self._cold_file, "rb") as handle:
+                    cold = pickle.load(handle)
+                if cold.get("source") == self._font_file:
+                    return cold[name]
+            except Exception:  # a removed or damaged cache file: parse the font instead
+                pass
+        return getattr(TTFontFace(self._font_file), name)
+
+
+def _face_tag(path: Path) -> str:
+    """Cache key of a font file: its path, size, date, ReportLab's version, our format."""
+    st = path.stat()
+    return hashlib.blake2b(f"{path}|{st.st_size}|{st.st_mtime_ns}|{reportlab.Version}|"
+                           f"{_FACE_CACHE_VERSION}".encode(), digest_size=10).hexdigest()
+
+
+def _scale_for(face: TTFontFace) -> object:
+    """ReportLab's font-unit to 1/1000 em scaling function (not picklable, so rebuilt)."""
+    per = 1000 / face.unitsPerEm
+    return (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * per)
+
+
 def _cached_face(path: Path) -> TTFontFace:
     """Return the parsed TrueType face of ``path``, from the user cache when possible.
 
     Parsing IPAexGothic's tables takes ~50 ms per process; the parsed tables
-    (not the font file itself, which is read fresh) are kept in
-    ``<cache>/fonts`` keyed by file, size, date and ReportLab version, so
-    ``pnp preview`` starts quickly. Any problem with the cache falls back to
-    parsing the file.
+    (not the font file itself, which is read when a PDF embeds the font) are
+    kept in ``<cache>/fonts`` keyed by file, size, date and ReportLab
+    version, so ``pnp preview`` starts quickly. The one table only text
+    shaping uses sits in a second file, loaded when asked for. Any problem
+    with the cache falls back to parsing the file.
     """
-    st = path.stat()
-    tag = hashlib.blake2b(f"{path}|{st.st_size}|{st.st_mtime_ns}|{reportlab.Version}|"
-                          f"{_FACE_CACHE_VERSION}".encode(), digest_size=10).hexdigest()
+    tag = _face_tag(path)
     folder = cache_dir("fonts")
     cached = folder / f"{path.stem}-{tag}.pickle" if folder is not None else None
+    cold = folder / f"{path.stem}-{tag}.cold.pickle" if folder is not None else None
     if cached is not None and cached.is_file():
         try:
-            state = pickle.loads(cached.read_bytes())
-            face = TTFontFace.__new__(TTFontFace)
+            # many small objects and none of them garbage: collecting cycles
+            # meanwhile only costs time
+            enabled = gc.isenabled()
+            gc.disable()
+            try:
+                state = pickle.loads(cached.read_bytes())
+            finally:
+                if enabled:
+                    gc.enable()
+            face = _CachedFace.__new__(_CachedFace)
             face.__dict__.update(state)
-            face._ttf_data = path.read_bytes()
-            per = 1000 / face.unitsPerEm
-            face._pdfScale = (lambda x: x) if face.unitsPerEm == 1000 else \
-                (lambda x: x * per)
+            face._font_file = str(path)
+            face._cold_file = str(cold)
+            face._pdfScale = _scale_for(face)
             return face
         except Exception:  # a stale or foreign cache file: parse the font instead
             pass
     face = TTFontFace(str(path))
-    if cached is not None:
-        state = {k: v for k, v in face.__dict__.items() if k not in ("_ttf_data", "_pdfScale")}
+    if cached is not None and cold is not None:
+        skip = ("_ttf_data", "_pdfScale") + _COLD
+        state = {k: v for k, v in face.__dict__.items() if k not in skip}
+        cold_state = {"source": str(path), **{k: face.__dict__[k] for k in _COLD}}
         try:
+            # the cold file first: a main file is never there without it
+            write_bytes_atomic(cold, pickle.dumps(cold_state, protocol=pickle.HIGHEST_PROTOCOL))
             write_bytes_atomic(cached, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # a read-only cache folder only costs speed
             pass
@@ -140,7 +204,7 @@ def ensure_font(name: str) -> None:
             font = TTFont(name, str(_font_path(name)))
         pdfmetrics.registerFont(font)
     face = pdfmetrics.getFont(name).face
-    _widths[name] = {cp: w / 1000.0 for cp, w in face.charWidths.items()}
+    _advances[name] = face.charWidths
     _default_width[name] = face.defaultWidth / 1000.0
     _cmap[name] = face.charToGlyph
     _registered.add(name)
@@ -202,12 +266,12 @@ def has_glyph(font: str, cp: int) -> bool:
 
 def char_width(font: str, cp: int) -> float:
     """Return the advance width of ``cp`` in ``font``, in em."""
-    widths = _widths.get(font)
+    widths = _advances.get(font)
     if widths is None:
         ensure_font(font)
-        widths = _widths[font]
+        widths = _advances[font]
     w = widths.get(cp)
-    return _default_width[font] if w is None else w
+    return _default_width[font] if w is None else w / 1000.0
 
 
 def family_fonts(family: str) -> tuple[str, ...]:
