@@ -56,7 +56,7 @@ class _BytecodeCache(jinja2.FileSystemBytecodeCache):
 
 #: Bump when the source preprocessing or the code generator changes (old compiled
 #: templates are ignored).
-TEMPLATE_CACHE_VERSION = "srcmap-1+bounded-1"
+TEMPLATE_CACHE_VERSION = "srcmap-1+bounded-2"
 
 
 def _bytecode_cache() -> jinja2.BytecodeCache | None:

@@ -14,9 +14,12 @@ including compiling its template.
 - everything a template renders (and every ``{% set %}`` block or macro
   output) is at most :data:`MAX_OUTPUT` characters;
 - one card side renders in at most :data:`RENDER_SECONDS` seconds: checked
-  at every call, attribute lookup and chunk of output, and, in the main
-  thread on POSIX, enforced by a timer signal as well, so even a loop that
-  does nothing is stopped.
+  at every step of every ``{% for %}`` loop, every call, attribute lookup
+  and chunk of output, in whatever thread renders (``pnp watch`` answers
+  previews from a background thread, where no signal can reach), so even a
+  loop that does nothing is stopped; in the main thread on POSIX a timer
+  signal also interrupts Python code a template set going that never
+  reaches a check (a filter grinding through a huge string).
 
 Every refusal is a :class:`~pnp.errors.PnpError` raised inside the template,
 so the message names the template file and line.
@@ -55,6 +58,8 @@ MAX_EXPONENT = 4096
 RENDER_SECONDS = 10.0
 
 _WIDTH = re.compile(r"(\d{7,})")  # a width of a million or more in a format spec
+#: Operand types whose ``*``, ``+`` and ``%`` need no size check.
+_PLAIN_NUMBERS = frozenset({int, float})
 
 
 class _Deadline(threading.local):
@@ -229,8 +234,37 @@ class OutputBuffer(list[Any]):
         super().extend(items)
 
 
+def timed_iter(iterable: Iterable[Any]) -> Iterator[Any]:
+    """The items of ``iterable``, with the render's time checked before each.
+
+    Every ``{% for %}`` loop of a compiled template iterates through this, so
+    an endless or astronomically long loop (nested loops over big ranges,
+    with nothing inside) stops at the time limit in any thread.
+    """
+    for item in iterable:
+        check_time()
+        yield item
+
+
+def _is_timed(node: nodes.Node) -> bool:
+    """True if ``node`` is already the call of :func:`timed_iter` made below."""
+    return (isinstance(node, nodes.Call) and isinstance(node.node, nodes.EnvironmentAttribute)
+            and node.node.name == "timed_iter")
+
+
 class BoundedCodeGenerator(CodeGenerator):
-    """Jinja's code generator, with output buffers and ``~`` (concatenation) bounded."""
+    """Jinja's code generator: output buffers, ``~`` (concatenation) and loops bounded."""
+
+    def visit_For(self, node: nodes.For, frame: Frame) -> None:
+        """Compile the loop with its iterable wrapped in ``environment.timed_iter``.
+
+        (Jinja allows no new node types; a call of an environment attribute
+        is the form its extensions use for such hooks.)
+        """
+        if not _is_timed(node.iter):
+            node.iter = nodes.Call(nodes.EnvironmentAttribute("timed_iter"), [node.iter], [],
+                                   None, None, lineno=node.iter.lineno)
+        super().visit_For(node, frame)
 
     def buffer(self, frame: Frame) -> None:
         """Collect the frame's output in an :class:`OutputBuffer` instead of a list."""
@@ -262,6 +296,8 @@ class BoundedSandbox(SandboxedEnvironment):
 
     #: The buffer compiled templates collect block output in.
     output_buffer = OutputBuffer
+    #: What compiled ``{% for %}`` loops iterate through (the time check).
+    timed_iter = staticmethod(timed_iter)
 
     @staticmethod
     def check_size(value: Any) -> Any:
@@ -271,6 +307,10 @@ class BoundedSandbox(SandboxedEnvironment):
     def call_binop(self, context: Any, operator: str, left: Any, right: Any) -> Any:
         """Apply an intercepted operator once its result is known to fit."""
         check_time()
+        if operator != "**" and type(left) in _PLAIN_NUMBERS and type(right) in _PLAIN_NUMBERS:
+            # layout arithmetic (most calls): a product, sum or remainder of two
+            # numbers has no size to bound
+            return self.binop_table[operator](left, right)
         _precheck_binop(operator, left, right)
         return check_size(super().call_binop(context, operator, left, right))
 
@@ -311,9 +351,10 @@ class _Timeout(Exception):
 def render_budget(seconds: float | None = None) -> Iterator[None]:
     """Limit the template render inside the block to ``seconds`` (default RENDER_SECONDS).
 
-    The deadline is checked cooperatively everywhere; in the main thread on
-    POSIX a timer signal also interrupts code that never reaches a check
-    (an empty loop). An outer budget already running is left in charge.
+    The deadline is per thread and checked cooperatively at every loop step,
+    call and chunk of output, so it holds in any thread; in the main thread
+    on POSIX a timer signal also interrupts Python code that never reaches a
+    check. An outer budget already running is left in charge.
     """
     limit = RENDER_SECONDS if seconds is None else seconds
     if _deadline.at is not None:  # a render inside a render (a picture in a rulebook…)
