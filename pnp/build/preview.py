@@ -22,6 +22,7 @@ from pnp.errors import PnpError
 from pnp.fileio import atomic_path
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
+from pnp.render.preview import rasterise
 
 #: Contact sheet: gap between cards and the caption band under each (points).
 SHEET_GAP = 10.0
@@ -51,12 +52,20 @@ def load_game(slug: str, data_dir: Path | None) -> GameData:
 
 
 def find_deck(game: GameData, deck: str, templates_dir: Path | None) -> Component:
-    """Return the printable component called ``deck`` or a PnpError listing them."""
+    """Return the component called ``deck`` that has a layout, or a one-line PnpError.
+
+    A mistyped id gets the closest deck's id as a hint; a component of the
+    manifest that has no layout (dice, a bought deck's table) says so.
+    """
+    from pnp.data.suggest import unknown_name
+
     decks = {c.id: c for c in all_components(game, templates_dir)}
-    if deck not in decks:
-        raise PnpError(f"{game.slug} has no printable deck {deck!r} with a layout "
-                       f"(have: {', '.join(decks) or 'none'})")
-    return decks[deck]
+    if deck in decks:
+        return decks[deck]
+    if deck in game.manifest.components:
+        raise PnpError(f"{game.slug}/{deck} has no layout to preview (no face template "
+                       f"found); decks with one: {', '.join(decks) or 'none'}")
+    raise PnpError(f"{game.slug}: " + unknown_name("deck", deck, decks))
 
 
 def render_sides(env: PnpEnvironment, game: GameData, component: Component,
@@ -65,8 +74,10 @@ def render_sides(env: PnpEnvironment, game: GameData, component: Component,
     rows = {row.id: row for row in component_rows(game, component)}
     for card_id in card_ids or []:
         if card_id not in rows:
-            raise PnpError(f"{game.slug}/{component.id} has no card {card_id!r} (ids look "
-                           f"like {next(iter(rows))!r}; see {component.table})")
+            from pnp.data.suggest import did_you_mean, known_names
+
+            raise PnpError(f"{game.slug}/{component.id} has no card {card_id!r} "
+                           f"({known_names(rows)}){did_you_mean(card_id, rows)}")
     out: list[CardSide] = []
     for card_id in card_ids or list(rows):
         row = rows[card_id]
@@ -79,22 +90,6 @@ def render_sides(env: PnpEnvironment, game: GameData, component: Component,
                                    where=f"{game.slug}/{component.id} {card_id}")
             out.append(CardSide(component.id, card_id, side, layout, row.qty))
     return out
-
-
-def _rasterise(pdf_bytes: bytes, scale: float) -> list[object]:
-    """Render every page of an in-memory PDF to a PIL RGB image."""
-    import pypdfium2 as pdfium
-
-    pdf = pdfium.PdfDocument(pdf_bytes)
-    try:
-        images = []
-        for i in range(len(pdf)):
-            page = pdf[i]
-            images.append(page.render(scale=scale).to_pil().convert("RGB"))
-            page.close()
-        return images
-    finally:
-        pdf.close()
 
 
 def _save(image: object, path: Path, dpi: int) -> None:
@@ -130,7 +125,7 @@ def write_card_pngs(sides: list[CardSide], folder: Path, dpi: int, show_bleed: b
         c.showPage()
     c.save()
     paths = []
-    for s, image in zip(sides, _rasterise(buf.getvalue(), dpi / 72.0)):
+    for s, image in zip(sides, rasterise(buf.getvalue(), dpi / 72.0)):
         path = folder / f"{s.card}-{s.side}.png"
         _save(image, path, dpi)
         paths.append(path)
@@ -196,7 +191,7 @@ def write_sheet(game: GameData, component: Component, sides: list[CardSide], fol
     """Write the contact sheet PNG of one deck: every distinct card on one page."""
     title = f"{game.manifest.title} — {component.name} ({component.id}): " \
             f"{sum(1 for s in sides if s.side == 'face')} distinct cards"
-    (image,) = _rasterise(sheet_pdf(title, sides), dpi / 72.0)
+    (image,) = rasterise(sheet_pdf(title, sides), dpi / 72.0)
     path = folder / f"{component.id}-sheet.png"
     _save(image, path, dpi)
     return path

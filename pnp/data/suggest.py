@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from difflib import get_close_matches
 from typing import Iterable
 
 
 def closest(word: str, known: Iterable[str]) -> str | None:
     """The known name nearest to ``word`` (a typo of it), or None if none is close."""
+    from difflib import get_close_matches  # imported on a typo only: startup stays quick
+
     names = [str(k) for k in known]
     hits = get_close_matches(word, names, n=1, cutoff=0.6)
     if not hits:  # case slips ("Fortuna") and long ids with one wrong part
@@ -30,6 +31,12 @@ def unknown_name(what: str, word: str, known: Iterable[str], *, limit: int = 12)
     ``unknown deck 'reeel' (known: reel); did you mean 'reel'?``.
     """
     names = [str(k) for k in known]
+    return f"unknown {what} {word!r} ({known_names(names, limit)}){did_you_mean(word, names)}"
+
+
+def known_names(known: Iterable[str], limit: int = 12) -> str:
+    """``"known: a, b, … (40 in all)"``: the first ``limit`` names, for a message."""
+    names = [str(k) for k in known]
     shown = ", ".join(names[:limit]) + (f", … ({len(names)} in all)" if len(names) > limit
                                         else "")
-    return f"unknown {what} {word!r} (known: {shown or 'none'}){did_you_mean(word, names)}"
+    return f"known: {shown or 'none'}"
