@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import sys
 import threading
 import time
@@ -383,7 +382,8 @@ def atomic_path(path: Path) -> Iterator[Path]:
     if path.is_dir():
         raise PnpError(f"cannot write {path}: it is a folder")
     _sweep_once(folder)
-    tmp = folder / f".{path.name}.pnp{os.getpid()}-{secrets.token_hex(4)}.tmp"
+    # (os.urandom is what secrets.token_hex reads; importing secrets slows start-up)
+    tmp = folder / f".{path.name}.pnp{os.getpid()}-{os.urandom(4).hex()}.tmp"
     try:
         fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import math
 import sys
-from difflib import get_close_matches
 from pathlib import Path
 import typing as t
 from typing import Any
@@ -139,6 +138,8 @@ class OneLineGroup(click.Group):
         """Find the command; an unknown one is an error naming the closest command."""
         name = args[0] if args else ""
         if name and not name.startswith("-") and self.get_command(ctx, name) is None:
+            from difflib import get_close_matches  # only on a mistyped command
+
             hint = get_close_matches(name, self.list_commands(ctx), n=1, cutoff=0.5)
             extra = f"; did you mean {hint[0]!r}?" if hint else ""
             raise click.UsageError(f"unknown command {name!r} (commands: "

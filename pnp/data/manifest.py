@@ -263,12 +263,12 @@ class _Reader:
     def __init__(self, path: Path, text: str) -> None:
         self.path = path
         self.text = text
-        self.where = TomlLines(text)
 
     def fail(self, message: str, where: str, key: str | None = None) -> PnpError:
         """A PnpError at the line of ``where`` (a dotted location) or its ``key``."""
         path = where_path(where) + ((key,) if key is not None else ())
-        return PnpError(message, path=self.path, line=self.where.line(path))
+        # the text is indexed only when there is an error to place
+        return PnpError(message, path=self.path, line=TomlLines(self.text).line(path))
 
     def get(self, table: Mapping[str, Any], key: str, kind: type | tuple[type, ...],
             where: str, default: Any = ...) -> Any:
