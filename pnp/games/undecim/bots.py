@@ -26,11 +26,15 @@ unseen cards. At a Night it discards as many enemies as it may.
 
 Decisions are deterministic functions of the observation (ties by action
 int), so a redealt position (``resample_hidden``) gets the same choice.
+Build plans and holding values are memoised per game, keyed by everything
+they depend on, so searching bots (which value the same holdings in playout
+after playout) pay for each once; the memos change no decision.
 """
 
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any, Sequence
 
 from pnp.games.api import Observation
@@ -45,6 +49,17 @@ from .effects import (C_ENEMIES, C_GOLD, C_LAND_EACH, C_LAND_ONE, C_LANDS, C_SET
 from .engine import UndecimGame, UndecimObservation
 from .scoring import round_land_vp
 
+#: Most build plans kept per game before that memo starts afresh (bounded memory).
+PLAN_MEMO = 200_000
+#: Most decision contexts, and holding values in all, kept per game (likewise).
+CTX_MEMO = 2_000
+VALUE_MEMO = 300_000
+#: Per game (weak keys: the memos go with their game): build-plan values, and
+#: holding values by decision context. Both are pure functions of their keys,
+#: so the memos change no decision, only how often one is computed.
+_MEMOS: "weakref.WeakKeyDictionary[UndecimGame, tuple[dict[tuple[Any, ...], float], " \
+        "dict[tuple[Any, ...], dict[tuple[Any, ...], float]], list[int]]]" = \
+    weakref.WeakKeyDictionary()
 
 
 class _Ctx:
@@ -114,6 +129,14 @@ class HeuristicBot(Bot):
         self._most_other = 0
         #: Valuations of this decision (the context is fixed within one decision).
         self._memo: dict[tuple[Any, ...], float] = {}
+        #: Build plans and holdings valued so far, shared by the bots of one game.
+        memos = _MEMOS.get(g)
+        if memos is None:
+            memos = _MEMOS[g] = ({}, {}, [0])
+        self._plans: dict[tuple[Any, ...], float] = memos[0]
+        self._by_ctx: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = memos[1]
+        #: Holding values stored in ``_by_ctx`` (one-item list: shared and counted).
+        self._stored: list[int] = memos[2]
 
     # -- context -----------------------------------------------------------------
 
@@ -151,6 +174,23 @@ class HeuristicBot(Bot):
                 ctx.story.append((s.condition, s.threshold, s.bonus))
         return ctx
 
+    def _values(self, ctx: _Ctx) -> dict[tuple[Any, ...], float]:
+        """The memo of holding values under ``ctx`` (shared with earlier decisions
+        and other bots of the game that met the same context)."""
+        key = (ctx.ends, ctx.builds, ctx.nights, ctx.major_gap, tuple(ctx.story), ctx.full_vp,
+               ctx.gold_extra, ctx.limit, ctx.enemy_vp)
+        by_ctx = self._by_ctx
+        if self._stored[0] >= VALUE_MEMO:
+            by_ctx.clear()
+            self._stored[0] = 0
+        memo = by_ctx.get(key)
+        if memo is None:
+            if len(by_ctx) >= CTX_MEMO:
+                by_ctx.clear()
+                self._stored[0] = 0
+            memo = by_ctx[key] = {}
+        return memo
+
     @staticmethod
     def _my_action_pending(obs: UndecimObservation) -> bool:
         """Whether this seat still resolves an action this round (the current one excluded)."""
@@ -168,7 +208,25 @@ class HeuristicBot(Bot):
 
     def _plan(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
               builds: int, ctx: _Ctx) -> float:
-        """VP of settlements, gold and materials after ``builds`` greedy builds (U4, U6)."""
+        """VP of settlements, gold and materials after ``builds`` greedy builds (U4, U6).
+
+        A pure function of its inputs, memoised across decisions and bots of one
+        game (searching bots value the same holdings over and over).
+        """
+        m0 = self.M0
+        key = (tuple(cnt[m0:m0 + self.M]), cnt[self.GOLD], tuple(setl), builds,
+               ctx.gold_extra, ctx.builds)
+        memo = self._plans
+        v = memo.get(key)
+        if v is None:
+            if len(memo) >= PLAN_MEMO:
+                memo.clear()
+            v = memo[key] = self._plan_now(cnt, setl, builds, ctx)
+        return v
+
+    def _plan_now(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
+                  builds: int, ctx: _Ctx) -> float:
+        """:meth:`_plan`, computed."""
         table = self.table
         last = self.last
         m0 = self.M0
@@ -243,6 +301,7 @@ class HeuristicBot(Bot):
         v = self._memo.get(key)
         if v is None:
             v = self._memo[key] = self._value(cnt, setl, now_builds, ctx)
+            self._stored[0] += 1
         return v
 
     def _value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
@@ -308,8 +367,8 @@ class HeuristicBot(Bot):
         ph = obs.phase
         if ph == "red_moon_night":
             return legal_actions[-1]          # cash every enemy it may (U5)
-        self._memo = {}
         ctx = self._ctx(obs)
+        self._memo = self._values(ctx)
         me = obs.seat
         cnt = list(obs.loose[me])
         setl = list(obs.settlements[me])
@@ -425,6 +484,9 @@ class HeuristicBot(Bot):
         # Marginal value of one more half of each kind (held constant in the estimate).
         cnt0 = list(obs.loose[me])
         setl = list(obs.settlements[me])
+        # Holdings after the gains, by the quantities: die faces that change no
+        # quantity (most cards have no die effect) share one greedy pass.
+        gained: dict[tuple[int, ...], list[int]] = {}
         for die in range(1, 7):
             amt = [a + b for a, b in zip(spec.amounts, bonus)]
             if spec.die_target >= 0:
@@ -435,22 +497,28 @@ class HeuristicBot(Bot):
                 if spec.boost_target not in (Q_TIME,):
                     cnt[self.GOLD] -= k
                     amt[spec.boost_target] += k
-            left = list(hand)
-            for q in range(len(GAIN_QUANTITIES)):
-                for _ in range(amt[q]):
-                    best_k = -1
-                    best_i = -1
-                    best_v = -1e9
-                    for i, t in enumerate(left):
-                        for a in gain_opts[q][t]:
-                            k = types[a >> 1][a & 1]
-                            v = self._margin[k]
-                            if v > best_v:
-                                best_v, best_k, best_i = v, k, i
-                    if best_i < 0:
-                        break
-                    cnt[best_k] += 1
-                    del left[best_i]
+            key = tuple(amt)
+            done = gained.get(key)
+            if done is not None:
+                cnt = done[:]
+            else:
+                left = list(hand)
+                for q in range(len(GAIN_QUANTITIES)):
+                    for _ in range(amt[q]):
+                        best_k = -1
+                        best_i = -1
+                        best_v = -1e9
+                        for i, t in enumerate(left):
+                            for a in gain_opts[q][t]:
+                                k = types[a >> 1][a & 1]
+                                v = self._margin[k]
+                                if v > best_v:
+                                    best_v, best_k, best_i = v, k, i
+                        if best_i < 0:
+                            break
+                        cnt[best_k] += 1
+                        del left[best_i]
+                gained[key] = cnt[:]
             night = 0.0
             removed = die + amt[Q_TIME]
             moon_night = counters - die <= 0

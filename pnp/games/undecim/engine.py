@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, Iterator, Mapping, Sequence
+from typing import Any, Iterator, Mapping, Sequence, cast
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
@@ -93,6 +93,14 @@ def _shuffled(items: list[int], rng: random.Random) -> list[int]:
     return [items[i] for i in order]
 
 
+def _mask(indices: Sequence[int]) -> int:
+    """The bit mask of action indices ``indices``."""
+    m = 0
+    for a in indices:
+        m |= 1 << a
+    return m
+
+
 @dataclass(frozen=True)
 class UndecimObservation(Observation):
     """What one seat knows: its own hands and choices, the whole table, public history.
@@ -156,6 +164,16 @@ class UndecimObservation(Observation):
     night_discards: tuple[int, ...]
     #: Campaign: scenario ids carrying a marker, in season order.
     markers: tuple[int, ...]
+    #: Per Story card: its place in the order of achievement (0 not yet); public,
+    #: and the campaign marker goes to the first card achieved (U1h).
+    achieved_order: tuple[int, ...]
+    #: Own action cards the others saw this seat take (field pick, mulligan, U2a).
+    shown: tuple[int, ...]
+    #: Cards in play per seat, in the order they were placed, as ``2·type + half``
+    #: (the half that is up): both halves of a card on the table are public (U3).
+    table: tuple[tuple[int, ...], ...]
+    #: Settlement cards per seat and settlement, as ``2·type + half``.
+    settled: tuple[tuple[tuple[int, ...], ...], ...]
 
 
 class UndecimGame(Game["UndecimState"]):
@@ -193,6 +211,14 @@ class UndecimGame(Game["UndecimState"]):
         self.materials: tuple[str, ...] = k.materials
         #: (top kind, bottom kind) per type.
         self.types: tuple[tuple[int, int], ...] = ud.types
+        #: Per resource card c and kind k shown, at c·n_kinds + k: the card as the
+        #: observation names it in play, 2·type + half (-1 where k is not a half).
+        card_codes: list[int] = []
+        for t in ud.card_types:
+            top, bottom = ud.types[t]
+            card_codes.extend(2 * t if kind == top else 2 * t + 1 if kind == bottom else -1
+                              for kind in range(len(k.names)))
+        self.card_codes: tuple[int, ...] = tuple(card_codes)
         self.type_ids: tuple[str, ...] = ud.type_ids
         self.n_types = len(ud.types)
         self.card_type: tuple[int, ...] = ud.card_types
@@ -212,6 +238,10 @@ class UndecimGame(Game["UndecimState"]):
         base = len(ud.card_types)
         self.action_ids: tuple[list[int], ...] = tuple(
             [base + a for a in range(self.n_actions) if m >> a & 1]
+            for m in range(1 << self.n_actions)) if self.n_actions <= 16 else ()
+        #: Action indices of every action-card bit set (observations).
+        self.bit_tuples: tuple[tuple[int, ...], ...] = tuple(
+            tuple(a for a in range(self.n_actions) if m >> a & 1)
             for m in range(1 << self.n_actions)) if self.n_actions <= 16 else ()
         self.zone_names: tuple[tuple[str, str, str, str, str], ...] = tuple(
             (f"hand:{p}", f"drawn:{p}", f"play:{p}", f"settlements:{p}", f"actions:{p}")
@@ -341,6 +371,102 @@ class UndecimGame(Game["UndecimState"]):
         pos = notation.read(text, self)
         return UndecimState.from_position(self, pos)
 
+    def state_from_observation(self, obs: UndecimObservation) -> "UndecimState":
+        """One position that gives ``obs`` to its seat (for searching bots).
+
+        Everything on the table is public and copied as it is. What the seat
+        cannot see is filled in a fixed order, a function of ``obs`` alone, for
+        ``resample_hidden`` to redeal: the unseen resource cards (ascending
+        type) go to the other seats' hands, then their drawn cards, then the
+        deck; the other seats' unknown action cards are the ones unaccounted
+        for, ascending, and a face-down choice is the lowest card held; dice
+        not yet rolled are 1s and the reshuffle seed 0. The decision count and
+        the event counters start at zero; a campaign's earlier season totals
+        (a record only, never read by the rules) are left out.
+        """
+        n, me = obs.num_players, obs.seat
+        ph = PHASE_NAMES.index(obs.phase)
+        ended = ph in (PH_OVER, PH_MARKER)
+        rnd = self.rounds if ended else obs.round - 1
+        dice = [1] * self.rounds
+        if obs.die and not ended:
+            dice[rnd] = obs.die
+        # Unseen resource cards: every copy not in own hand/drawn, the discard or play.
+        left = [0] * self.n_types
+        for t in self.card_type:
+            left[t] += 1
+        seen = list(obs.hand) + list(obs.discard) + ([obs.drawn] if obs.drawn >= 0 else [])
+        seen += [code >> 1 for row in obs.table for code in row]
+        seen += [code >> 1 for row in obs.settled for cards in row for code in cards]
+        for t in seen:
+            left[t] -= 1
+        pool = [t for t in range(self.n_types) for _ in range(left[t])]
+        k = 0
+        hands: list[list[int]] = []
+        for p in range(n):
+            if p == me:
+                hands.append(list(obs.hand))
+            else:
+                hands.append(pool[k:k + obs.hand_sizes[p]])
+                k += obs.hand_sizes[p]
+        drawn = [-1] * n
+        for p in range(n):
+            if p == me:
+                drawn[p] = obs.drawn
+            elif obs.drawing[p]:
+                drawn[p] = pool[k]
+                k += 1
+        deck = pool[k:]
+        # Action cards: own hand and what the others are known to hold, the rest
+        # (unaccounted for) dealt to the others up to their counts.
+        mask_of = _mask
+        ahand = [mask_of(obs.actions) if p == me else mask_of(obs.known[p]) for p in range(n)]
+        council = mask_of(obs.council)
+        placed = council
+        for m in ahand:
+            placed |= m
+        free = [a for a in range(self.n_actions) if not placed >> a & 1]
+        for p in range(n):
+            if p != me:
+                for _ in range(obs.action_counts[p] - ahand[p].bit_count()):
+                    ahand[p] |= 1 << free.pop(0)
+        known = [mask_of(obs.shown) if p == me else mask_of(obs.known[p]) for p in range(n)]
+        chosen = [-1] * n
+        for p in range(n):
+            if p == me:
+                chosen[p] = obs.chosen
+            elif obs.has_chosen[p]:
+                chosen[p] = (ahand[p] & -ahand[p]).bit_length() - 1
+        # Positions within the phase's order (the notation's i and night index).
+        order = list(obs.order)
+        idx = night_idx = 0
+        origin = -1
+        if ph == PH_MULL:
+            idx = obs.current_player
+        elif ph == PH_PICK:
+            idx = order.index(obs.current_player)
+        elif ph in (PH_BOOST, PH_GAIN, PH_BUILD):
+            idx = order.index(obs.acting)
+        elif ph == PH_NIGHT:
+            night_idx = order.index(obs.current_player)
+            origin = NIGHT_MOON if obs.acting < 0 else NIGHT_ACTION
+            idx = order.index(obs.acting) if obs.acting >= 0 else 0
+        pos = notation.Position(
+            num_players=n, season=obs.season - 1, rnd=rnd, phase=ph, counters=obs.counters,
+            die=obs.die, dice=dice, rs=0, deck=deck, discard=list(obs.discard), hands=hands,
+            drawn=drawn,
+            loose=[[(code >> 1, code & 1) for code in row] for row in obs.table],
+            settlements=[[[(code >> 1, code & 1) for code in cards] for cards in row]
+                         for row in obs.settled],
+            vp=[list(v) for v in obs.vp], ahand=ahand, known=known, council=council,
+            chosen=chosen, log=[list(r) for r in obs.log], story=list(obs.story),
+            ach=[[r, seq, m] for (r, m), seq in zip(obs.achieved, obs.achieved_order)],
+            ach_seq=max(obs.achieved_order, default=0), markers=list(obs.markers),
+            seasons_done=[], idx=idx, gq=list(obs.gains), time_left=obs.time_left,
+            builds=list(obs.builds), night_origin=origin, night_most=obs.night_most,
+            night_idx=night_idx, night_disc=list(obs.night_discards), turns=0)
+        return UndecimState.from_position(self, pos)
+
 
 class UndecimState(State[UndecimGame]):
     """A position of Undecim in progress."""
@@ -393,6 +519,11 @@ class UndecimState(State[UndecimGame]):
         self.ev: list[int] = [0] * len(EVENT_NAMES)
         self.seasons_done: list[tuple[int, ...]] = []
         self._legal: list[int] | None = None
+        #: The observation's public cards, kept until a card moves (observations
+        #: are asked for far more often): per seat (table, settled, loose counts,
+        #: settlements) or None, and the discard's types or None.
+        self._tab: list[tuple[Any, ...] | None] = [None] * n
+        self._disc_t: tuple[int, ...] | None = None
         self._set_rules()
 
     # -- derived rules ----------------------------------------------------------
@@ -439,6 +570,7 @@ class UndecimState(State[UndecimGame]):
         d["ev"] = self.ev[:]
         d["seasons_done"] = self.seasons_done[:]
         d["_legal"] = None
+        d["_tab"] = self._tab[:]
         return new
 
     # -- set-up -------------------------------------------------------------------
@@ -449,12 +581,14 @@ class UndecimState(State[UndecimGame]):
         n = self.num_players
         self.deck = _shuffled(list(range(g.n_res)), rng)
         self.disc = []
+        self._disc_t = None
         self.hand = [[] for _ in range(n)]
         self.drawn = [-1] * n
         self.up = [-1] * g.n_res
         self.loose = [[] for _ in range(n)]
         self.cnt = [[0] * g.n_kinds for _ in range(n)]
         self.setl = [[] for _ in range(n)]
+        self._tab = [None] * n
         order = _shuffled(list(range(g.n_actions)), rng)
         self.ahand = [0] * n
         k = 0
@@ -490,6 +624,7 @@ class UndecimState(State[UndecimGame]):
             rng = random.Random(self.rs)
             self.deck = _shuffled(self.disc, rng)
             self.disc = []
+            self._disc_t = None
             self.rs = rng.getrandbits(63)
             self.ev[EV_RESHUFFLE] += 1
         return self.deck.pop()
@@ -719,6 +854,7 @@ class UndecimState(State[UndecimGame]):
         """Put card ``c`` in play for ``p`` with ``half`` up (U3)."""
         k = self.game.types[self.game.card_type[c]][half]
         self.up[c] = k
+        self._tab[p] = None
         self.loose[p].append(c)
         self.cnt[p][k] += 1
 
@@ -739,6 +875,7 @@ class UndecimState(State[UndecimGame]):
         loose = self.loose[p]
         up = self.up
         out: list[int] = []
+        self._tab[p] = None
         i = len(loose) - 1
         while len(out) < k:
             c = loose[i]
@@ -754,6 +891,7 @@ class UndecimState(State[UndecimGame]):
         for c in cards:
             self.up[c] = -1
         self.disc.extend(cards)
+        self._disc_t = None
 
     # -- round start ------------------------------------------------------------------------
 
@@ -956,6 +1094,7 @@ class UndecimState(State[UndecimGame]):
         """Settle or develop; use the card's own allowance before the auto action (U4b)."""
         g = self.game
         m0 = g.MAT0
+        self._tab[p] = None
         if action < DEV_BASE:
             if action < SETTLE_MIX:
                 m, extra = divmod(action - SETTLE_SAME, 2)
@@ -1199,8 +1338,30 @@ class UndecimState(State[UndecimGame]):
                 self.ph == PH_NIGHT and self.n_origin == NIGHT_ACTION):
             acting = self.order[self.idx]
 
+        table = g.bit_tuples
+
         def bits(mask: int) -> tuple[int, ...]:
+            if table:
+                return table[mask]
             return tuple(a for a in range(na) if mask >> a & 1)
+
+        tab = self._tab
+        if None in tab:
+            codes = g.card_codes
+            kinds = g.n_kinds
+            up = self.up
+            for p in range(n):
+                if tab[p] is None:
+                    setl = self.setl[p]
+                    tab[p] = (tuple([codes[c * kinds + up[c]] for c in self.loose[p]]),
+                              tuple(tuple([codes[c * kinds + up[c]] for c in cards])
+                                    for _m, _k, cards in setl),
+                              tuple(self.cnt[p]),
+                              tuple([(m, mask, len(cards)) for m, mask, cards in setl]))
+        rows = cast(list[tuple[Any, ...]], tab)      # every seat's row is built now
+        disc = self._disc_t
+        if disc is None:
+            disc = self._disc_t = tuple(sorted([ct[c] for c in self.disc]))
 
         known = tuple(bits(self.ahand[p]) if p == player else bits(self.known[p])
                       for p in range(n))
@@ -1219,10 +1380,9 @@ class UndecimState(State[UndecimGame]):
             hand_sizes=tuple(len(h) for h in self.hand),
             drawing=tuple(d >= 0 for d in self.drawn),
             deck_size=len(self.deck),
-            discard=tuple(sorted(ct[c] for c in self.disc)),
-            loose=tuple(tuple(c) for c in self.cnt),
-            settlements=tuple(tuple((m, mask, len(cards)) for m, mask, cards in s)
-                              for s in self.setl),
+            discard=disc,
+            loose=tuple([t[2] for t in rows]),
+            settlements=tuple([t[3] for t in rows]),
             vp=tuple(tuple(v) for v in self.vp),
             actions=bits(self.ahand[player]),
             council=bits(self.council),
@@ -1242,6 +1402,10 @@ class UndecimState(State[UndecimGame]):
             night_most=self.n_most,
             night_discards=tuple(self.n_disc),
             markers=tuple(self.markers),
+            achieved_order=tuple(a[1] for a in self.ach),
+            shown=bits(self.known[player]),
+            table=tuple([t[0] for t in rows]),
+            settled=tuple([t[1] for t in rows]),
         )
 
     def resample_hidden(self, player: int, rng: random.Random) -> "UndecimState":
