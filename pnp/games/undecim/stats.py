@@ -8,6 +8,17 @@ scenario card in the Story, how often it was achieved, in which round, and
 how often the bonus was split; Red Moon Nights per game. Only counts and sums
 are kept, so chunks merge by addition. In a campaign the figures are those of
 the final season (its Story, its VP), while action plays cover every season.
+
+Hooks the simulator looks for (see :mod:`pnp.sim.findings`):
+
+* :meth:`UndecimStats.card_uses`: per seat, the action cards it played
+  (``played:7 Call the Moon``), the scenario cards it achieved
+  (``scenario:First Villages``), the land kind it holds most of at the end
+  (``main land:森``), the materials in its settlements (``settled:石``), its
+  largest settlement (``largest settlement:4``) and the rules it used
+  (``rule:full land set`` …);
+* :meth:`UndecimStats.standing`: VP banked so far plus the end VP of what
+  each seat holds now (the score if the game ended at that moment).
 """
 
 from __future__ import annotations
@@ -19,7 +30,8 @@ from pnp.games.api import Game, State
 from pnp.games.stats import GameStats, KeyFigure
 from pnp.intervals import wilson_interval
 
-from .engine import EV_NIGHT, FINAL_SOURCES, VP_SOURCES, UndecimGame, UndecimState
+from .engine import (EV_NIGHT, FINAL_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES, UndecimGame,
+                     UndecimState)
 
 #: Report order of the VP sources.
 SOURCES = ("round_lands", "final_lands", "settlements", "gold", "enemies", "scenarios",
@@ -58,6 +70,12 @@ class UndecimStats(GameStats):
         self.card_names = [f"{a.number} {a.name_en}" for a in game.actions]
         self.scen_ids = [s.id for s in game.scenarios]
         self.scen_names = [s.name_en for s in game.scenarios]
+        self.kind_names = game.kind_names
+        self.n_lands = game.n_lands
+        self.mat0 = game.MAT0
+        self.gold = game.GOLD
+        self.full_min = game.full_min
+        self.size_cap = len(game.settle_table) - 1
         n_src = len(SOURCES)
         self.games = 0
         self.vp = [[0] * n_src for _ in range(num_players)]
@@ -218,3 +236,55 @@ class UndecimStats(GameStats):
             r = s["achieved"]
             out.append((f"{sid} achieved", r["rate"], r["low"], r["high"]))
         return out
+
+    # -- findings hooks (pnp.sim.findings) ---------------------------------------
+
+    def card_uses(self, state: State[Any]) -> list[list[str]]:
+        """Per seat: action cards played, scenarios achieved, main land, settled
+        materials, largest settlement and the rules it used."""
+        assert isinstance(state, UndecimState)
+        n = state.num_players
+        names, kinds = self.card_names, self.kind_names
+        out: list[list[str]] = [[] for _ in range(n)]
+        for played in state.log:
+            for p, a in enumerate(played):
+                out[p].append(f"played:{names[a]}")
+        for j, i in enumerate(state.story):
+            mask = state.ach[j][2]
+            for p in range(n):
+                if mask >> p & 1:
+                    out[p].append(f"scenario:{self.scen_names[i]}")
+        lands = range(self.n_lands)
+        for p in range(n):
+            keys = out[p]
+            cnt = state.cnt[p]
+            most = max(cnt[k] for k in lands)
+            # Lands never leave play, so the end holding is the last round end's.
+            keys += [f"main land:{kinds[k]}" for k in lands if most and cnt[k] == most]
+            if min(cnt[k] for k in lands) >= self.full_min:
+                keys.append("rule:full land set")           # ruling U6
+            setl = state.setl[p]
+            for mat, mask, cards in setl:
+                keys += [f"settled:{kinds[self.mat0 + m]}" for m in range(mask.bit_length())
+                         if mask >> m & 1]
+                if mat < 0:
+                    keys.append("rule:mixed settlement")    # ruling U4
+                if any(state.up[c] == self.gold for c in cards):
+                    keys.append("rule:gold in a settlement")  # ruling U4a
+            if setl:
+                size = min(max(len(x[2]) for x in setl), self.size_cap)
+                keys.append(f"largest settlement:{size}{'+' if size == self.size_cap else ''}")
+            else:
+                keys.append("rule:no settlement")
+            if cnt[self.gold]:
+                keys.append("rule:gold kept to the end")   # gold × settlements (U6)
+            if state.vp[p][V_ENEMY]:
+                keys.append("rule:enemies scored at a Night")  # ruling U5
+            if state.vp[p][V_ACTION]:
+                keys.append("rule:VP from an action")
+        return out
+
+    def standing(self, state: State[Any]) -> list[float]:
+        """VP banked so far plus the end VP of what each seat holds now (U6)."""
+        assert isinstance(state, UndecimState)
+        return [float(t) for t in state.totals()]
