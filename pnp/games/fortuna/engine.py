@@ -18,10 +18,11 @@ filler, F4), ``wheel`` (the Wheel of Fortune fired, F6) and ``over``.
 from __future__ import annotations
 
 import random
+import struct
 from bisect import bisect_left, insort
 from dataclasses import dataclass
-from itertools import combinations, compress
-from operator import lshift, mul
+from itertools import combinations
+from operator import mul
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
@@ -58,6 +59,10 @@ _BITS = tuple(tuple(x for x in range(10) if m >> x & 1) for m in range(1024))
 # 20,000 entries hold the hands that recur; a larger cap only grows memory
 # (200,000 took ~150 MB over a 100,000-game run with no speed gain).
 _CACHE_LIMIT = 20_000
+
+#: Most combinations whose codes :meth:`FortunaGame._combo_table` computes at once
+#: (C(9, 4) = 126 and the 63 subsets of a six-card 0 set are far below).
+_COMBO_LANES = 2048
 
 
 def _shuffle_inline(order: list[int], seed: int) -> None:
@@ -200,7 +205,6 @@ class FortunaGame(Game["FortunaState"]):
             (n - 1) * n_icons + i for n, i in zip(self.card_number, self.card_icon))
         self.type_number: tuple[int, ...] = codec.type_number
         self.type_icon: tuple[int, ...] = codec.type_icon
-        self._decode = codec.decode_set  # the apply step's decoder, one lookup away
         self._powr = codec.powr
         self.x_step: int = codec.x_step
         self._ones = codec.ones
@@ -224,7 +228,7 @@ class FortunaGame(Game["FortunaState"]):
         self._icon_lane: tuple[int, ...] = tuple(
             1 << (self._lane_width * i) for i in self.card_icon)
         self._matches: dict[int, int] = {}
-        self._cache: dict[tuple[tuple[int, ...], int], list[int]] = {}
+        self._init_type_lanes()
         self.notation = FortunaNotation(codec, self.card_type, EVENT_NAMES,
                                         (self.min_players, self.max_players))
         self._hand_zone = tuple(f"hand:{p}" for p in range(self.max_players))
@@ -263,9 +267,6 @@ class FortunaGame(Game["FortunaState"]):
         self._allin_add: tuple[int, ...] = tuple((half - h) * ones for h in range(MAX_VALUE))
         self._above: tuple[int, ...] = tuple(
             self._lane_top[1023 & ~((2 << h) - 1)] for h in range(MAX_VALUE))
-        #: _select[M]: bit i of M as the i-th of w booleans, for itertools.compress.
-        self._select: tuple[tuple[bool, ...], ...] = tuple(
-            tuple(bool(m >> i & 1) for i in range(w)) for m in range(1 << w))
         #: _num_lanes[n][d]: lanes of the values number n may take with d in its slot.
         self._num_lanes: tuple[tuple[int, ...], ...] = tuple(
             tuple(lanes[m] for m in row) for row in self.vmask)
@@ -277,14 +278,53 @@ class FortunaGame(Game["FortunaState"]):
         #: _exact_base[x]: action of an x-card set of value x minus its code's digit sum.
         self._exact_base: tuple[int, ...] = tuple(
             SET_BASE + x * self.x_step + self._ones[x] for x in range(MAX_VALUE + 1))
-        #: _one_set[t]: the action playing one card of type t as a 1 set.
-        self._one_set: tuple[int, ...] = tuple(
-            SET_BASE + self.x_step + t + 1 for t in range(self.n_types))
+
+    def _init_type_lanes(self) -> None:
+        """Tables for a hand held as one int of per-type counts (``FortunaState.held``).
+
+        Lane t (``tw`` bits) of a seat's ``held`` counts its hand cards of
+        type t, so "does the hand hold these cards" is one subtraction and
+        one mask, and the cards of a hand usable as a value are one AND.
+        The top bit of every lane is a guard: no count reaches it (a lane
+        counts at most the copies of one type, a set names at most
+        MAX_VALUE cards), so ``((held | guard) − need) & guard == guard``
+        holds exactly when no lane of ``need`` exceeds the hand's, and no
+        lane borrows from the next. One spare lane past the last type takes
+        the invalid set codes (see :meth:`_set_info_of`).
+        """
+        n_types = self.n_types
+        most = max([self.card_type.count(t) for t in range(n_types)] + [MAX_VALUE])
+        tw = most.bit_length() + 1
+        self._tw: int = tw
+        self._tmask: int = (1 << tw) - 1
+        #: _type_lane[t]: one card of type t in a ``held`` int.
+        self._type_lane: tuple[int, ...] = tuple(1 << (tw * t) for t in range(n_types + 1))
+        #: _card_lane[c]: card c in a ``held`` int.
+        self._card_lane: tuple[int, ...] = tuple(self._type_lane[t] for t in self.card_type)
+        self._guard: int = sum(1 << (tw * t + tw - 1) for t in range(n_types + 1))
+        self._invalid_need: int = self._type_lane[n_types]
+        #: _num_tlanes[n]: every lane of the types of number n, all bits set, for
+        #: FortunaState.tm (the types usable as each value).
+        self._num_tlanes: tuple[int, ...] = tuple(
+            sum(self._tmask << (tw * t) for t in range(n_types) if self.type_number[t] == n)
+            for n in range(NUM_SLOTS + 1))
+        self._new_caches()
+
+    def _new_caches(self) -> None:
+        """Empty per-process caches (filled as games are played, never pickled)."""
+        #: _cache[x]: the hand's cards usable as x (a ``held`` int) → its x-sets.
+        self._cache: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(MAX_VALUE + 1))
+        #: (cards, value) → tables of _combo_table.
+        self._combos: dict[tuple[int, int], Any] = {}
+        #: set action → (value, sorted types, the types as a ``held`` int).
+        self._set_info: dict[int, tuple[int, tuple[int, ...], int]] = {}
+        self._matches = {}
+        self._wheel_blocks = {}
 
     #: Per-process caches, filled as games are played: left out when the
     #: game is pickled (the simulator ships it to each worker process once)
     #: and started empty there. The codec drops its own decode cache.
-    _CACHES = ("_cache", "_matches", "_wheel_blocks")
+    _CACHES = ("_cache", "_combos", "_set_info", "_matches", "_wheel_blocks")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled state: the base class's (without the loaded data), minus the caches."""
@@ -296,8 +336,7 @@ class FortunaGame(Game["FortunaState"]):
     def __setstate__(self, state: dict[str, Any]) -> None:
         """Restore a pickled game with empty caches."""
         self.__dict__.update(state)
-        for name in self._CACHES:
-            setattr(self, name, {})
+        self._new_caches()
 
     # -- set-up -----------------------------------------------------------
 
@@ -437,25 +476,95 @@ class FortunaGame(Game["FortunaState"]):
         """VP of a set: size × most face-up cards showing one icon, goddesses wild (F8)."""
         return size * self.icon_matches(face_up)
 
-    def _set_actions(self, elig: tuple[int, ...], value: int) -> list[int]:
-        """Sorted set actions of ``value`` drawn from the eligible types ``elig`` (cached)."""
-        sizes = range(1, min(ZERO_SET_MAX, len(elig)) + 1) if value == 0 else (value,)
+    def _set_actions(self, elig: Sequence[int], value: int) -> list[int]:
+        """Sorted set actions of ``value`` drawn from the sorted eligible types ``elig``."""
+        k = len(elig)
         offset = SET_BASE + value * self.x_step
-        repeats = len(set(elig)) < len(elig)
+        if value == 1 or (value == 0 and k == 1):  # any one card, one action per type
+            return [offset + t + 1 for t in dict.fromkeys(elig)]  # a 1-card code is t + 1
+        if k == value:  # exactly the cards needed: one set
+            return [self._exact_base[value] + sum(map(mul, elig, self._powr[value]))]
+        repeats = len(set(elig)) < k
+        table = self._combos.get((k, value))
+        if table is None:
+            table = self._combo_table(k, value)
+        if table:
+            # Every combination's code at once, one 64-bit lane each (see _combo_table).
+            coef, digit_ones, lane_ones, unpack, size = table
+            packed = sum(map(mul, elig, coef)) + digit_ones + offset * lane_ones
+            codes = unpack(packed.to_bytes(size, "little"))
+            # Codes come sorted (see below); equal multisets give equal codes.
+            return list(dict.fromkeys(codes) if repeats else codes)
+        sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
         result: list[int] = []
-        for k in sizes:
+        for size in sizes:
             # combinations() of a sorted tuple come in lexicographic order, and
             # codes (first type most significant) keep that order; equal
             # multisets are adjacent, so dict.fromkeys removes them in order.
             # Longer sets have larger codes, so the sizes concatenate sorted.
-            pw = self._powr[k]
-            one = offset + self._ones[k]
-            codes = [sum(map(mul, combo, pw)) + one for combo in combinations(elig, k)]
+            pw = self._powr[size]
+            one = offset + self._ones[size]
+            codes = [sum(map(mul, combo, pw)) + one for combo in combinations(elig, size)]
             result += dict.fromkeys(codes) if repeats else codes
-        if len(self._cache) > _CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[(elig, value)] = result
         return result
+
+    def _combo_table(self, k: int, value: int) -> tuple[
+            tuple[int, ...], int, int, Callable[[bytes], tuple[int, ...]], int] | None:
+        """Tables computing the codes of every set of ``value`` from ``k`` eligible cards at once.
+
+        Lane j (64 bits) of the sum Σ (tᵢ + 1)·coef[i] is the code of the
+        j-th combination of the k sorted types (combinations() order, sizes
+        ascending for a 0 set), so one big-int sum replaces a loop per
+        combination. ``digit_ones`` is Σ coef (the "+1" of each digit) and
+        ``lane_ones`` a 1 in every lane (to add the action offset). Lanes
+        never carry: a set action is below 10·B⁹ + SET_BASE < 2⁶⁴ for
+        B ≤ 100. Cached per (k, value); None (and the loop is used) when
+        there would be more than _COMBO_LANES combinations.
+        """
+        sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
+        combos = [c for size in sizes for c in combinations(range(k), size)]
+        table = None
+        if len(combos) <= _COMBO_LANES:
+            coef = [0] * k
+            for j, combo in enumerate(combos):
+                top = len(combo) - 1
+                for pos, i in enumerate(combo):
+                    coef[i] += self.codec.base ** (top - pos) << (64 * j)
+            lane_ones = sum(1 << (64 * j) for j in range(len(combos)))
+            unpack = struct.Struct(f"<{len(combos)}Q").unpack
+            table = (tuple(coef), sum(coef), lane_ones, unpack, 8 * len(combos))
+        self._combos[(k, value)] = table
+        return table
+
+    def _sets_of(self, usable: int, value: int, elig: Sequence[int]) -> list[int]:
+        """Set actions of ``value`` from the sorted types ``elig``, cached under ``usable``.
+
+        ``usable`` is the same cards as a ``held`` int (a hand's cards usable
+        as ``value``); callers ask only when there are max(value, 1) of them.
+        """
+        result = self._set_actions(elig, value)
+        cache = self._cache[value]
+        if len(cache) > _CACHE_LIMIT:
+            cache.clear()
+        cache[usable] = result
+        return result
+
+    def _set_info_of(self, action: int) -> tuple[int, tuple[int, ...], int]:
+        """(value, sorted types, the types as a ``held`` int) of a set action (cached).
+
+        A non-canonical code (decoded to the types ``(-1,)``) needs one card of
+        the spare lane, which no hand holds, so the hand check rejects it.
+        """
+        value, types = self.codec.decode_set(action)
+        if types and types[0] < 0:
+            need = self._invalid_need
+        else:
+            need = sum(map(self._type_lane.__getitem__, types))
+        found = (value, types, need)
+        if len(self._set_info) > _CACHE_LIMIT:
+            self._set_info.clear()
+        self._set_info[action] = found
+        return found
 
     def _wheel_block(self, s: int, d: int) -> tuple[int, ...]:
         """Wheel moves from slot ``s`` holding ``d`` cards, ascending (cached; F6).
@@ -474,7 +583,7 @@ class FortunaState(State[FortunaGame]):
 
     __slots__ = ("game", "num_players", "hands", "deck", "end_deck", "slots", "sets", "used",
                  "box", "cur", "stage", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
-                 "fill_min", "pending", "final", "usable")
+                 "fill_min", "pending", "final", "usable", "held", "tm")
 
     def __init__(self, game: FortunaGame, num_players: int, hands: list[list[int]],
                  deck: list[int], end_deck: list[int]) -> None:
@@ -503,7 +612,13 @@ class FortunaState(State[FortunaGame]):
         # used as with its slot as it is now (F1, F2); kept in step with every
         # change of a slot, so set enumeration needs one lookup per hand card.
         self.usable: list[int] = []
+        # tm[x]: every lane (FortunaGame._init_type_lanes) of the types usable
+        # as value x now (F1, F2), so ``held & tm[x]`` is a hand's cards usable as x.
+        self.tm: list[int] = []
         self._refresh_usable()
+        # held[p]: seat p's hand as per-type counts (FortunaGame._init_type_lanes),
+        # kept in step with every change of the hand.
+        self.held: list[int] = [self._held_of(hand) for hand in hands]
 
     # -- API --------------------------------------------------------------
 
@@ -551,6 +666,8 @@ class FortunaState(State[FortunaGame]):
         new.box = self.box[:]
         new.ev = self.ev[:]
         new.usable = self.usable[:]
+        new.held = self.held[:]
+        new.tm = self.tm[:]
         return new
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
@@ -584,13 +701,57 @@ class FortunaState(State[FortunaGame]):
         return [winner(vp)]
 
     def legal_actions(self) -> list[int]:
-        """Legal actions of the player on turn, ascending."""
+        """Legal actions of the player on turn, ascending.
+
+        Phase main: passes (one per hand type) then every set, by value then
+        code (F3, F4). Works on all ten values at once with the lane ints of
+        :meth:`FortunaGame._init_lanes`: only values with enough usable cards
+        are visited, and the sets of each are looked up by the hand's cards
+        usable as that value (``held & tm[x]``), which recur across hands.
+        """
+        if self.stage:  # MAIN is 0; the other phases are rarer
+            return self._other_actions()
+        g = self.game
+        p = self.cur
+        hand = self.hands[p]
+        held = self.held[p]
+        acts = list(dict.fromkeys(map(g.card_type.__getitem__, hand)))  # pass t is action t
+        # Lane X of ``packed`` counts the hand cards usable as X (F1, F2).
+        packed = sum(map(self.usable.__getitem__, hand))
+        free = g._lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
+        values = g._top_values[(packed + g._set_threshold) & free]
+        if values:
+            tm = self.tm
+            cache = g._cache
+            for x in values:
+                usable = held & tm[x]
+                found = cache[x].get(usable)
+                if found is None:
+                    sh = g._lane_width * x
+                    found = g._sets_of(usable, x, [g.card_type[c] for c in hand
+                                                   if self.usable[c] >> sh & 1])
+                acts += found
+        h = len(hand)
+        if 0 < h < MAX_VALUE and g.all_in:
+            # Ruling F4: values X > h usable by every hand card are all-in sets
+            # if the discard area can supply the X − h filler cards. They exceed
+            # every value above (those need X ≤ h cards), so acts stay sorted.
+            allin = g._top_values[(packed + g._allin_add[h]) & free & g._above[h]]
+            if allin:
+                filler = sum(map(len, self.slots))
+                code = g.codec.code_sorted(list(map(g.card_type.__getitem__, hand)))
+                x_step = g.x_step
+                acts += [SET_BASE + x * x_step + code for x in allin if filler >= x - h]
+        return acts
+
+
+    def _other_actions(self) -> list[int]:
+        """Legal actions in the phases discard (F5), fill (F4), wheel (F6) and over."""
         stage = self.stage
-        if stage == MAIN:
-            return self._main_actions()
-        if stage == DISCARD:
+        if stage == DISCARD:  # ruling F5: one action per hand type
             ctype = self.game.card_type
-            return [DISCARD_BASE + t for t in dict.fromkeys(ctype[c] for c in self.hands[self.cur])]
+            return [DISCARD_BASE + t for t in dict.fromkeys(map(ctype.__getitem__,
+                                                                self.hands[self.cur]))]
         if stage == FILL:
             return self._fill_actions()
         if stage == WHEEL:
@@ -608,17 +769,12 @@ class FortunaState(State[FortunaGame]):
             if action >= SET_BASE:
                 self._play_set(action)
                 return
-            if PASS_BASE <= action < DISCARD_BASE:
-                card = self._take(self.hands[self.cur], action - PASS_BASE)
-                if card >= 0:
-                    self._discard(card, EV_PASS)
-                    return
+            if PASS_BASE <= action < DISCARD_BASE and self._discard(action - PASS_BASE, EV_PASS):
+                return
         elif stage == DISCARD:
-            if DISCARD_BASE <= action < FILL_BASE:
-                card = self._take(self.hands[self.cur], action - DISCARD_BASE)
-                if card >= 0:
-                    self._discard(card, EV_ONE_DISCARD)  # ruling F5
-                    return
+            if (DISCARD_BASE <= action < FILL_BASE
+                    and self._discard(action - DISCARD_BASE, EV_ONE_DISCARD)):  # ruling F5
+                return
         elif stage == FILL:
             if action in self._fill_actions():
                 self._fill(action - FILL_BASE)
@@ -681,6 +837,7 @@ class FortunaState(State[FortunaGame]):
         for p in others:
             size = len(new.hands[p])
             new.hands[p] = sorted(pool[at:at + size])
+            new.held[p] = new._held_of(new.hands[p])
             at += size
         new.deck = pool[at:at + len(self.deck)]
         new.end_deck = pool[at + len(self.deck):]
@@ -704,114 +861,65 @@ class FortunaState(State[FortunaGame]):
         number = self.game.card_number[card]
         return card_values(number, len(self.slots[number]))
 
+    def _held_of(self, hand: Iterable[int]) -> int:
+        """``hand`` as per-type counts in one int (see :attr:`held`)."""
+        return sum(map(self.game._card_lane.__getitem__, hand))
+
     def _refresh_usable(self) -> None:
-        """Recompute :attr:`usable` for every card from the slots."""
-        runs = self.game._usable_run
+        """Recompute :attr:`usable` and :attr:`tm` from the slots."""
+        g = self.game
+        runs = g._usable_run
         slots = self.slots
         usable: list[int] = []
+        tm = [0] * (MAX_VALUE + 1)
         for n in range(1, NUM_SLOTS + 1):
-            usable += runs[n][len(slots[n])]
+            d = len(slots[n])
+            usable += runs[n][d]
+            for x in _BITS[g.vmask[n][d]]:
+                tm[x] |= g._num_tlanes[n]
         self.usable = usable
+        self.tm = tm
 
-    def _slot_changed(self, n: int) -> None:
-        """Update :attr:`usable` for the cards of number ``n`` after slot ``n`` changed."""
+    def _slot_changed(self, n: int, before: int) -> None:
+        """Update :attr:`usable` and :attr:`tm` after slot ``n`` went from ``before`` cards."""
         g = self.game
-        self.usable[g.num_first[n]:g.num_first[n + 1]] = g._usable_run[n][len(self.slots[n])]
-
-    def _main_actions(self) -> list[int]:
-        """Passes (one per hand type) then every set, by value then code (F3, F4).
-
-        Works on all ten values at once with the lane ints of
-        :meth:`FortunaGame._init_lanes`; only values with enough usable cards
-        are visited, and multisets are enumerated only where there is a choice.
-        """
-        g = self.game
-        p = self.cur
-        hand = self.hands[p]
-        types = tuple(map(g.card_type.__getitem__, hand))  # sorted: hand is sorted
-        acts = list(dict.fromkeys(types))  # pass t is action t (PASS_BASE == 0)
-        # cls[i]: lanes of the values hand card i may be used as (F1, F2);
-        # lane X of ``packed`` counts the hand cards usable as X.
-        cls = list(map(self.usable.__getitem__, hand))
-        packed = sum(cls)
-        h = len(types)
-        w = g._lane_width
-        lmask = g._lane_mask
-        # Lane X of ``where`` has bit i set iff hand card i is usable as X
-        # (hands of at most w cards; wider ones exist only in scripted positions).
-        where = sum(map(lshift, cls, range(h))) if h <= w else 0
-        select = g._select
-        free = g._lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
-        cache = g._cache
-        for x in g._top_values[(packed + g._set_threshold) & free]:
-            sh = w * x
-            k = packed >> sh & lmask
-            if k == h:
-                elig = types
-            elif h <= w:
-                elig = tuple(compress(types, select[where >> sh & lmask]))
-            else:  # a hand wider than a lane (scripted positions only): card by card
-                bit = 1 << sh
-                elig = tuple([t for t, m in zip(types, cls) if m & bit])
-            if k == x:  # exactly x usable cards: one set, code computed inline
-                acts.append(g._exact_base[x] + sum(map(mul, elig, g._powr[x])))
-            elif x == 1:  # any one usable card, one action per type
-                acts += map(g._one_set.__getitem__, dict.fromkeys(elig))
-            else:  # a choice of multisets (x ≥ 2 or a 0 set): cached per types
-                lst = cache.get((elig, x))
-                if lst is None:
-                    lst = g._set_actions(elig, x)
-                acts += lst
-        if h < MAX_VALUE and g.all_in:
-            # Ruling F4: values X > h usable by every hand card are all-in sets
-            # if the discard area can supply the X − h filler cards. They exceed
-            # every value above (those need X ≤ h cards), so acts stay sorted.
-            allin = g._top_values[(packed + g._allin_add[h]) & free & g._above[h]]
-            if allin and h:
-                filler = sum(map(len, self.slots))
-                code = g.codec.code_sorted(types)
-                x_step = g.x_step
-                acts += [SET_BASE + x * x_step + code for x in allin if filler >= x - h]
-        return acts
-
-    def _take(self, hand: list[int], t: int) -> int:
-        """Remove and return the lowest-id card of type ``t`` from the sorted ``hand``.
-
-        Returns −1 (and leaves ``hand`` alone) when it holds no such card.
-        """
-        g = self.game
-        if 0 <= t < g.n_types:
-            # Card ids of one type are consecutive, so the first card at or
-            # after the type's first id is of that type if any is.
-            first = g.type_first
-            i = bisect_left(hand, first[t])
-            if i < len(hand) and hand[i] < first[t + 1]:
-                return hand.pop(i)
-        return -1
+        d = len(self.slots[n])
+        self.usable[g.num_first[n]:g.num_first[n + 1]] = g._usable_run[n][d]
+        lanes = g._num_tlanes[n]
+        tm = self.tm
+        vmask = g.vmask[n]
+        for x in _BITS[vmask[before] ^ vmask[d]]:  # the values number n gained or lost
+            tm[x] ^= lanes
 
     def _play_set(self, action: int) -> None:
         """Play a set (F3) or an all-in set (F4), then refill (F5); check first."""
         g = self.game
         p = self.cur
-        x, types = g._decode(action)
-        bit = 1 << x
+        info = g._set_info.get(action)
+        if info is None:
+            info = g._set_info_of(action)
+        x, types, need = info
         k = len(types)
-        hand = self.hands[p][:]  # a copy: nothing changes until the set is known legal
-        take = self._take
-        played = tuple([take(hand, t) for t in types])
-        allin = 0 < k < x and not hand and g.all_in
-        # A missing card (or the −1 of a non-canonical code, see decode_set) is −1.
-        ok = (0 < k and -1 not in played and x <= MAX_VALUE and not self.used[p] & bit
-              and (k == x or allin or (x == 0 and k <= ZERO_SET_MAX)))
+        held = self.held[p]
+        hand = self.hands[p]
+        guard = g._guard
+        # The hand holds every card named (an invalid code needs a card no hand has).
+        ok = 0 < k and x <= MAX_VALUE and ((held | guard) - need) & guard == guard
+        allin = ok and k < x and k == len(hand) and g.all_in
+        bit = 1 << x if ok else 0
         if ok:
-            # Rulings F1, F2: all k cards must be usable as x with the slots as they are.
-            w = g._lane_width
-            ok = sum(map(self.usable.__getitem__, played)) >> (w * x) & g._lane_mask == k
+            ok = (not self.used[p] & bit
+                  and (k == x or allin or (x == 0 and k <= ZERO_SET_MAX))
+                  # Rulings F1, F2: all k cards must be usable as x with the slots as they are.
+                  and need & self.tm[x] == need)
         if ok and allin:
             ok = sum(map(len, self.slots)) >= x - k  # ruling F4: enough filler exists
         if not ok:
             raise illegal(self, action)
-        self.hands[p] = hand
+        # Copies of one type are consecutive ids: take the lowest-id one of each.
+        first = g.type_first
+        played = tuple([hand.pop(bisect_left(hand, first[t])) for t in types])
+        self.held[p] = held - need
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
         ev = self.ev
@@ -825,8 +933,16 @@ class FortunaState(State[FortunaGame]):
             self.fill_min = 1
             self.pending = k
             self._auto_fill()
-        else:
-            self._after_set(k, False)
+            return
+        # _after_set(k, False), written out.
+        if not self.trigger:  # ruling F5: after the end trigger, no refill and no discard
+            if k == 1:  # ruling F5a: any one-hand-card set, 0 included
+                if hand:
+                    self.stage = DISCARD
+                    return
+            elif k > 2:
+                self._refill(k - 2)
+        self._end_turn()
 
     def _after_set(self, played: int, allin: bool) -> None:
         """Refill or 1-card-set discard (ruling F5), then end the turn."""
@@ -844,17 +960,24 @@ class FortunaState(State[FortunaGame]):
         """Draw ``n`` cards; stop at the card that pulls the end trigger (F5, F7)."""
         hand = self.hands[self.cur]
         deck = self.deck
+        lane = self.game._card_lane
+        gained = 0
         for i in range(n):
             if deck:
-                insort(hand, deck.pop())
+                card = deck.pop()
             elif self.end_deck:
-                insort(hand, self.end_deck.pop())
+                card = self.end_deck.pop()
                 self._pull_trigger()
                 if i < n - 1:
                     self.ev[EV_REFILL_CUT] += 1
-                return
+                insort(hand, card)
+                gained += lane[card]
+                break
             else:
-                return  # both decks empty: draw what exists
+                break  # both decks empty: draw what exists
+            insort(hand, card)
+            gained += lane[card]
+        self.held[self.cur] += gained
 
     def _pull_trigger(self) -> None:
         """Pull the end trigger (ruling F7), once."""
@@ -877,7 +1000,7 @@ class FortunaState(State[FortunaGame]):
     def _fill(self, s: int) -> None:
         """Move the top card of slot ``s`` face down into the pending all-in set (F4a)."""
         card = self.slots[s].pop()
-        self._slot_changed(s)
+        self._slot_changed(s, len(self.slots[s]) + 1)
         seat_sets = self.sets[self.cur]
         x, up, down = seat_sets[-1]
         seat_sets[-1] = (x, up, down + (card,))
@@ -898,23 +1021,57 @@ class FortunaState(State[FortunaGame]):
         pending, self.pending = self.pending, 0
         self._after_set(pending, True)
 
-    def _discard(self, card: int, event: int) -> None:
-        """Put ``card`` (already taken from hand) in its slot (F1); check the Wheel (F6)."""
+    def _discard(self, t: int, event: int) -> bool:
+        """Discard a hand card of type ``t`` to its slot (F1), check the Wheel (F6), end the turn.
+
+        The pass and the F5 discard, most steps of a game, in one call: returns
+        False, changing nothing, when the hand holds no card of type ``t``.
+        """
         g = self.game
+        if not 0 <= t < g.n_types:
+            return False
+        p = self.cur
+        hand = self.hands[p]
+        first = g.type_first
+        i = bisect_left(hand, first[t])
+        if i == len(hand) or hand[i] >= first[t + 1]:
+            return False
+        card = hand.pop(i)  # copies of one type are consecutive ids: the lowest-id one
+        self.held[p] -= g._type_lane[t]
         n = g.card_number[card]
         slot = self.slots[n]
         slot.append(card)
+        d = len(slot)
         first = g.num_first
-        self.usable[first[n]:first[n + 1]] = g._usable_run[n][len(slot)]  # see _slot_changed
-        self.ev[event] += 1
+        self.usable[first[n]:first[n + 1]] = g._usable_run[n][d]  # as _slot_changed does
+        if d <= MAX_VALUE:  # one more card in slot n adds the value n + d (F2)
+            self.tm[(n + d) % 10] |= g._num_tlanes[n]
+        ev = self.ev
+        ev[event] += 1
         # Ruling F6: exactly 10 after the discard fires the Wheel of Fortune.
-        if n + len(slot) == 10 and g.wheel_on:
-            self.ev[EV_WHEEL] += 1
+        if n + d == 10 and g.wheel_on:
+            ev[EV_WHEEL] += 1
             if any(self.slots[s] for s in range(1, NUM_SLOTS + 1) if s != n):
                 self.stage = WHEEL
                 self.wheel_slot = n
-                return
-        self._end_turn()
+                return True
+        # _end_turn and _start_turn, written out for this most common step.
+        if self.trigger and p == self.num_players - 1:
+            ev[EV_ROUND_END] += 1
+            self._finish()
+            return True
+        deck = self.deck
+        if not deck:
+            self.cur = (p + 1) % self.num_players
+            self._start_turn()
+            return True
+        p = self.cur = (p + 1) % self.num_players
+        card = deck.pop()
+        insort(self.hands[p], card)
+        self.held[p] += g._card_lane[card]
+        self.n_turns += 1  # ruling F7a: a turn begins with its draw
+        self.stage = MAIN
+        return True
 
     def _wheel_actions(self) -> list[int]:
         """Decline, then every (source ≠ fired slot, other target, count) move.
@@ -951,8 +1108,8 @@ class FortunaState(State[FortunaGame]):
             moved = src[len(src) - c:]
             del src[len(src) - c:]
             self.slots[t].extend(moved)
-            self._slot_changed(s)
-            self._slot_changed(t)
+            self._slot_changed(s, len(src) + c)
+            self._slot_changed(t, len(self.slots[t]) - c)
             self.ev[EV_WHEEL_MOVE] += 1
         self.wheel_slot = 0
         self._end_turn()
@@ -960,12 +1117,21 @@ class FortunaState(State[FortunaGame]):
 
     def _end_turn(self) -> None:
         """Pass the turn; after the trigger the round ends with seat N−1 (F7)."""
-        if self.trigger and self.cur == self.num_players - 1:
+        p = self.cur
+        if self.trigger and p == self.num_players - 1:
             self.ev[EV_ROUND_END] += 1
             self._finish()
             return
-        self.cur = (self.cur + 1) % self.num_players
-        self._start_turn()
+        p = self.cur = (p + 1) % self.num_players
+        deck = self.deck
+        if deck:  # _start_turn's usual case, written out
+            card = deck.pop()
+            insort(self.hands[p], card)
+            self.held[p] += self.game._card_lane[card]
+            self.n_turns += 1  # ruling F7a: a turn begins with its draw
+            self.stage = MAIN
+        else:
+            self._start_turn()
 
     def _start_turn(self) -> None:
         """Turn-start draw: deck, then end deck; none left ends the game (F7)."""
@@ -979,6 +1145,7 @@ class FortunaState(State[FortunaGame]):
             self._finish()
             return
         insort(self.hands[self.cur], card)
+        self.held[self.cur] += self.game._card_lane[card]
         self.n_turns += 1  # ruling F7a: a turn begins with its draw
         self.stage = MAIN
 
