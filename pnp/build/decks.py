@@ -5,13 +5,27 @@ services, Tabletop Simulator; see :mod:`pnp.printing.profiles`) then lays
 out the same layouts. Sheet layouts and ``--back-offset`` are planned and
 checked for every game before any file is written, so bad options stop the
 build with one line and no files.
+
+A build of one home-sheet profile (plain ``pnp build``) streams instead:
+each sheet file is drawn while its cards are rendered, a few cards held at
+a time, and the drawn files are written only once every card of every game
+has rendered, so memory stays nearly flat as decks grow and a bad card
+still leaves no file. A back template that never reads ``card`` is rendered
+once per deck (:func:`reads_card`).
 """
 
 from __future__ import annotations
 
+import re
+from bisect import bisect_right
+from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from types import CodeType
+from typing import Callable, Iterable, overload
+
+from reportlab.pdfgen.canvas import Canvas
 
 from pnp.build.cards import (component_rows, component_size, is_round, kit_components,
                              print_kind, printable_components, resolve_templates_dir)
@@ -19,6 +33,7 @@ from pnp.build.context import card_context
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
+from pnp.data.tables import Row
 from pnp.errors import PnpError
 from pnp.printing.calibration import write_calibration
 from pnp.printing.forms import placer
@@ -27,8 +42,9 @@ from pnp.printing.packing import Piece, pack_pieces
 from pnp.printing.profiles import Profile, ProfileTable, load_profiles
 from pnp.printing.service import (ServiceCard, bleed_shortfall, page_geometry, service_product,
                                   write_card_pdf, write_card_pngs)
-from pnp.printing.sheets import SheetItem, check_back_offset, grid_sheets, write_pages
-from pnp.printing.tts import UrlMaker, export_deck, export_tiles
+from pnp.printing.output import pending_canvas, save_pending
+from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_sheets,
+                                 write_pages)
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
@@ -144,31 +160,196 @@ def _check_size(layout: Layout, component: Component, where: str) -> None:
             "width/height from the context in <card>")
 
 
+def render_card(env: PnpEnvironment, game: GameData, component: Component, row: Row,
+                shared: dict[str, Layout | None] | None = None
+                ) -> tuple[Layout, Layout | None]:
+    """Render one card's face and back (None without a back template); check their size.
+
+    ``shared`` (one dict per component and build) keeps a back that never
+    reads ``card`` (:func:`reads_card`): it is the same for every card of the
+    component, so it is rendered once.
+    """
+    where = f"{game.slug}/{component.id} {row.id}"
+    front = render_layout(env, component.face or "",
+                          card_context(game, component, row, "face"), where=where)
+    _check_size(front, component, where)
+    back: Layout | None = None
+    if component.back:
+        back = shared.get(component.back) if shared is not None else None
+        if back is None:
+            # identical backs also share one cache key, so one PDF form
+            back = render_layout(env, component.back,
+                                 card_context(game, component, row, "back"), where=where)
+            _check_size(back, component, where)
+            if shared is not None and component.back not in shared:
+                # asked once per deck; None: it reads the card, render it each time
+                shared[component.back] = (None if reads_card(env, component.back)
+                                          else back)
+    return front, back
+
+
+#: (template name, source, compiled code) -> whether the template itself may read
+#: ``card``, and the templates it pulls in with the card's context.
+_READS_CARD: dict[tuple[str, str, CodeType], tuple[bool, tuple[str, ...]]] = {}
+#: A tag that names another template: its kind and the rest of the tag.
+_TEMPLATE_TAG = re.compile(r"\{%[-+]?\s*(include|import|from|extends)\s+(.*?)[-+]?%\}", re.S)
+_LITERAL = re.compile(r"""^(["'])([^"']+)\1""")
+_WITH_CONTEXT = re.compile(r"\bwith\s+context\b")
+
+
+def _constants(code: CodeType, out: set[str]) -> set[str]:
+    """Collect the string constants of ``code`` and of the functions (macros) inside it."""
+    for value in code.co_consts:
+        if isinstance(value, str):
+            out.add(value)
+        elif isinstance(value, CodeType):
+            _constants(value, out)
+    return out
+
+
+def reads_card(env: PnpEnvironment, name: str, _open: frozenset[str] = frozenset()) -> bool:
+    """Return False only if template ``name``, and every template it names, never reads ``card``.
+
+    The other values a card side gets (game, component, size, tables) are
+    the same for every card of a component, so such a template renders the
+    same markup for each. Jinja compiles every name a template reads into a
+    string constant of its code, so a template whose code (macros included)
+    has no constant ``"card"`` cannot read it; templates it includes or
+    extends, or imports ``with context``, are checked the same way (a plain
+    import gets no context: its macros see ``card`` only as an argument, and
+    passing it is a read here). Anything unclear (a computed template name,
+    a template that cannot be loaded, one that includes itself) counts as
+    reading ``card``. Results are kept per compiled code, so an edited
+    template (``pnp watch``) is looked at again.
+    """
+    if name in _open:
+        return True
+    try:
+        template = env.get_template(name)
+        assert env.loader is not None
+        source = env.loader.get_source(env, name)[0]
+    except Exception:  # rendering reports the real problem, with its line
+        return True
+    code = template.root_render_func.__code__
+    local = _READS_CARD.get((name, source, code))
+    if local is None:
+        local = _own_reads(source, code)
+        if len(_READS_CARD) > 256:
+            _READS_CARD.clear()
+        _READS_CARD[(name, source, code)] = local
+    reads, pulled = local
+    # the templates it pulls in are checked each time: one may have changed alone
+    return reads or any(reads_card(env, other, _open | {name}) for other in pulled)
+
+
+def _own_reads(source: str, code: CodeType) -> tuple[bool, tuple[str, ...]]:
+    """Whether a template itself may read ``card``, and the templates whose reads count too."""
+    if "card" in _constants(code, set()):
+        return True, ()
+    pulled: list[str] = []
+    for tag in _TEMPLATE_TAG.finditer(source):
+        kind, rest = tag.group(1), tag.group(2).strip()
+        literal = _LITERAL.match(rest)
+        if literal is None:
+            return True, ()  # a computed name: we cannot tell what it reads
+        if kind in ("include", "extends") or _WITH_CONTEXT.search(rest):
+            # these see the card's context; a plain import does not
+            pulled.append(literal.group(2))
+    return False, tuple(pulled)
+
+
 def render_cards(env: PnpEnvironment, game: GameData, component: Component,
                  progress: Progress | None = None,
                  only: Iterable[str] | None = None) -> list[ServiceCard]:
     """Render each distinct card of ``component`` once; rows with qty 0 are left out."""
     wanted = set(only) if only is not None else None
     cards: list[ServiceCard] = []
+    shared: dict[str, Layout | None] = {}
     for row in component_rows(game, component):
         if wanted is not None and row.id not in wanted:
             continue
-        where = f"{game.slug}/{component.id} {row.id}"
-        front = render_layout(env, component.face or "",
-                              card_context(game, component, row, "face"), where=where)
-        _check_size(front, component, where)
-        back: Layout | None = None
-        if component.back:
-            # A shared back renders identically for every card; its cache key
-            # makes it one form in the PDF either way.
-            back = render_layout(env, component.back,
-                                 card_context(game, component, row, "back"), where=where)
-            _check_size(back, component, where)
+        front, back = render_card(env, game, component, row, shared)
         if row.qty > 0:
             cards.append(ServiceCard(row.id, row.qty, front, back))
         if progress is not None:
             progress(row.qty)
     return cards
+
+
+class _CardsOnDemand(Sequence[SheetItem]):
+    """The physical cards of some components, each rendered when a sheet first needs it.
+
+    Item ``i`` is the i-th physical copy in table order. A few recently
+    rendered cards are kept (a duplex sheet reads each card twice: front page,
+    back page); older ones are dropped once drawn, so memory does not grow
+    with the number of distinct cards. :meth:`validate_rest` renders the rows
+    no sheet used (qty 0, kinds the profile does not print), so a bad card
+    anywhere still stops the build.
+    """
+
+    #: Distinct cards kept rendered: more than the cards on one sheet.
+    KEEP = 64
+
+    def __init__(self, env: PnpEnvironment, game: GameData, components: Iterable[Component],
+                 progress: Progress | None) -> None:
+        """Index the printed rows of ``components`` (nothing rendered yet)."""
+        self._env, self._game, self._progress = env, game, progress
+        self._rows = [(c, r) for c in components for r in component_rows(game, c)
+                      if r.qty > 0]
+        self._starts: list[int] = []
+        total = 0
+        for _, row in self._rows:
+            self._starts.append(total)
+            total += row.qty
+        self._len = total
+        self._kept: OrderedDict[int, SheetItem] = OrderedDict()
+        self._shared: dict[str, dict[str, Layout | None]] = {}
+        self.rendered: set[tuple[str, str]] = set()
+
+    def __len__(self) -> int:
+        """Number of physical cards."""
+        return self._len
+
+    @overload
+    def __getitem__(self, i: int) -> SheetItem: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[SheetItem]: ...
+
+    def __getitem__(self, i: int | slice) -> SheetItem | Sequence[SheetItem]:
+        """The physical card ``i`` (rendered now if it is not kept)."""
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self._len))]
+        if not 0 <= i < self._len:
+            raise IndexError(i)
+        k = bisect_right(self._starts, i) - 1
+        item = self._kept.get(k)
+        if item is not None:
+            self._kept.move_to_end(k)
+            return item
+        component, row = self._rows[k]
+        item = SheetItem(*render_card(self._env, self._game, component, row,
+                                      self._shared.setdefault(component.id, {})))
+        key = (component.id, row.id)
+        if key not in self.rendered:
+            self.rendered.add(key)
+            if self._progress is not None:
+                self._progress(row.qty)
+        self._kept[k] = item
+        if len(self._kept) > self.KEEP:
+            self._kept.popitem(last=False)
+        return item
+
+    def validate_rest(self, components: Iterable[Component]) -> None:
+        """Render (and drop) every row of ``components`` not rendered for a sheet."""
+        for component in components:
+            for row in component_rows(self._game, component):
+                if (component.id, row.id) not in self.rendered:
+                    render_card(self._env, self._game, component, row,
+                                self._shared.setdefault(component.id, {}))
+                    self.rendered.add((component.id, row.id))
+                    if self._progress is not None:
+                        self._progress(row.qty)
 
 
 def render_items(env: PnpEnvironment, game: GameData, component: Component,
@@ -316,25 +497,82 @@ def _write_sheet_files(game: GameData, profile: Profile, plans: list[SheetPlan],
         items = [SheetItem(c.front, c.back) for comp in plan.components
                  for c in cards[comp.id] for _ in range(c.qty)]
         path = out / profile.sheet_file(plan.stem)
-        if plan.layout is not None:
-            comp = plan.components[0]
-            title = f"{game.manifest.title} — {comp.name} ({comp.name_ja})"
-            label = f"{game.manifest.title} {comp.name}"
-        else:
-            title = f"{game.manifest.title} — small parts"
-            label = (f"{game.manifest.title} "
-                     + ", ".join(c.name for c in plan.components))
+        title, label = _sheet_titles(game, plan)
         write_pages(path, plan.sheets, items, place=placer(), title=title,
                     canvas_kwargs=canvas_kwargs(), label=label, back_offset=offset)
-        if profile.layout == "duplex":
-            result.notes.extend(check_back_offset(plan.sheets, options.back_offset_mm,
-                                                  f"{game.slug}/{path.name}"))
-        result.notes.append(bleed_report(game, profile, plan, _better(profile, options)))
-        for comp in plan.components:
-            result.add(profile.name, game.slug, comp.id, [path])
-        result.faces += len(items)
-        if progress is not None:
-            progress(len(items))
+        _sheet_done(game, profile, plan, path, len(items), options, result, progress)
+
+
+def _sheet_titles(game: GameData, plan: SheetPlan) -> tuple[str, str]:
+    """The PDF title and the under-grid label of one sheet file."""
+    if plan.layout is not None:
+        comp = plan.components[0]
+        return (f"{game.manifest.title} — {comp.name} ({comp.name_ja})",
+                f"{game.manifest.title} {comp.name}")
+    return (f"{game.manifest.title} — small parts",
+            f"{game.manifest.title} " + ", ".join(c.name for c in plan.components))
+
+
+def _sheet_done(game: GameData, profile: Profile, plan: SheetPlan, path: Path, n_items: int,
+                options: BuildOptions, result: BuildResult, progress: Progress | None) -> None:
+    """Record one sheet file: offset and bleed notes, the file, faces, progress."""
+    if profile.layout == "duplex":
+        result.notes.extend(check_back_offset(plan.sheets, options.back_offset_mm,
+                                              f"{game.slug}/{path.name}"))
+    result.notes.append(bleed_report(game, profile, plan, _better(profile, options)))
+    for comp in plan.components:
+        result.add(profile.name, game.slug, comp.id, [path])
+    result.faces += n_items
+    if progress is not None:
+        progress(n_items)
+
+
+def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
+                      plans: list[SheetPlan], options: BuildOptions,
+                      progress: Progress | None) -> tuple[BuildResult, list[tuple[Path, Canvas]]]:
+    """Render ``game``'s cards as its sheets need them and draw the sheets (nothing written).
+
+    Returns what the build will have written and the drawn canvases, to be
+    saved with :func:`pnp.printing.output.save_pending` once every game
+    rendered. Every card of the kit is rendered (bad cards stop the build),
+    but only a few are held at a time.
+    """
+    result = BuildResult()
+    components = options.kit(game)
+    if not components:
+        result.skipped.append(f"{game.slug}: no layout templates yet")
+        return result, []
+    drawn: list[tuple[Path, Canvas]] = []
+    rendered: set[tuple[str, str]] = set()
+    out = options.out_dir / game.slug
+    offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1])) \
+        if profile.layout == "duplex" else (0.0, 0.0)
+    named = canvas_kwargs().get("initialFontName")
+    font = named if isinstance(named, str) else None
+    for plan in plans:
+        items = _CardsOnDemand(env, game, plan.components, progress)
+        path = out / profile.sheet_file(plan.stem)
+        title, label = _sheet_titles(game, plan)
+        paper = plan.sheets[0][0].paper
+        c = pending_canvas((paper.width, paper.height), title=title,
+                           canvas_kwargs=canvas_kwargs())
+        draw_pages(c, plan.sheets, items, place=placer(), label=label, font=font,
+                   back_offset=offset)
+        drawn.append((path, c))
+        rendered |= items.rendered
+        _sheet_done(game, profile, plan, path, len(items), options, result, progress)
+    rest = _CardsOnDemand(env, game, (), progress)
+    rest.rendered = rendered
+    rest.validate_rest(components)
+    # the same messages, in the same order, as build_game's
+    printed = [c for c in components if any(r.qty > 0 for r in component_rows(game, c))]
+    result.skipped[:0] = [f"{game.slug}/{c.id}: no cards (every qty is 0)"
+                          for c in components if c not in printed]
+    for component in printed:
+        if not _accepts(profile, component):
+            _skip(result, profile, game, component,
+                  f"{profile.name} does not print a {component.kind}", progress)
+    return result, drawn
 
 
 def _better(profile: Profile, options: BuildOptions) -> str | None:
@@ -405,6 +643,9 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
                options: BuildOptions, result: BuildResult, used_keys: set[int],
                progress: Progress | None) -> None:
     """Write one game's Tabletop Simulator sheets, images and saved objects."""
+    # imported here: it loads Pillow, which PDF-only builds do not need
+    from pnp.printing.tts import UrlMaker, export_deck, export_tiles
+
     folder = options.out_dir / game.slug / profile.out_folder()
     urls = UrlMaker(options.out_dir, options.tts_base_url)
     for component in options.kit(game):
@@ -502,6 +743,9 @@ def build(games: list[GameData], options: BuildOptions,
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
     plans = plan_build(games, options)
+    profiles = options.profiles()
+    if len(profiles) == 1 and profiles[0].output == "sheets":
+        return _build_sheets_streaming(env, games, options, profiles[0], plans, progress)
     rendered = [render_game(env, game, progress, options.kit(game)) for game in games]
     total = BuildResult()
     used_keys: set[int] = set()
@@ -512,6 +756,12 @@ def build(games: list[GameData], options: BuildOptions,
 
             total.rulebooks.extend(export_rulebooks([game.slug], out_dir=options.out_dir,
                                                     data_dir=options.data_dir))
+    _write_calibrations(options, total)
+    return total
+
+
+def _write_calibrations(options: BuildOptions, total: BuildResult) -> None:
+    """Write the duplex calibration sheet of each paper the build printed duplex on."""
     papers = sorted({p.paper for p in options.profiles()
                      if p.output == "sheets" and p.layout == "duplex"})
     if total.files:
@@ -519,4 +769,34 @@ def build(games: list[GameData], options: BuildOptions,
             calibration = _ensure_dir(options.out_dir) / f"calibration-{paper}.pdf"
             write_calibration(calibration, paper)
             total.files.append(calibration)
+
+
+def _build_sheets_streaming(env: PnpEnvironment, games: list[GameData], options: BuildOptions,
+                            profile: Profile, plans: dict[tuple[str, str], list[SheetPlan]],
+                            progress: Progress | None) -> BuildResult:
+    """:func:`build` for one home-sheet profile (the default), holding few cards at a time.
+
+    Each card is rendered when its sheet is drawn and dropped soon after; the
+    drawn PDFs stay in memory (forms compressed) and are written only when
+    every game has rendered, so a bad card still stops the build before
+    any file is written.
+    """
+    drawn = []
+    for game in games:
+        drawn.append(_draw_game_sheets(env, game, profile,
+                                       plans.pop((game.slug, profile.name)), options,
+                                       progress))
+    total = BuildResult()
+    for game, (result, canvases) in zip(games, drawn):
+        if canvases:
+            _ensure_dir(options.out_dir / game.slug)
+        for path, canvas in canvases:
+            save_pending(canvas, path)
+        total.merge(result)
+        if options.rulebooks:
+            from pnp.rulebook.cli import export_rulebooks
+
+            total.rulebooks.extend(export_rulebooks([game.slug], out_dir=options.out_dir,
+                                                    data_dir=options.data_dir))
+    _write_calibrations(options, total)
     return total

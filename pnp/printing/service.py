@@ -17,10 +17,8 @@ import os
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence
 
-import pypdfium2 as pdfium
-from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.errors import PnpError
@@ -31,6 +29,9 @@ from pnp.printing.output import atomic_canvas
 from pnp.printing.profiles import Product, Profile
 from pnp.render.layout import Layout
 from pnp.units import to_mm
+
+if TYPE_CHECKING:  # pypdfium2 and Pillow load only when images are made (not for PDFs)
+    from PIL import Image
 
 #: Called with the number of card faces done (progress bars).
 Progress = Callable[[int], None]
@@ -171,6 +172,9 @@ def render_images(jobs: Sequence[RasterJob], progress: Progress | None = None
     distinct layout one form) rasterised by pdfium at scale 1, so pixel
     sizes are exact and text stays sharp.
     """
+    import pypdfium2 as pdfium
+    from PIL import Image
+
     from pnp.render.fonts import canvas_kwargs
 
     if not jobs:

@@ -203,34 +203,44 @@ def write_pages(path: Path, sheets: Sequence[Sequence[PagePlan]], items: Sequenc
     """
     if not items or not sheets:
         raise PnpError(f"nothing to print into {path}: the deck has no cards")
-    font = (canvas_kwargs or {}).get("initialFontName")
     paper = sheets[0][0].paper
-    pages = 0
     with atomic_canvas(path, (paper.width, paper.height), title=title,
                        canvas_kwargs=canvas_kwargs) as c:
-        for k, sheet in enumerate(sheets, start=1):
-            for plan in sheet:
-                w, h = plan.paper.width, plan.paper.height
-                c.setPageSize((w, h))
-                _set_boxes(c, w, h)
-                c.saveState()
-                if plan.back and back_offset != (0.0, 0.0):
-                    area = plan.printable
-                    clip = c.beginPath()
-                    clip.rect(area.x, area.y, area.w, area.h)
-                    c.clipPath(clip, stroke=0, fill=0)
-                    c.translate(*back_offset)
-                for slot in plan.slots:
-                    item = items[slot.index]
-                    _draw_face(c, slot, item.back if slot.side == "back" else item.front,
-                               place)
-                _draw_marks(c, plan)
-                if label:
-                    _draw_label(c, plan, f"{label} - {plan.part} - sheet {k}/{len(sheets)}",
-                                font)
-                c.restoreState()
-                c.showPage()
-                pages += 1
+        return draw_pages(c, sheets, items, place=place, label=label,
+                          font=(canvas_kwargs or {}).get("initialFontName"),
+                          back_offset=back_offset)
+
+
+def draw_pages(c: Canvas, sheets: Sequence[Sequence[PagePlan]], items: Sequence[SheetItem],
+               *, place: PlaceFn, label: str | None = None, font: str | None = None,
+               back_offset: tuple[float, float] = (0.0, 0.0)) -> int:
+    """Draw ``sheets`` of page plans onto ``c`` (see :func:`write_pages`); return the page count.
+
+    Items are read in page order, each sheet's items while its pages are
+    drawn, so ``items`` may render them on demand. ``font`` writes ``label``.
+    """
+    pages = 0
+    for k, sheet in enumerate(sheets, start=1):
+        for plan in sheet:
+            w, h = plan.paper.width, plan.paper.height
+            c.setPageSize((w, h))
+            _set_boxes(c, w, h)
+            c.saveState()
+            if plan.back and back_offset != (0.0, 0.0):
+                area = plan.printable
+                clip = c.beginPath()
+                clip.rect(area.x, area.y, area.w, area.h)
+                c.clipPath(clip, stroke=0, fill=0)
+                c.translate(*back_offset)
+            for slot in plan.slots:
+                item = items[slot.index]
+                _draw_face(c, slot, item.back if slot.side == "back" else item.front, place)
+            _draw_marks(c, plan)
+            if label:
+                _draw_label(c, plan, f"{label} - {plan.part} - sheet {k}/{len(sheets)}", font)
+            c.restoreState()
+            c.showPage()
+            pages += 1
     return pages
 
 

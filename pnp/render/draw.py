@@ -8,9 +8,10 @@ with a second flip so glyphs stay upright.
 from __future__ import annotations
 
 import math
+import zlib
 
 from reportlab.lib.colors import Color
-from reportlab.pdfbase.pdfdoc import PDFResourceDictionary
+from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFResourceDictionary, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, to_hex
@@ -36,7 +37,36 @@ def _end_form(canvas: Canvas) -> None:
         res.ExtGState = ext
     res.setShading(canvas._shadingUsed)
     res.setColorSpace(canvas._colorsUsed)
+    name = canvas._formData[0]
     canvas.endForm(Resources=res)
+    if canvas._pageCompression:
+        _precompress(canvas._doc.idToObject[canvas._doc.getXObjectName(name)])
+
+
+class _AlreadyFlate:
+    """A stream filter whose content is already Flate-compressed (see :func:`_precompress`)."""
+
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(data: bytes) -> bytes:
+        """Return ``data`` unchanged: it was compressed when the form was defined."""
+        return data
+
+
+def _precompress(form: PDFFormXObject) -> None:
+    """Compress a form's content now instead of when the PDF is saved.
+
+    ReportLab keeps every form's content uncompressed until ``save()``; a
+    deck of thousands of distinct cards then holds megabytes of operators.
+    Compressed here with the same zlib call ReportLab would make, under the
+    same filter name, so the saved bytes are identical.
+    """
+    stream = PDFStream(content=zlib.compress(form.stream), filters=[_AlreadyFlate])
+    stream.__Comment__ = "xobject form stream"
+    form.Contents = stream
+    form.stream = None
+    form.compression = 0  # ReportLab would otherwise set its own filter again
 
 
 _NUMS: dict[float, str] = {}

@@ -13,7 +13,7 @@ from pnp.render.markup import parse_card
 from pnp.render.nodes import IconUse, Node
 
 #: How many parsed layouts an environment keeps (identical cards share one).
-LAYOUT_CACHE_SIZE = 2048
+LAYOUT_CACHE_SIZE = 256
 _AT = re.compile(r' _at="[^"]*"')
 
 
