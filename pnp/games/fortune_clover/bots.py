@@ -100,6 +100,14 @@ class HeuristicBot(Bot):
         # beats[L + 1][c]: the cards that would beat card c in a trick whose led
         # suit is L (L = -1: not set yet, c or a later card sets it), C5.
         self.beats = _beat_tables(g.suit, g.led_key, g.club_key, len(g.suit_mask))
+        # keys[L + 1][c]: _key(c, L), looked up instead of computed per card
+        suits = len(g.suit_mask)
+        self.keys = tuple(tuple(self._key(c, led) for c in range(g.n_cards))
+                          for led in range(-1, suits))
+        # open_suits[v]: the cards of every suit not in the void bits v (C3/C4)
+        self.open_suits = tuple(sum(m for s, m in enumerate(g.suit_mask) if not v >> s & 1)
+                                for v in range(1 << suits))
+        self.bit = g.bit.__getitem__
 
     # -- what the deal is worth ------------------------------------------------
 
@@ -181,36 +189,34 @@ class HeuristicBot(Bot):
         """Key of the best card in the current trick (-1 if empty)."""
         best = -1
         led = -1
+        suit, keys = self.suit, self.keys
         for c in obs.trick:
-            s = self.suit[c]
+            s = suit[c]
             if led < 0 and s != CLUB:
                 led = s
-            k = self._key(c, led)
-            best = max(best, k)
+            k = keys[led + 1][c]
+            if k > best:
+                best = k
         return best
 
     def _playable(self, obs: FortuneCloverObservation) -> int:
         """Cards some player after this seat in the trick might still hold (voids, C3/C4)."""
         n = obs.num_players
         playable = 0
+        voids, open_suits, seat = obs.voids, self.open_suits, obs.seat
         for k in range(1, n - len(obs.trick)):
-            void = obs.voids[(obs.seat + k) % n]
-            for s, m in enumerate(self.suit_mask):
-                if not void >> s & 1:
-                    playable |= m
+            playable |= open_suits[voids[(seat + k) % n]]
         return playable
 
     def _play(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
               fmask: int) -> int:
         """Pick a card to play (C3–C5 heuristics)."""
-        known = 0
-        for c in obs.hand:
-            known |= 1 << c
+        # hand, won cards and trick are disjoint sets of distinct cards: the
+        # sum of their bits is their union (summed in C)
+        bit = self.bit
+        known = sum(map(bit, obs.hand)) | sum(map(bit, obs.trick))
         for cards in obs.won:
-            for c in cards:
-                known |= 1 << c
-        for c in obs.trick:
-            known |= 1 << c
+            known |= sum(map(bit, cards))
         if obs.discard >= 0:
             known |= 1 << obs.discard
         led = obs.led_suit
@@ -235,8 +241,9 @@ class HeuristicBot(Bot):
                 return 1.0 if (k or fmask == self.all_cards) else 0.0
             return float(k)
 
-        winners = [c for c in legal if self._key(c, led) > best]
-        losers = [c for c in legal if c not in winners]
+        keyrow = self.keys[led + 1]
+        winners = [c for c in legal if keyrow[c] > best]
+        losers = [c for c in legal if keyrow[c] <= best]
         safe = [c for c in winners if not threat & beats[c]]
         leading = not obs.trick
         if want > 0:
@@ -245,10 +252,10 @@ class HeuristicBot(Bot):
             if worth:
                 counted = [c for c in worth if fmask >> c & 1]
                 pool = counted or worth
-                return min(pool, key=lambda c: (self._key(c, led), c))
+                return min(pool, key=lambda c: (keyrow[c], c))
             if not leading and winners and in_trick and want > 0.5:
                 # No sure winner: the strongest try, unless losing is cheap anyway.
-                return max(winners, key=lambda c: (self._key(c, led), -c))
+                return max(winners, key=lambda c: (keyrow[c], -c))
         if want < 0 and losers:
             # Avoid the trick: hand counted cards to whoever wins it, else throw
             # the most dangerous (highest) card that still loses.

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import combinations, repeat, starmap
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -94,7 +95,7 @@ def _deal_order(n_cards: int, seed: int) -> list[int]:
     Python-level ``_randbelow``.
     """
     draw = random.Random(seed).random
-    keys = [draw() for _ in range(n_cards)]
+    keys = list(starmap(draw, repeat((), n_cards)))  # n_cards calls of draw(), in C
     return sorted(range(n_cards), key=keys.__getitem__)
 
 
@@ -217,7 +218,15 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
                 if (SUITS[suit[c]], rank[c]) in f.matches) for f in self.fortunes)
         self.fortune_by_trick: tuple[bool, ...] = tuple(f.unit == "trick" for f in self.fortunes)
         self.yellow_return: bool = bool(self.params["yellow_return"])
+        #: Action of discarding card c, and of passing each pair (a, b), a < b (C2).
+        self.discard_action: tuple[int, ...] = tuple(DISCARD_BASE + c
+                                                     for c in range(self.n_cards))
+        self.pass_action: dict[tuple[int, int], int] = {
+            (a, b): PASS_BASE + a * PASS_STRIDE + b
+            for a in range(self.n_cards) for b in range(a + 1, self.n_cards)}
 
+        #: pair_ids memo: pass masks → ids.
+        self._pair_memo: dict[int, tuple[int, ...]] = {}
         self._set_tables()
 
     @staticmethod
@@ -267,6 +276,17 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
             self.ids_of = ids4
 
     # -- helpers used by the state --------------------------------------------
+
+    def pair_ids(self, mask: int) -> tuple[int, ...]:
+        """The card ids of a pass (two cards, or none) as a tuple, memoised (C2).
+
+        Observations show every seat its pass and the pass it received at
+        each decision; there are only n·(n − 1)/2 pairs.
+        """
+        ids = self._pair_memo.get(mask)
+        if ids is None:
+            ids = self._pair_memo[mask] = tuple(self.ids_of(mask))
+        return ids
 
     def mask_of(self, cards: Sequence[int]) -> int:
         """The bit mask of ``cards``."""
@@ -493,17 +513,13 @@ class FortuneCloverState(State[FortuneCloverGame]):
         seed = self.future_seeds.pop(0)
         order = _deal_order(g.n_cards, seed)
         h = g.n_cards // n
-        bit = g.bit
+        bit = g.bit.__getitem__
         hands = self.hands
+        # the bits of different cards never overlap, so their sum is their union
         for s in range(n):
-            m = 0
-            for c in order[s * h:(s + 1) * h]:
-                m |= bit[c]
-            hands[s] = m
-        centre = 0
-        for c in order[n * h:]:  # ruling C1: the remainder goes face down to the centre
-            centre |= bit[c]
-        self.centre = centre
+            hands[s] = sum(map(bit, order[s * h:(s + 1) * h]))
+        # ruling C1: the remainder goes face down to the centre
+        self.centre = sum(map(bit, order[n * h:]))
         # Rulebook: the top card of the shuffled Fortune pile is turned up each deal.
         self.fortune = self.fortune_order[self.deal]
         self.fmask = g.fortune_mask[self.fortune]
@@ -561,12 +577,10 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 return [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
             return g.ids_of(m)
         if ph == EX_DISCARD:
-            return [DISCARD_BASE + c for c in g.ids_of(h)]
-        ids = g.ids_of(h)
-        out: list[int] = []
-        for i, a in enumerate(ids):
-            out += map((PASS_BASE + a * PASS_STRIDE).__add__, ids[i + 1:])
-        return out
+            return list(map(g.discard_action.__getitem__, g.ids_of(h)))
+        # every pair a < b of the hand, looked up in C (combinations are in
+        # ascending order, and so are the pair actions)
+        return list(map(g.pass_action.__getitem__, combinations(g.ids_of(h), 2)))
 
     def apply_action(self, action: int) -> None:
         """Apply ``action`` for the player on turn (validated first; C2–C5, C7–C9).
@@ -858,6 +872,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         if cached is None or cached[0] != won:
             cached = self._won_ids = (won[:], tuple([tuple(ids_of(m)) for m in won]))
         hands = self.hands
+        pair_ids = g.pair_ids
         obs = _new_observation(FortuneCloverObservation)
         obs.__dict__.update(
             seat=player,
@@ -870,8 +885,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
             fortunes_seen=tuple(self.fortune_order[:seen]),
             hand=tuple(ids_of(hands[player])),
             discard=self.discards[player],
-            passed=tuple(ids_of(self.passes[player])),
-            received=tuple(ids_of(self.passes[(player - 1) % n])) if exchanged else (),
+            passed=pair_ids(self.passes[player]),
+            received=pair_ids(self.passes[(player - 1) % n]) if exchanged else (),
             leader=self.lead,
             trick=tuple(self.trick),
             led_suit=self.led,
@@ -880,7 +895,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
             counted=tuple(self.counted),
             voids=tuple(self.voids),
             centre_count=self.centre.bit_count(),
-            hand_sizes=tuple([h.bit_count() for h in hands]),
+            hand_sizes=tuple(map(int.bit_count, hands)),
             yellow=tuple(self.yellow),
             white=tuple(self.white),
             past_counts=tuple(self.log),
