@@ -54,7 +54,7 @@ _advances: dict[str, dict[int, float]] = {}   # font -> code point -> width in 1
 #: Bump when the cached face format changes (old cache files are then ignored).
 _FACE_CACHE_VERSION = 2
 #: Face attributes kept out of the main cache file: only ReportLab's text shaping
-#: reads ``glyphToChar`` (a third of the tables' size), so it loads on first use.
+#: reads ``glyphToChar`` (a quarter of the cached tables), so it loads on first use.
 _COLD = ("glyphToChar",)
 
 
