@@ -68,7 +68,11 @@ def _shuffle_inline(deck: list[int], seed: int) -> None:
     set-up of a random playout. :data:`_shuffle` is this function only if it
     reproduces the library on this Python (checked once at import).
     """
-    getrandbits = random.Random(seed).getrandbits
+    _shuffle_with(deck, random.Random(seed).getrandbits)
+
+
+def _shuffle_with(deck: list[int], getrandbits: Callable[[int], int]) -> None:
+    """Fisher–Yates as ``random.Random.shuffle`` does it, drawing from ``getrandbits``."""
     bits = _BITS
     for i in range(len(deck) - 1, 0, -1):
         n = i + 1
@@ -1014,7 +1018,10 @@ class NinePeakState(State[NinePeakGame]):
                 else:
                     pool.append(c)
             kept.append(mine)
-        rng.shuffle(pool)
+        if _shuffle is _shuffle_inline and type(rng) is random.Random and len(pool) < len(_BITS):
+            _shuffle_with(pool, rng.getrandbits)  # the same order as rng.shuffle(pool)
+        else:
+            rng.shuffle(pool)
         for q in range(s.num_players):
             if q != player:
                 k = len(s.hands[q]) - len(kept[q])
