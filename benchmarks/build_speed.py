@@ -1,6 +1,13 @@
 """Benchmark `pnp build`: wall time, time per card face, peak memory, PDF size.
 
-Run:  .venv/bin/python benchmarks/build_speed.py [--paper a4] [--repeat 3]
+Run:  .venv/bin/python benchmarks/build_speed.py [--paper a4] [--repeat 3] [--phases]
+
+``--phases`` also prints where the build's CPU time goes, per phase, in the
+best run: import, data load, sheet planning (imposition), template render
+(Jinja), layout (markup parsing, text fitting), drawing (card forms and
+sheet pages into ReportLab), PDF write (ReportLab's save and the file) and
+the calibration sheet. Each phase counts its own time only (a card rendered
+while a sheet is drawn counts as render and layout, not drawing).
 
 Each run builds every game that has templates into a temporary folder in a
 fresh subprocess (so peak memory is that of one build, fonts and templates
@@ -17,15 +24,50 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 
 CHILD = r"""
 import json, resource, sys, time
 from pathlib import Path
+c0 = time.process_time()
 t0 = time.perf_counter()
 from pnp.build.decks import BuildOptions, build, load_for_build
 t_import = time.perf_counter() - t0
+import pnp.build.decks as decks
+import pnp.render.layout as layout
+phases = {"import": time.process_time() - c0}
+stack = []
+
+def timed(owner, attr, phase):
+    # replace owner.attr by a wrapper adding its own CPU time to phases[phase]
+    real = getattr(owner, attr)
+    def wrapper(*args, **kwargs):
+        now = time.process_time()
+        if stack:  # pause the enclosing phase
+            outer = stack[-1]
+            phases[outer[0]] = phases.get(outer[0], 0.0) + now - outer[1]
+        stack.append([phase, now])
+        try:
+            return real(*args, **kwargs)
+        finally:
+            end = time.process_time()
+            name, start = stack.pop()
+            phases[name] = phases.get(name, 0.0) + end - start
+            if stack:
+                stack[-1][1] = end
+    setattr(owner, attr, wrapper)
+
+timed(decks, "load_for_build", "data load")
+timed(decks, "plan_build", "planning (imposition)")
+timed(layout, "render_template", "template render (Jinja)")
+timed(layout, "parse_card", "layout (markup, text fit)")
+timed(decks, "draw_pages", "drawing (forms, pages)")
+timed(decks, "write_pages", "drawing (forms, pages)")
+timed(decks, "save_pending", "PDF write")
+timed(decks, "write_calibration", "calibration sheet")
+load_for_build = decks.load_for_build
 out = Path(sys.argv[1]); paper = sys.argv[2]
 options = BuildOptions(paper=paper, out_dir=out, rulebooks=False)
 t1 = time.perf_counter()
@@ -37,11 +79,12 @@ print(json.dumps({
     "import_s": t_import, "build_s": t_build, "cards": result.faces,
     "pdf_bytes": sum(p.stat().st_size for p in pdfs),
     "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+    "cpu_s": time.process_time() - c0, "phases": phases,
 }))
 """
 
 
-def run_once(paper: str) -> dict[str, float]:
+def run_once(paper: str) -> dict[str, Any]:
     """Build everything once in a child process; return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run([sys.executable, "-c", CHILD, tmp, paper], cwd=ROOT,
@@ -54,6 +97,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--paper", default="a4", choices=["a4", "letter"])
     parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--phases", action="store_true",
+                        help="also print the CPU time of each build phase (best run)")
     args = parser.parse_args()
     runs = [run_once(args.paper) for _ in range(args.repeat)]
     best = min(runs, key=lambda r: r["build_s"])
@@ -71,6 +116,13 @@ def main() -> None:
     print(f"  PDF size         {best['pdf_bytes'] / 1024:.0f} KB total, {kb_per_face:.1f} KB "
           f"per face (target ≤ 40 KB) {'OK' if kb_per_face <= 40 else 'MISSED'}")
     print("  for scale: a popular Ruby card tool needs ~40 ms and ~4 MB per card")
+    if args.phases:
+        phases = best["phases"]
+        other = best["cpu_s"] - sum(phases.values())
+        print(f"  CPU by phase     {best['cpu_s']:.3f} s in all "
+              f"({best['cpu_s'] / faces * 1000:.3f} ms per face)")
+        for name, cpu in sorted(phases.items(), key=lambda kv: -kv[1]) + [("other", other)]:
+            print(f"    {name:28s} {cpu:7.3f} s  {cpu / best['cpu_s'] * 100:5.1f} %")
 
 
 if __name__ == "__main__":

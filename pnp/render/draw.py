@@ -91,8 +91,23 @@ def num(v: float) -> str:
     return text
 
 
+#: Path operators by path: frames, pips and suit shapes recur on many cards.
+_PATHS: dict[Ops, str] = {}
+
+
 def path_code(ops: Ops) -> str:
-    """Return PDF path-construction operators for ``ops``."""
+    """Return PDF path-construction operators for ``ops`` (memoised, bounded)."""
+    hit = _PATHS.get(ops)
+    if hit is None:
+        hit = _path_code(ops)
+        if len(_PATHS) > 4096:
+            _PATHS.clear()
+        _PATHS[ops] = hit
+    return hit
+
+
+def _path_code(ops: Ops) -> str:
+    """Format ``ops`` as PDF path-construction operators."""
     parts = []
     for op in ops:
         kind = op[0]
