@@ -16,8 +16,16 @@ from pnp.games.nine_peak import engine
 
 from gamedata import build_game
 
-GAME = build_game("nine_peak")
-assert isinstance(GAME, NinePeakGame)
+
+
+def _game() -> NinePeakGame:
+    """The 9 Peak engine built from the project's data."""
+    game = build_game("nine_peak")
+    assert isinstance(game, NinePeakGame)
+    return game
+
+
+GAME = _game()
 
 
 def _positions(games: int, players: int = 4) -> list[NinePeakState]:
@@ -95,16 +103,19 @@ def test_peak_check_scans_every_column_after_notation() -> None:
 
 
 def test_cached_legal_actions_follow_the_position() -> None:
-    """Legal actions are recomputed after every move, and a caller's list is its own."""
+    """Legal actions (and the types a pick may use) follow every move, and a
+    caller's list is its own."""
     s = GAME.new_initial_state(4, 11)
     first = s.legal_actions()
     first.clear()  # the caller's copy: the position's own list is untouched
     assert s.legal_actions()
     rng = random.Random(3)
-    for _ in range(60):
+    picks = 0
+    for _ in range(400):
         if s.is_terminal():
-            break
+            s = GAME.new_initial_state(4, rng.randrange(1000))
         legal = s.legal_actions()
+        picks += s.phase() == "pick"
         before = s.to_notation()
         bad = next(a for a in range(GAME.num_distinct_actions) if a not in legal)
         try:
@@ -117,6 +128,7 @@ def test_cached_legal_actions_follow_the_position() -> None:
         s.apply_action(rng.choice(legal))
         fresh = GAME.state_from_notation(s.to_notation())
         assert s.legal_actions() == fresh.legal_actions()
+    assert picks > 20
 
 
 def test_clone_shares_nothing_that_changes() -> None:

@@ -496,7 +496,7 @@ class NinePeakState(State[NinePeakGame]):
                  "peaked", "discard", "sets", "piles", "prev", "player", "ph",
                  "first_type", "declared", "picking", "last_pick", "pending",
                  "triggered", "trigger_seat", "nturns", "ev", "known", "_legal", "_usable",
-                 "_full", "_second")
+                 "_usable_ok", "_full", "_second")
 
     def __init__(self, game: NinePeakGame, num_players: int) -> None:
         """An empty table for ``num_players`` (filled by set-up or from notation)."""
@@ -539,6 +539,9 @@ class NinePeakState(State[NinePeakGame]):
         #: in phase pick the usable types they were derived from.
         self._legal: list[int] | None = None
         self._usable: list[int] = []
+        #: True when _usable already holds the types the next pick may use
+        #: (set by the declaration and each pick, which derive them anyway).
+        self._usable_ok = False
         #: True while some unpeaked column may be at 9 already (only a position
         #: read from notation): the next peak check then scans every column.
         self._full = False
@@ -565,6 +568,7 @@ class NinePeakState(State[NinePeakGame]):
         self._full = any(not self.peaked[i] and i + 1 + len(self.area[i]) >= PEAK
                          for i in _SIX)
         self._legal = None
+        self._usable_ok = False
 
     # ------------------------------------------------------------------ API
     def current_player(self) -> int:
@@ -619,6 +623,7 @@ class NinePeakState(State[NinePeakGame]):
         s.known = self.known[:]
         s._legal = self._legal  # never changed in place: legal_actions hands out copies
         s._usable = self._usable
+        s._usable_ok = self._usable_ok
         s._full = self._full
         s._second = self._second
         return s
@@ -667,7 +672,10 @@ class NinePeakState(State[NinePeakGame]):
         if ph == TAKE:
             return list(compress(g.take_range, self.ac))
         if ph == PICK:
-            usable = self._usable = self._usable_types(self.declared, self.last_pick)
+            if self._usable_ok:
+                usable = self._usable
+            else:
+                usable = self._usable = self._usable_types(self.declared, self.last_pick)
             need = self.declared - len(self.picking)
             hc = self.hc[self.player]
             a0 = g.A_PICK
@@ -891,6 +899,8 @@ class NinePeakState(State[NinePeakGame]):
                 self.declared = x
                 self.last_pick = 0
                 self.ph = PICK
+                # what the first pick may use (nothing picked yet, area as is)
+                self._usable, self._usable_ok = usable, True
                 self._autocomplete(usable, total)
         elif ph == SECOND:
             self._second = self._to_area(self._from_hand(action - g.A_SECOND))
@@ -930,8 +940,12 @@ class NinePeakState(State[NinePeakGame]):
             if len(self.picking) == self.declared:
                 self._finish_play()
             else:
-                # what may still be picked: the usable types ≥ t still held
-                self._autocomplete([u for u in usable if u >= t and hc[u]], left - 1)
+                # what may still be picked: the usable types ≥ t still held (the
+                # area does not change while picking, so this is what
+                # _usable_types would find for the next pick)
+                rest = [u for u in usable if u >= t and hc[u]]
+                self._usable, self._usable_ok = rest, True
+                self._autocomplete(rest, left - 1)
         else:  # KEEP
             c = self.pending
             self.pending = -1
