@@ -394,7 +394,10 @@ def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
                       "sheet": sheet, "preset": preset,
                       "out_dir": None if out_dir is None else str(out_dir),
                       "where": where_key(None if data_dir is None else str(data_dir),
-                                         None if templates_dir is None else str(templates_dir))})
+                                         None if templates_dir is None else str(templates_dir))},
+                     # where `pnp watch` listens by default: the project's output folder
+                     # (not ./output, which differs when --project names another folder)
+                     project().out_dir)
         if answer is not None:
             if "error" in answer:
                 raise PnpError(answer["error"])
