@@ -2,7 +2,7 @@
 
 The engine keeps derived tables in step with every move (each hand as per-type
 counts in one int, the values every card may take, the types usable as each
-value) and lists set actions from caches and a big-int sum over every
+value, the sets as observations show them) and lists set actions from caches and a big-int sum over every
 combination at once. These tests check each against a slow oracle: the
 tables recomputed from scratch at every step, legal actions enumerated card
 by card from rulings F2–F4, and the combination sum against a plain loop.
@@ -56,6 +56,9 @@ def assert_tables_match(state: FortunaState) -> None:
     fresh._refresh_usable()
     assert state.usable == fresh.usable and state.tm == fresh.tm
     assert state.held == [state._held_of(hand) for hand in state.hands]
+    # Observations show the sets as they are now (their cached form is dropped on change).
+    shown = tuple(tuple((v, up, len(down)) for v, up, down in seat) for seat in state.sets)
+    assert state.observation(0).sets == shown
 
 
 @pytest.mark.parametrize("players", [3, 4])

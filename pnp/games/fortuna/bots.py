@@ -12,6 +12,7 @@ engine's former ``greedy_action``, so seeded games are unchanged.
 from __future__ import annotations
 
 import random
+import weakref
 from typing import Any, Sequence, cast
 
 from pnp.games.api import Game, Observation
@@ -37,6 +38,7 @@ class GreedyBot(Bot):
         """Seat the bot; it reads the card tables of the Fortuna ``game``."""
         super().__init__(game, seat, rng)
         self.fortuna = cast(FortunaGame, game)
+        self._worth = _worth_table(self.fortuna)
 
     def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
         """The greedy choice among ``legal_actions`` for this seat's observation."""
@@ -50,7 +52,7 @@ class GreedyBot(Bot):
         hand_types = [game.card_type[c] for c in obs.hand]
         sets = [a for a in legal_actions if a >= SET_BASE]
         if sets:
-            best, quality = _best_set(game, sets, self.rng)
+            best, quality = _best_set(game, sets, self.rng, self._worth)
             endgame = obs.trigger or obs.deck_size <= 2 * len(obs.hand_sizes)
             if endgame or quality >= GOOD_MATCH:
                 return best
@@ -67,20 +69,51 @@ def _icon_matches(game: FortunaGame, types: Sequence[int]) -> int:
     return matches_from_counts(counts, game.goddess)
 
 
-def _best_set(game: FortunaGame, sets: Sequence[int],
-              rng: random.Random) -> tuple[int, float]:
+#: A set's (ranking key, share of matching cards), as _best_set ranks sets.
+_Worth = tuple[tuple[float, float], float]
+
+#: Per game: set action → its worth. It depends on the action alone, and the
+#: same few thousand sets recur. Weak keys: a game's table goes with the game.
+_SET_WORTH: "weakref.WeakKeyDictionary[FortunaGame, dict[int, _Worth]]" = (
+    weakref.WeakKeyDictionary())
+
+#: Cap on one game's table of set worths (entries); it is cleared when exceeded.
+_WORTH_LIMIT = 20_000
+
+
+def _set_worth(game: FortunaGame, action: int, table: dict[int, _Worth]) -> _Worth:
+    """(ranking key, matching share) of one set action, stored in ``table``."""
+    value, types = game.codec.decode_set(action)
+    size = value if value else len(types)  # all-in: filler counts for size (F4)
+    match = _icon_matches(game, types)
+    found = ((float(size * match), -float(len(types))), match / size)
+    if len(table) > _WORTH_LIMIT:
+        table.clear()
+    table[action] = found
+    return found
+
+
+def _worth_table(game: FortunaGame) -> dict[int, _Worth]:
+    """The game's table of set worths (see :data:`_SET_WORTH`)."""
+    table = _SET_WORTH.get(game)
+    if table is None:
+        table = _SET_WORTH[game] = {}
+    return table
+
+
+def _best_set(game: FortunaGame, sets: Sequence[int], rng: random.Random,
+              table: dict[int, _Worth]) -> tuple[int, float]:
     """Highest-scoring set now (ties at random) and its share of matching cards."""
-    decode = game.codec.decode_set
     best: list[int] = []
     best_key = (-1.0, -1.0)
     best_quality = 0.0
     for a in sets:
-        value, types = decode(a)
-        size = value if value else len(types)  # all-in: filler counts for size (F4)
-        match = _icon_matches(game, types)
-        key = (float(size * match), -float(len(types)))
+        worth = table.get(a)
+        if worth is None:
+            worth = _set_worth(game, a, table)
+        key, quality = worth
         if key > best_key:
-            best_key, best, best_quality = key, [a], match / size
+            best_key, best, best_quality = key, [a], quality
         elif key == best_key:
             best.append(a)
     return (best[0] if len(best) == 1 else rng.choice(best)), best_quality
@@ -90,12 +123,19 @@ def _discard_choice(game: FortunaGame, obs: FortunaObservation, hand_types: Sequ
                     options: Sequence[int], base: int, rng: random.Random) -> int:
     """Discard the card that shares the fewest numbers and icons with the rest."""
     slots = obs.slots
+    type_number, type_icon = game.type_number, game.type_icon
+    # Hand cards per number and per icon, counted once for every option.
+    per_number = [0] * (NUM_SLOTS + 1)
+    per_icon = [0] * len(game.icons)
+    for u in hand_types:
+        per_number[type_number[u]] += 1
+        per_icon[type_icon[u]] += 1
     scored: list[tuple[float, int]] = []
     for a in options:
         t = a - base
-        n, icon = game.type_number[t], game.type_icon[t]
-        same_n = sum(1 for u in hand_types if game.type_number[u] == n) - 1
-        same_i = sum(1 for u in hand_types if game.type_icon[u] == icon) - 1
+        n, icon = type_number[t], type_icon[t]
+        same_n = per_number[n] - 1  # other hand cards of this number
+        same_i = per_icon[icon] - 1  # other hand cards of this icon
         keep: float = same_n + same_i + (3 if icon == game.goddess else 0)
         if n + len(slots[n - 1]) + 1 == 10:
             keep -= 1.5  # this discard fires the Wheel of Fortune (F6)

@@ -583,7 +583,8 @@ class FortunaState(State[FortunaGame]):
 
     __slots__ = ("game", "num_players", "hands", "deck", "end_deck", "slots", "sets", "used",
                  "box", "cur", "stage", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
-                 "fill_min", "pending", "final", "usable", "held", "tm")
+                 "fill_min", "pending", "final", "usable", "held", "tm",
+                 "obs_sets")
 
     def __init__(self, game: FortunaGame, num_players: int, hands: list[list[int]],
                  deck: list[int], end_deck: list[int]) -> None:
@@ -619,6 +620,9 @@ class FortunaState(State[FortunaGame]):
         # held[p]: seat p's hand as per-type counts (FortunaGame._init_type_lanes),
         # kept in step with every change of the hand.
         self.held: list[int] = [self._held_of(hand) for hand in hands]
+        # The sets as observations show them, built when first asked for and
+        # dropped whenever a set changes (they change on few moves).
+        self.obs_sets: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...] | None = None
 
     # -- API --------------------------------------------------------------
 
@@ -668,6 +672,7 @@ class FortunaState(State[FortunaGame]):
         new.usable = self.usable[:]
         new.held = self.held[:]
         new.tm = self.tm[:]
+        new.obs_sets = self.obs_sets  # immutable
         return new
 
     def zones(self) -> Iterator[tuple[str, list[int]]]:
@@ -800,6 +805,10 @@ class FortunaState(State[FortunaGame]):
     def observation(self, player: int) -> FortunaObservation:
         """What ``player`` sees: own hand, public zones, sizes of hidden ones."""
         stage = self.stage
+        sets = self.obs_sets
+        if sets is None:
+            sets = self.obs_sets = tuple([tuple([(v, up, len(down)) for v, up, down in s])
+                                          for s in self.sets])
         # Filled without the generated __init__: its one object.__setattr__
         # per field (frozen) cost as much as building the fields themselves,
         # and the greedy bot asks for an observation at every decision.
@@ -810,7 +819,7 @@ class FortunaState(State[FortunaGame]):
             phase=PHASE_NAMES[stage],
             hand=tuple(self.hands[player]),
             hand_sizes=tuple(map(len, self.hands)),
-            sets=tuple([tuple([(v, up, len(down)) for v, up, down in s]) for s in self.sets]),
+            sets=sets,
             slots=tuple(map(tuple, self.slots[1:])),
             deck_size=len(self.deck),
             end_deck_size=len(self.end_deck),
@@ -922,6 +931,7 @@ class FortunaState(State[FortunaGame]):
         self.held[p] = held - need
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
+        self.obs_sets = None
         ev = self.ev
         ev[EV_SET] += 1
         if x == 0:
@@ -1004,6 +1014,7 @@ class FortunaState(State[FortunaGame]):
         seat_sets = self.sets[self.cur]
         x, up, down = seat_sets[-1]
         seat_sets[-1] = (x, up, down + (card,))
+        self.obs_sets = None
         self.fill_left -= 1
         self.fill_min = s
 
