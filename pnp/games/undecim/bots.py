@@ -22,7 +22,9 @@ by its expected gain over the six die faces (gains taken greedily from its
 hand, gold boost, builds, and a Night its time effect would set off, less
 what such a Night gives the other players). The pick from the council and the
 mulligan use the same estimate with its hand topped up by the most common
-unseen cards. At a Night it discards as many enemies as it may.
+unseen cards. At a Night it discards as many enemies as it may. In a
+campaign, when it must choose which scenario card takes the marker (U1h), it
+marks the card whose goal and unlocked goals its own season came closest to.
 
 Decisions are deterministic functions of the observation (ties by action
 int), so a redealt position (``resample_hidden``) gets the same choice.
@@ -390,8 +392,30 @@ class HeuristicBot(Bot):
         if ph == "mulligan":
             return self._mulligan(obs, ctx, legal_actions)
         if ph == "campaign_marker":
-            return legal_actions[0]
+            return self._best_marker(obs, cnt, setl, legal_actions)
         return legal_actions[0]
+
+    def _best_marker(self, obs: UndecimObservation, cnt: list[int],
+                     setl: list[tuple[int, int, int]], legal: Sequence[int]) -> int:
+        """The scenario card to mark (U1h): the one whose goal, and its unlocks' goals,
+        this seat's season came closest to (its play will likely aim there again).
+
+        A marked card stays in the Story and its unlocks join the next season, so
+        each option is worth the bonuses of those goals weighted by how far this
+        season's holding got towards each (capped at the goal); ties go to the
+        lower action.
+        """
+        g = self.g
+        best = legal[0]
+        best_v = -1.0
+        for a in legal:
+            s = g.scenarios[a - MARKER_BASE]
+            cards = [s] + [g.scenarios[g.scen_index[u]] for u in s.unlocks]
+            v = sum(c.bonus * min(1.0, self._progress(c.condition, cnt, setl) / c.threshold)
+                    for c in cards if c.threshold > 0)
+            if v > best_v + 1e-9:
+                best, best_v = a, v
+        return best
 
     def _best_gain(self, cnt: list[int], setl: list[tuple[int, int, int]], now: int,
                    ctx: _Ctx, legal: Sequence[int]) -> int:
