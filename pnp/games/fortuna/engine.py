@@ -308,6 +308,10 @@ class FortunaGame(Game["FortunaState"]):
         self._num_tlanes: tuple[int, ...] = tuple(
             sum(self._tmask << (tw * t) for t in range(n_types) if self.type_number[t] == n)
             for n in range(NUM_SLOTS + 1))
+        # FortunaState.usable and .tm with every slot empty: each card only its number.
+        self._empty_usable: list[int] = [self._num_lanes[n][0] for n in self.card_number]
+        self._empty_tm: list[int] = [self._num_tlanes[x] if 1 <= x <= NUM_SLOTS else 0
+                                     for x in range(MAX_VALUE + 1)]
         self._new_caches()
 
     def _new_caches(self) -> None:
@@ -612,11 +616,10 @@ class FortunaState(State[FortunaGame]):
         # usable[c]: lanes (FortunaGame._init_lanes) of the values card c may be
         # used as with its slot as it is now (F1, F2); kept in step with every
         # change of a slot, so set enumeration needs one lookup per hand card.
-        self.usable: list[int] = []
+        self.usable: list[int] = game._empty_usable[:]  # the slots are empty
         # tm[x]: every lane (FortunaGame._init_type_lanes) of the types usable
         # as value x now (F1, F2), so ``held & tm[x]`` is a hand's cards usable as x.
-        self.tm: list[int] = []
-        self._refresh_usable()
+        self.tm: list[int] = game._empty_tm[:]
         # held[p]: seat p's hand as per-type counts (FortunaGame._init_type_lanes),
         # kept in step with every change of the hand.
         self.held: list[int] = [self._held_of(hand) for hand in hands]
