@@ -218,9 +218,7 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
                 if (SUITS[suit[c]], rank[c]) in f.matches) for f in self.fortunes)
         self.fortune_by_trick: tuple[bool, ...] = tuple(f.unit == "trick" for f in self.fortunes)
         self.yellow_return: bool = bool(self.params["yellow_return"])
-        #: Action of discarding card c, and of passing each pair (a, b), a < b (C2).
-        self.discard_action: tuple[int, ...] = tuple(DISCARD_BASE + c
-                                                     for c in range(self.n_cards))
+        #: Action of passing each pair of cards (a, b), a < b (C2).
         self.pass_action: dict[tuple[int, int], int] = {
             (a, b): PASS_BASE + a * PASS_STRIDE + b
             for a in range(self.n_cards) for b in range(a + 1, self.n_cards)}
@@ -513,13 +511,17 @@ class FortuneCloverState(State[FortuneCloverGame]):
         seed = self.future_seeds.pop(0)
         order = _deal_order(g.n_cards, seed)
         h = g.n_cards // n
-        bit = g.bit.__getitem__
+        bit = g.bit
         hands = self.hands
-        # the bits of different cards never overlap, so their sum is their union
         for s in range(n):
-            hands[s] = sum(map(bit, order[s * h:(s + 1) * h]))
-        # ruling C1: the remainder goes face down to the centre
-        self.centre = sum(map(bit, order[n * h:]))
+            m = 0
+            for c in order[s * h:(s + 1) * h]:
+                m |= bit[c]
+            hands[s] = m
+        centre = 0
+        for c in order[n * h:]:  # ruling C1: the remainder goes face down to the centre
+            centre |= bit[c]
+        self.centre = centre
         # Rulebook: the top card of the shuffled Fortune pile is turned up each deal.
         self.fortune = self.fortune_order[self.deal]
         self.fmask = g.fortune_mask[self.fortune]
@@ -577,7 +579,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 return [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
             return g.ids_of(m)
         if ph == EX_DISCARD:
-            return list(map(g.discard_action.__getitem__, g.ids_of(h)))
+            return [DISCARD_BASE + c for c in g.ids_of(h)]
         # every pair a < b of the hand, looked up in C (combinations are in
         # ascending order, and so are the pair actions)
         return list(map(g.pass_action.__getitem__, combinations(g.ids_of(h), 2)))
