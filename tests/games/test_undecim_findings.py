@@ -88,7 +88,7 @@ def test_card_uses_of_a_hand_set_position() -> None:
         "largest settlement:3"])
     assert got[1] == sorted([
         f"played:{act[1]}", f"played:{act[4]}", f"main land:{kind[1]}", "rule:no settlement",
-        "rule:enemies scored at a Night"])
+        "rule:enemies cashed"])
     assert got[2] == sorted([
         f"played:{act[2]}", f"played:{act[5]}", f"scenario:{scen}", f"settled:{mat0}",
         f"settled:{mat1}", "rule:mixed settlement", f"settled:{mat1}",

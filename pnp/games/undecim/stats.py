@@ -279,7 +279,7 @@ class UndecimStats(GameStats):
             if cnt[self.gold]:
                 keys.append("rule:gold kept to the end")   # gold × settlements (U6)
             if state.vp[p][V_ENEMY]:
-                keys.append("rule:enemies scored at a Night")  # ruling U5
+                keys.append("rule:enemies cashed")  # at a Red Moon Night, ruling U5
             if state.vp[p][V_ACTION]:
                 keys.append("rule:VP from an action")
         return out
