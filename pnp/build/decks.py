@@ -554,7 +554,7 @@ def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
         path = out / profile.sheet_file(plan.stem)
         title, label = _sheet_titles(game, plan)
         paper = plan.sheets[0][0].paper
-        c = pending_canvas((paper.width, paper.height), title=title,
+        c = pending_canvas(path, (paper.width, paper.height), title=title,
                            canvas_kwargs=canvas_kwargs())
         draw_pages(c, plan.sheets, items, place=placer(), label=label, font=font,
                    back_offset=offset)

@@ -7,14 +7,13 @@ first and write them only once nothing failed.
 
 from __future__ import annotations
 
-import io
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Iterator
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.fileio import atomic_path, current_umask, write_bytes_atomic
+from pnp.fileio import atomic_path, current_umask
 
 __all__ = ["atomic_canvas", "current_umask", "pending_canvas", "save_pending"]
 
@@ -33,7 +32,7 @@ def atomic_canvas(path: Path, pagesize: tuple[float, float], *, title: str = "",
         canvas.save()
 
 
-def _canvas(target: str | io.BytesIO, pagesize: tuple[float, float], title: str,
+def _canvas(target: str, pagesize: tuple[float, float], title: str,
             canvas_kwargs: dict[str, Any] | None) -> Canvas:
     """A byte-deterministic, compressed canvas writing to ``target`` when saved."""
     kwargs: dict[str, Any] = dict(canvas_kwargs or {})
@@ -45,18 +44,23 @@ def _canvas(target: str | io.BytesIO, pagesize: tuple[float, float], title: str,
     return canvas
 
 
-def pending_canvas(pagesize: tuple[float, float], *, title: str = "",
+def pending_canvas(path: Path, pagesize: tuple[float, float], *, title: str = "",
                    canvas_kwargs: dict[str, Any] | None = None) -> Canvas:
-    """Return a canvas like :func:`atomic_canvas`'s that touches no file until saved.
+    """Return a canvas like :func:`atomic_canvas`'s for ``path`` that touches no file yet.
 
-    Draw on it, then write it with :func:`save_pending` (or drop it: nothing
-    was written). The PDF's bytes are the same as :func:`atomic_canvas`'s.
+    ReportLab opens its file only in ``save()``: draw on the canvas, then
+    write it with :func:`save_pending` (or drop it: nothing was written).
+    The PDF's bytes are the same as :func:`atomic_canvas`'s.
     """
-    return _canvas(io.BytesIO(), pagesize, title, canvas_kwargs)
+    return _canvas(str(path), pagesize, title, canvas_kwargs)
 
 
 def save_pending(canvas: Canvas, path: Path) -> None:
-    """Write a :func:`pending_canvas` to ``path`` atomically (once)."""
-    buffer = canvas._filename
-    canvas.save()
-    write_bytes_atomic(path, buffer.getvalue())
+    """Write a :func:`pending_canvas` to ``path`` atomically (once).
+
+    ReportLab writes straight into the temp file (no in-memory copy of the
+    whole PDF besides its own), which then replaces ``path``.
+    """
+    with atomic_path(path) as tmp:
+        canvas._filename = str(tmp)  # ReportLab reads it only in save()
+        canvas.save()
