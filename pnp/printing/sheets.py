@@ -251,10 +251,15 @@ def grid_sheets(layout: SheetLayout, n_items: int) -> list[list[PagePlan]]:
     ``k * per_sheet``).
     """
     out: list[list[PagePlan]] = []
+    # Every full sheet has the same pages but for its item numbers: plan each
+    # fill count once and share its marks (a big deck's plans stay small).
+    planned: dict[int, list[PagePlan]] = {}
     for k, chunk in enumerate(paginate(list(range(n_items)), layout.per_sheet)):
         base = k * layout.per_sheet
         pages = []
-        for plan in plan_sheet(layout, len(chunk)):
+        if len(chunk) not in planned:
+            planned[len(chunk)] = plan_sheet(layout, len(chunk))
+        for plan in planned[len(chunk)]:
             slots = tuple(Slot(base + s.index, s.side, s.page, s.trim, s.bleed, s.rotation,
                                s.shape) for s in plan.slots)
             pages.append(PagePlan(slots, plan.marks, plan.folds, plan.back, plan.part,
