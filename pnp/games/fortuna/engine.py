@@ -723,7 +723,7 @@ class FortunaState(State[FortunaGame]):
         p = self.cur
         hand = self.hands[p]
         held = self.held[p]
-        acts = list(dict.fromkeys(map(g.card_type.__getitem__, hand)))  # pass t is action t
+        acts = sorted({*map(g.card_type.__getitem__, hand)})  # pass t is action t
         # Lane X of ``packed`` counts the hand cards usable as X (F1, F2).
         packed = sum(map(self.usable.__getitem__, hand))
         free = g._lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
@@ -758,8 +758,8 @@ class FortunaState(State[FortunaGame]):
         stage = self.stage
         if stage == DISCARD:  # ruling F5: one action per hand type
             ctype = self.game.card_type
-            return [DISCARD_BASE + t for t in dict.fromkeys(map(ctype.__getitem__,
-                                                                self.hands[self.cur]))]
+            return [DISCARD_BASE + t for t in sorted({*map(ctype.__getitem__,
+                                                            self.hands[self.cur])})]
         if stage == FILL:
             return self._fill_actions()
         if stage == WHEEL:
