@@ -2,8 +2,8 @@
 
 The engine keeps derived tables in step with every move (each hand as per-type
 counts in one int, the values every card may take, the types usable as each
-value, the sets as observations show them) and lists set actions from caches and a big-int sum over every
-combination at once. These tests check each against a slow oracle: the
+value, the sets as observations show them) and lists set actions from caches
+and a big-int sum over every combination at once. These tests check each against a slow oracle: the
 tables recomputed from scratch at every step, legal actions enumerated card
 by card from rulings F2–F4, and the combination sum against a plain loop.
 """

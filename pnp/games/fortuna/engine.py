@@ -60,6 +60,9 @@ _BITS = tuple(tuple(x for x in range(10) if m >> x & 1) for m in range(1024))
 # (200,000 took ~150 MB over a 100,000-game run with no speed gain).
 _CACHE_LIMIT = 20_000
 
+#: (coef, digit_ones, lane_ones, unpack, bytes) of FortunaGame._combo_table.
+_ComboTable = tuple[tuple[int, ...], int, int, Callable[[bytes], tuple[Any, ...]], int]
+
 #: Most combinations whose codes :meth:`FortunaGame._combo_table` computes at once
 #: (C(9, 4) = 126 and the 63 subsets of a six-card 0 set are far below).
 _COMBO_LANES = 2048
@@ -319,7 +322,7 @@ class FortunaGame(Game["FortunaState"]):
         #: _cache[x]: the hand's cards usable as x (a ``held`` int) → its x-sets.
         self._cache: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(MAX_VALUE + 1))
         #: (cards, value) → tables of _combo_table.
-        self._combos: dict[tuple[int, int], Any] = {}
+        self._combos: dict[tuple[int, int], _ComboTable | None] = {}
         #: set action → (value, sorted types, the types as a ``held`` int).
         self._set_info: dict[int, tuple[int, tuple[int, ...], int]] = {}
         self._matches = {}
@@ -496,9 +499,9 @@ class FortunaGame(Game["FortunaState"]):
             # Every combination's code at once, one 64-bit lane each (see _combo_table).
             coef, digit_ones, lane_ones, unpack, size = table
             packed = sum(map(mul, elig, coef)) + digit_ones + offset * lane_ones
-            codes = unpack(packed.to_bytes(size, "little"))
+            found = unpack(packed.to_bytes(size, "little"))
             # Codes come sorted (see below); equal multisets give equal codes.
-            return list(dict.fromkeys(codes) if repeats else codes)
+            return list(dict.fromkeys(found) if repeats else found)
         sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
         result: list[int] = []
         for size in sizes:
@@ -512,8 +515,7 @@ class FortunaGame(Game["FortunaState"]):
             result += dict.fromkeys(codes) if repeats else codes
         return result
 
-    def _combo_table(self, k: int, value: int) -> tuple[
-            tuple[int, ...], int, int, Callable[[bytes], tuple[int, ...]], int] | None:
+    def _combo_table(self, k: int, value: int) -> "_ComboTable | None":
         """Tables computing the codes of every set of ``value`` from ``k`` eligible cards at once.
 
         Lane j (64 bits) of the sum Σ (tᵢ + 1)·coef[i] is the code of the
@@ -587,8 +589,7 @@ class FortunaState(State[FortunaGame]):
 
     __slots__ = ("game", "num_players", "hands", "deck", "end_deck", "slots", "sets", "used",
                  "box", "cur", "stage", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
-                 "fill_min", "pending", "final", "usable", "held", "tm",
-                 "obs_sets")
+                 "fill_min", "pending", "final", "usable", "held", "tm", "obs_sets")
 
     def __init__(self, game: FortunaGame, num_players: int, hands: list[list[int]],
                  deck: list[int], end_deck: list[int]) -> None:
@@ -751,7 +752,6 @@ class FortunaState(State[FortunaGame]):
                 x_step = g.x_step
                 acts += [SET_BASE + x * x_step + code for x in allin if filler >= x - h]
         return acts
-
 
     def _other_actions(self) -> list[int]:
         """Legal actions in the phases discard (F5), fill (F4), wheel (F6) and over."""
