@@ -21,6 +21,7 @@ Plan, by phase:
 from __future__ import annotations
 
 import random
+from functools import lru_cache
 from typing import Any, Sequence, cast
 
 from pnp.games.api import Game, Observation
@@ -145,6 +146,22 @@ class _View:
         return gain, gift
 
 
+@lru_cache(maxsize=8)
+def _fill_keys(tsuit: tuple[int, ...], tcolor: tuple[int, ...]
+               ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...],
+                          tuple[bool, ...]]:
+    """Per type, the sort keys of :func:`_best_set`'s fill orders.
+
+    ``by_suit[s]``: 0 for suit s, 1 for a Persona, 2 else; ``by_color[c]``:
+    0 for colour c, 1 for both colours, 2 else; ``personas_last``: Persona or not.
+    """
+    by_suit = tuple(tuple(0 if x == s else 1 if x == PERSONA else 2 for x in tsuit)
+                    for s in range(4))
+    by_color = tuple(tuple(0 if x == c else 1 if x == 2 else 2 for x in tcolor)
+                     for c in (0, 1))
+    return by_suit, by_color, tuple(x == PERSONA for x in tsuit)
+
+
 def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, int]],
               k: int) -> tuple[float, list[int]]:
     """Best k card types from ``pool`` ((type, count) pairs) to add to ``prefix`` types.
@@ -156,10 +173,13 @@ def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, 
     full = g.params["scoring"] == "full"
     slots = [t for t, c in pool for _ in range(c)]
     orders: list[list[int]] = []
+    # sort keys per type looked up in C (sorted is stable: the same orders as
+    # the key functions they tabulate)
+    by_suit, by_color, personas_last = _fill_keys(tsuit, tcolor)
     if full:
         for s in range(4):
-            orders.append(sorted(slots, key=lambda t: 0 if tsuit[t] == s
-                                 else 1 if tsuit[t] == PERSONA else 2))
+            # suit s first, then Personas, then the rest
+            orders.append(sorted(slots, key=by_suit[s].__getitem__))
         have = {tsuit[t] for t in prefix if tsuit[t] != PERSONA}
         first, rest = [], []
         for t in slots:
@@ -175,9 +195,9 @@ def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, 
         orders.append(first + personas[:missing] + others + personas[missing:])
     else:
         for col in (0, 1):
-            orders.append(sorted(slots, key=lambda t: 0 if tcolor[t] == col
-                                 else 1 if tcolor[t] == 2 else 2))
-    orders.append(sorted(slots, key=lambda t: tsuit[t] == PERSONA))
+            # colour col first, then the both-colour cards, then the rest
+            orders.append(sorted(slots, key=by_color[col].__getitem__))
+    orders.append(sorted(slots, key=personas_last.__getitem__))
     best_v, best = -1.0, []
     base = g.base_points
     for order in orders:
