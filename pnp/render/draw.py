@@ -177,9 +177,8 @@ class _Drawer:
             dx, dy = math.sin(a), -math.cos(a)          # CSS: 0deg points up
             half = (abs((x1 - x0) * dx) + abs((y1 - y0) * dy)) / 2.0
             cx, cy = (x0 + x1) / 2.0, (y0 + y1) / 2.0
-            c.linearGradient(cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half,
-                             [Color(*rgb) for _, rgb in fill.stops],
-                             [off for off, _ in fill.stops], extend=True)
+            _linear_gradient(c, (cx - dx * half, cy - dy * half, cx + dx * half, cy + dy * half),
+                             fill)
             c.restoreState()
             fill = None
         if fill is not None:
@@ -268,6 +267,29 @@ class _Drawer:
         self.out(f"1 0 0 -1 {num(im.x)} {num(im.y + im.h)} cm")
         c.drawImage(str(im.path), 0, 0, im.w, im.h, mask="auto")
         c.restoreState()
+
+
+def _linear_gradient(c: Canvas, axis: tuple[float, float, float, float],
+                     fill: Gradient) -> None:
+    """Paint ``fill`` along ``axis`` (x0, y0, x1, y1) over the current clip.
+
+    ReportLab adds a new shading object for every gradient painted; a deck
+    whose cards share a background would carry thousands of identical ones.
+    The first of each distinct gradient in a document is kept and reused by
+    name (each form or page still lists it in its own resources).
+    """
+    shadings: dict[tuple[object, ...], str] | None = getattr(c, "_pnp_shadings", None)
+    if shadings is None:
+        shadings = c._pnp_shadings = {}
+    key = (axis, tuple(fill.stops))
+    name = shadings.get(key)
+    if name is None:
+        c.linearGradient(*axis, [Color(*rgb) for _, rgb in fill.stops],
+                         [off for off, _ in fill.stops], extend=True)
+        name = shadings[key] = c._code[-1].split()[0][1:]  # "/NAME sh"
+    else:
+        c._shadingUsed[name] = name
+        c._code.append(f"/{name} sh")
 
 
 def icon_form_key(icon: Icon, color: RGB) -> tuple[str, str]:

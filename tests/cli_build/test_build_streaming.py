@@ -178,3 +178,13 @@ def test_reads_card(tmp_path: Path, source: str, helper: str, reads: bool) -> No
     (tmp_path / "t" / "helper.j2").write_text(helper, encoding="utf-8")
     env = make_environment(tmp_path)
     assert reads_card(env, "t/self.j2") is reads
+
+
+def test_identical_gradients_share_one_shading(tmp_path: Path) -> None:
+    """Thirty faces with the same gradient background carry one shading object, not thirty."""
+    options = make_project(tmp_path, ROWS)
+    build(load_for_build(["scale"], options), options)
+    data = (tmp_path / "out" / "scale" / "cards-a4.pdf").read_bytes()
+    assert data.count(b"/ShadingType") == 1
+    # every card form still names it in its own resources
+    assert data.count(b"/Shading <<") >= len(ROWS)
