@@ -40,8 +40,12 @@ BACK_WITH_ID = BACK.replace("</card>", """  <text x="5" y="80" width="53" height
 </card>""")
 
 
-def make_project(root: Path, rows: list[tuple[str, str, int]], back: str = BACK) -> BuildOptions:
-    """A one-game project (cards: id, icon, qty) under ``root``; return its build options."""
+def make_project(root: Path, rows: list[tuple[str, str, int]], back: str = BACK,
+                 extra: list[tuple[str, str, int]] | None = None) -> BuildOptions:
+    """A one-game project (cards: id, icon, qty) under ``root``; return its build options.
+
+    ``extra`` adds a second deck ("extra", printed after "cards") with those rows.
+    """
     data = root / "card_data" / "scale"
     data.mkdir(parents=True)
     (data / "manifest.toml").write_text(f"""[game]
@@ -63,6 +67,17 @@ icon = {{ type = "str" }}
 text = {{ type = "text" }}
 qty = {{ type = "qty" }}
 """, encoding="utf-8")
+    if extra is not None:
+        manifest = (data / "manifest.toml").read_text(encoding="utf-8")
+        block = manifest[manifest.index("[components.cards]"):]
+        block = (block.replace("components.cards", "components.extra")
+                 .replace('"cards.csv"', '"extra.csv"').replace('"Cards"', '"Extra"'))
+        block = block.replace(f"count = {sum(q for _, _, q in rows)}",
+                              f"count = {sum(q for _, _, q in extra)}")
+        (data / "manifest.toml").write_text(manifest + block, encoding="utf-8")
+        (data / "extra.csv").write_text("\n".join(["id,name,icon,text,qty"] + [
+            f"{cid},{cid},{icon},Card {cid}.,{qty}" for cid, icon, qty in extra]) + "\n",
+            encoding="utf-8")
     lines = ["id,name,icon,text,qty"] + [
         f"{cid},カード{cid},{icon},このカードを出したら1枚引く。Card {cid}.,{qty}"
         for cid, icon, qty in rows]
@@ -105,6 +120,25 @@ def test_a_bad_last_card_leaves_no_file(tmp_path: Path, bad_qty: int) -> None:
         build(games, options)
     out = tmp_path / "out"
     assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_a_bad_card_in_a_later_deck_leaves_no_file(tmp_path: Path) -> None:
+    """The first deck's sheets are drawn, the second deck fails: neither file is written."""
+    options = make_project(tmp_path, ROWS, extra=[("e1", "star", 1), ("e2", "no-such-icon", 1)])
+    games = load_for_build(["scale"], options)
+    with pytest.raises(PnpError, match="no-such-icon"):
+        build(games, options)
+    out = tmp_path / "out"
+    assert not out.exists() or not [p for p in out.rglob("*") if p.is_file()]
+
+
+def test_two_decks_are_both_written(tmp_path: Path) -> None:
+    """With good cards both decks' files appear (the deferred writes all happen)."""
+    options = make_project(tmp_path, ROWS, extra=[("e1", "star", 2)])
+    result = build(load_for_build(["scale"], options), options)
+    assert sorted(p.name for p in result.files) == ["calibration-a4.pdf", "cards-a4.pdf",
+                                                    "extra-a4.pdf"]
+    assert all(p.is_file() for p in result.files)
 
 
 def test_sheets_hold_few_cards(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
