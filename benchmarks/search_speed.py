@@ -42,12 +42,15 @@ def playouts(game: Game[Any], players: int, seconds: float, repeat: int) -> tupl
     """Best games/s of the bare random loop, and steps per game."""
     best = 0.0
     steps_per_game = 0.0
-    for _ in range(repeat):
+    for r in range(repeat):
         t0 = time.perf_counter()
         games = steps = 0
         while time.perf_counter() - t0 < seconds:
-            state = game.new_initial_state(players, games)
-            rnd = random.Random(games).random
+            # Fresh seeds in every repeat: a cache keyed on card content must
+            # not look better in repeats 2 and 3 than on games never seen.
+            seed = r * 10_000_000 + games
+            state = game.new_initial_state(players, seed)
+            rnd = random.Random(seed).random
             cur, legal_of, apply = state.current_player, state.legal_actions, state.apply_action
             while cur() >= 0:
                 legal = legal_of()
