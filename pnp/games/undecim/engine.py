@@ -1270,9 +1270,19 @@ class UndecimState(State[UndecimGame]):
             if rec[0] >= 0:
                 continue
             s = g.scenarios[i]
-            if s.condition == C_NIGHT_DISCARD and not night:
+            cond = s.condition
+            if cond == C_NIGHT_DISCARD and not night:
                 continue
-            who = [p for p in range(n) if self._meets(p, s, night)]
+            # The commonest goals inline (this check follows every action); the
+            # rest through _meets, which defines them all.
+            if cond == C_LANDS:
+                lands, thr = g.n_lands, s.threshold
+                who = [p for p in range(n) if sum(self.cnt[p][:lands]) >= thr]
+            elif cond == C_SETTLEMENTS:
+                thr = s.threshold
+                who = [p for p in range(n) if len(self.setl[p]) >= thr]
+            else:
+                who = [p for p in range(n) if self._meets(p, s, night)]
             if not who:
                 continue
             vp = shared_bonus(s.bonus, len(who), g.divisor)
