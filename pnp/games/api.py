@@ -121,6 +121,10 @@ class Game(ABC, Generic[S]):
     max_players: ClassVar[int]
     #: Parameters the user may override; defaults follow the rulebook or data.
     param_specs: ClassVar[tuple[Param, ...]] = ()
+    #: Parameters whose default is the manifest's ``[game.constants]`` entry of
+    #: the same name when it has one (the data, which the printed cards and
+    #: player aids also read, wins over the class default).
+    params_from_manifest: ClassVar[tuple[str, ...]] = ()
     #: Names of rule events a state counts (report: "how often each rule fires").
     event_names: ClassVar[tuple[str, ...]] = ()
     #: Names ``state.phase()`` may return.
@@ -144,6 +148,13 @@ class Game(ABC, Generic[S]):
         self.data = data
         specs = {p.name: p for p in self.param_specs}
         values = {p.name: p.default for p in self.param_specs}
+        constants = manifest.constants
+        for name in self.params_from_manifest:
+            if name in constants:
+                try:
+                    values[name] = specs[name].parse(constants[name])
+                except PnpError as exc:
+                    raise PnpError(f"{manifest.path}: [game.constants] {exc}") from None
         for key, raw in (params or {}).items():
             if key not in specs:
                 known = ", ".join(sorted(specs)) or "none"

@@ -156,6 +156,7 @@ class Episode2Game(Game["Episode2State"]):
         Param("reroll_dice", 3, "dice one ♦ reroll may change; the rulebook allows all of "
               "them, and the default is attack_dice (E2, E3b)", minimum=1, maximum=6),
     )
+    params_from_manifest = _FROM_MANIFEST
     event_names = EVENTS
     phase_names = PHASES
 
@@ -163,12 +164,8 @@ class Episode2Game(Game["Episode2State"]):
         """Build the card tables from ``data`` and resolve the parameters."""
         super().__init__(data, params)
         given = set(params or {})
-        specs = {p.name: p for p in self.param_specs}
         constants = data.manifest.constants
         values = dict(self.params)
-        for name in _FROM_MANIFEST:
-            if name not in given and name in constants:
-                values[name] = specs[name].parse(constants[name])
         hp_cap = constants.get("starting_hp_max")
         if isinstance(hp_cap, int) and values["starting_hp"] > hp_cap:
             # ruling E3a: the printed HP track bounds the parameter.

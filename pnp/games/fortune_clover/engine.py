@@ -157,10 +157,12 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
     min_players = 3
     max_players = 6
     param_specs = (
-        Param("deals", 3, "deals per game (rulebook: 3)", minimum=1, maximum=10),
+        Param("deals", 3, "deals per game (rulebook: 3; default from the manifest's "
+              "deals, which the player aid prints)", minimum=1, maximum=10),
         Param("yellow_return", True,
               "at the end the yellow leaders return their yellow and as many white (C8)"),
     )
+    params_from_manifest = ("deals",)
     event_names = EVENT_NAMES
     phase_names = PHASE_NAMES
 
