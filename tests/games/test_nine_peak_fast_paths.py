@@ -11,8 +11,8 @@ from __future__ import annotations
 import random
 
 from pnp.games.api import IllegalAction
+from pnp.games.chance import seeded_shuffle, shuffle_with
 from pnp.games.nine_peak import NinePeakGame, NinePeakState
-from pnp.games.nine_peak import engine
 
 from gamedata import build_game
 
@@ -75,7 +75,7 @@ def test_inline_shuffle_is_the_library_shuffle() -> None:
     for seed in (0, 7, 2 ** 40 + 3):
         for size in (0, 1, 2, 3, 60, 78, 300, 2000):
             mine, lib = list(range(size)), list(range(size))
-            engine._deal_shuffle(mine, seed)
+            seeded_shuffle(mine, seed)
             random.Random(seed).shuffle(lib)
             assert mine == lib
 
@@ -84,7 +84,7 @@ def test_redeal_draws_as_random_shuffle() -> None:
     """resample_hidden consumes its generator exactly as random.shuffle would."""
     pool, lib = list(range(50)), list(range(50))
     a, b = random.Random(5), random.Random(5)
-    engine._shuffle_with(pool, a.getrandbits)
+    shuffle_with(pool, a.getrandbits)
     b.shuffle(lib)
     assert pool == lib and a.random() == b.random()
 

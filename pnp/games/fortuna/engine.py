@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
                            State, illegal)
+from pnp.games.chance import seeded_shuffle
 from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, GODDESS, ICON_ORDER, MAX_VALUE,
                                      NUM_SLOTS, PASS_BASE, SET_BASE, WHEEL_BASE, WHEEL_DECLINE,
                                      FortunaCodec, decode_wheel)
@@ -68,47 +69,6 @@ _ComboTable = tuple[tuple[int, ...], int, int, Callable[[bytes], tuple[Any, ...]
 _COMBO_LANES = 2048
 
 
-def _shuffle_inline(order: list[int], seed: int) -> None:
-    """``random.Random(seed).shuffle(order)``, written out: the same draws, faster.
-
-    CPython's shuffle swaps each position i (from the end) with
-    ``_randbelow(i + 1)``, which draws ``getrandbits(bit_length(i + 1))``
-    until the result is ≤ i. Calling getrandbits directly skips a Python
-    call per card; :data:`_shuffle` uses this only if it matches the
-    library's shuffle on this interpreter.
-    """
-    getrandbits = random.Random(seed).getrandbits
-    for i in range(len(order) - 1, 0, -1):
-        k = (i + 1).bit_length()
-        j = getrandbits(k)
-        while j > i:
-            j = getrandbits(k)
-        order[i], order[j] = order[j], order[i]
-
-
-def _library_shuffle(order: list[int], seed: int) -> None:
-    """Shuffle ``order`` with ``random.Random(seed)``."""
-    random.Random(seed).shuffle(order)
-
-
-def _pick_shuffle() -> Callable[[list[int], int], None]:
-    """:func:`_shuffle_inline` if it reproduces the library's shuffle here, else the library's.
-
-    Deals must never depend on which one runs, so the check compares both
-    on several seeds and lengths before trusting the inline copy.
-    """
-    for seed in (0, 1, 2**63 + 12345, 987654321):
-        for n in (2, 13, 78, 200):
-            a, b = list(range(n)), list(range(n))
-            _shuffle_inline(a, seed)
-            _library_shuffle(b, seed)
-            if a != b:
-                return _library_shuffle
-    return _shuffle_inline
-
-
-#: The deal's shuffle (see :func:`_pick_shuffle`).
-_shuffle = _pick_shuffle()
 
 
 def value_mask(number: int, discards: int) -> int:
@@ -365,7 +325,7 @@ class FortunaGame(Game["FortunaState"]):
             raise PnpError(f"fortuna: {num_players} hands of {hand_size} plus an end deck "
                            f"of {end_size} need more than the {total} reel cards")
         order = list(range(total))
-        _shuffle(order, seed)
+        seeded_shuffle(order, seed)
         # The deck's top is the end of the list (drawn with pop()).
         hands = [sorted(order[-hand_size * (i + 1):len(order) - hand_size * i])
                  for i in range(num_players)]

@@ -19,10 +19,11 @@ import random
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import ge
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, NotationError, Observation, Param, State, illegal
+from pnp.games.chance import rng_shuffle, seeded_shuffle
 from pnp.games.nine_peak import notation
 from pnp.games.nine_peak.codec import (COLORS, MAX_SET, SUITS, SUITS_EN, ActionCodec,
                                        type_codes)
@@ -60,59 +61,6 @@ def _subsets(items: Sequence[int]) -> list[tuple[int, ...]]:
     return out
 
 
-def _shuffle_inline(deck: list[int], seed: int) -> None:
-    """``random.Random(seed).shuffle(deck)``, written out (the same order).
-
-    The library's shuffle calls a Python-level ``_randbelow`` per card; doing
-    its rejection sampling here with the bit lengths precomputed halves the
-    set-up of a random playout. :data:`_shuffle` is this function only if it
-    reproduces the library on this Python (checked once at import).
-    """
-    _shuffle_with(deck, random.Random(seed).getrandbits)
-
-
-def _shuffle_with(deck: list[int], getrandbits: Callable[[int], int]) -> None:
-    """Fisher–Yates as ``random.Random.shuffle`` does it, drawing from ``getrandbits``."""
-    bits = _BITS
-    for i in range(len(deck) - 1, 0, -1):
-        n = i + 1
-        k = bits[n]
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        deck[i], deck[j] = deck[j], deck[i]
-
-
-def _library_shuffle(deck: list[int], seed: int) -> None:
-    """``random.Random(seed).shuffle(deck)``."""
-    random.Random(seed).shuffle(deck)
-
-
-#: Bit length of every n a shuffle of up to 1024 cards asks for.
-_BITS = tuple(n.bit_length() for n in range(1025))
-
-
-def _pick_shuffle() -> Callable[[list[int], int], None]:
-    """The inline shuffle if it matches ``random.shuffle`` here, else the library's."""
-    for seed in (0, 1, 12345, 2 ** 64 + 7):
-        for size in (1, 2, 13, 78, 200):
-            a, b = list(range(size)), list(range(size))
-            _shuffle_inline(a, seed)
-            _library_shuffle(b, seed)
-            if a != b:
-                return _library_shuffle
-    return _shuffle_inline
-
-
-def _deal_shuffle(deck: list[int], seed: int) -> None:
-    """Shuffle ``deck`` in place as ``random.Random(seed).shuffle`` does."""
-    if len(deck) < len(_BITS):
-        _shuffle(deck, seed)
-    else:
-        _library_shuffle(deck, seed)
-
-
-_shuffle = _pick_shuffle()
 #: ``object.__new__``: a clone or observation is filled in directly, not via ``__init__``.
 _new_state = object.__new__
 
@@ -313,7 +261,7 @@ class NinePeakGame(Game["NinePeakState"]):
             raise PnpError(f"nine_peak: setup_cards={setup} + {num_players} × "
                            f"hand_size={hand} exceeds the {self.num_cards} hat cards")
         deck = list(range(self.num_cards))
-        _deal_shuffle(deck, seed)
+        seeded_shuffle(deck, seed)
         # The top of the deck is the END of the list (deck.pop() draws).
         state = NinePeakState(self, num_players)
         ctype, cnum, T, tcol = self.card_type, self.card_number, self.num_types, self.type_col
@@ -1032,10 +980,7 @@ class NinePeakState(State[NinePeakGame]):
                 else:
                     pool.append(c)
             kept.append(mine)
-        if _shuffle is _shuffle_inline and type(rng) is random.Random and len(pool) < len(_BITS):
-            _shuffle_with(pool, rng.getrandbits)  # the same order as rng.shuffle(pool)
-        else:
-            rng.shuffle(pool)
+        rng_shuffle(pool, rng)  # the same order and draws as rng.shuffle(pool)
         for q in range(s.num_players):
             if q != player:
                 k = len(s.hands[q]) - len(kept[q])
