@@ -9,16 +9,9 @@ A change that alters any seeded game of these two engines fails here.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import random
-
 import pytest
 
-from pnp.games import registered_games
-from pnp.sim.runner import derive_seed
-
-from gamedata import build_game
+from gamedata import fingerprint
 
 EXPECTED = {
     "fortuna/3/random": "235151f7d8fdd1163df25d6e5d53f6df63e74b0ab9fd165f1d3b0d80db0cce57",
@@ -41,28 +34,8 @@ GAMES = 300
 
 
 def _fingerprint(slug: str, n: int, bots: tuple[str, ...]) -> str:
-    game = build_game(slug)
-    table = registered_games()[slug].bots
-    h = hashlib.sha256()
-    for g in range(GAMES):
-        seats = [bots[(i + g) % len(bots)] for i in range(n)]
-        players = [table[name](game, i, random.Random(derive_seed(1, g, f"bot{i}")))
-                   for i, name in enumerate(seats)]
-        state = game.new_initial_state(n, derive_seed(1, g, "deal"))
-        actions = []
-        while not state.is_terminal():
-            p = state.current_player()
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                bot = players[p]
-                action = bot.act(state.observation(p) if bot.needs_observation else None, legal)
-            else:
-                action = legal[0]
-            actions.append(action)
-            state.apply_action(action)
-        rec = (actions, list(state.returns()), sorted(state.winners()), state.turns())
-        h.update(json.dumps(rec).encode())
-    return h.hexdigest()
+    """Hash of ``GAMES`` seeded games of ``slug`` at ``n`` seats."""
+    return fingerprint(slug, n, bots, GAMES)
 
 
 @pytest.mark.parametrize("case", sorted(EXPECTED))

@@ -10,16 +10,9 @@ or what the heuristic bot chooses, fails here.
 
 from __future__ import annotations
 
-import hashlib
-import json
-import random
-
 import pytest
 
-from pnp.games import registered_games
-from pnp.sim.runner import derive_seed
-
-from gamedata import build_game
+from gamedata import fingerprint
 
 EXPECTED: dict[str, str] = {
     "3/random": "9a4036c8e4f719f5a81c998f4fc8b97d53d818a905cb0af0bc3ebd5d716a97e0",
@@ -40,29 +33,7 @@ GAMES = 200
 
 def _fingerprint(n: int, bots: tuple[str, ...]) -> str:
     """Hash of ``GAMES`` seeded games at ``n`` seats with ``bots`` rotated round the table."""
-    game = build_game("fortune_clover")
-    table = registered_games()["fortune_clover"].bots
-    h = hashlib.sha256()
-    for g in range(GAMES):
-        seats = [bots[(i + g) % len(bots)] for i in range(n)]
-        players = [table[name](game, i, random.Random(derive_seed(1, g, f"bot{i}")))
-                   for i, name in enumerate(seats)]
-        state = game.new_initial_state(n, derive_seed(1, g, "deal"))
-        actions = []
-        while not state.is_terminal():
-            p = state.current_player()
-            legal = state.legal_actions()
-            if len(legal) > 1:
-                bot = players[p]
-                action = bot.act(state.observation(p) if bot.needs_observation else None, legal)
-            else:
-                action = legal[0]
-            actions.append(action)
-            state.apply_action(action)
-        rec = (actions, state.returns(), sorted(state.winners()), state.turns(),
-               sorted(state.events().items()))
-        h.update(json.dumps(rec).encode())
-    return h.hexdigest()
+    return fingerprint("fortune_clover", n, bots, GAMES, events=True)
 
 
 @pytest.mark.parametrize("case", sorted(EXPECTED))
