@@ -44,16 +44,22 @@ def ask(request: dict[str, Any], out_dir: Path | str = "output") -> dict[str, An
             s.settimeout(TIMEOUT)
             s.connect(str(path))
             s.sendall(json.dumps(request).encode("utf-8") + b"\n")
-            data = b""
-            while not data.endswith(b"\n"):
-                chunk = s.recv(65536)
-                if not chunk:
-                    break
-                data += chunk
+            data = _read_line(s)
         answer = json.loads(data.decode("utf-8"))
     except (OSError, ValueError):
         return None          # a stale socket or a watcher that just stopped: render cold
     return None if answer.get("fallback") else answer
+
+
+def _read_line(sock: socket.socket) -> bytes:
+    """Bytes from ``sock`` up to and including a newline (or until the peer closes)."""
+    data = b""
+    while not data.endswith(b"\n"):
+        chunk = sock.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+    return data
 
 
 class PreviewServer:
@@ -85,21 +91,16 @@ class PreviewServer:
 
     def _serve(self) -> None:
         """Answer requests until the socket is closed."""
-        assert self.sock is not None
+        sock = self.sock          # stop() may clear the attribute while we wait
+        assert sock is not None
         while True:
             try:
-                conn, _ = self.sock.accept()
+                conn, _ = sock.accept()
             except OSError:
                 return
             with conn:
                 try:
-                    data = b""
-                    while not data.endswith(b"\n"):
-                        chunk = conn.recv(65536)
-                        if not chunk:
-                            break
-                        data += chunk
-                    request = json.loads(data.decode("utf-8"))
+                    request = json.loads(_read_line(conn).decode("utf-8"))
                     with self.lock:
                         answer = self.handler(request)
                 except Exception as exc:  # any failure: the client renders cold
