@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import io
 import re
+from ast import literal_eval
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Mapping
@@ -33,7 +34,7 @@ from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame,
                                 PageTemplate, Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.paragraph import (ParaLines, _handleBulletWidth, cjkU,
                                           makeCJKParaLine)
-from reportlab.platypus.tableofcontents import TableOfContents
+from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
@@ -209,6 +210,55 @@ def shared_cjk_lines(frags: list[Any], widths: list[float], *,
         lines.append(makeCJKParaLine(line_units, max_width, used, max_width - used, hard,
                                      calc_bounds))
     return ParaLines(kind=1, lines=lines)
+
+
+class Contents(TableOfContents):
+    """The contents table, its entries broken by the shared line breaker.
+
+    ReportLab's table of contents sets each entry as a plain Paragraph, so a
+    long Japanese heading wrapped with ReportLab's own CJK rules (``ー`` or
+    ``〜`` starting a line, ``3枚`` split) while the rest of the book used the
+    cards' breaker. Here each entry is a :class:`JaParagraph`, and its lines
+    stop ``rightColumnWidth`` short of the column so the dotted leader and the
+    page number always have room after the last line (ReportLab shrank the
+    number instead).
+    """
+
+    def wrap(self, availWidth: float, availHeight: float) -> tuple[float, float]:
+        """Build the internal table of entry paragraphs (ReportLab's wrap, our paragraphs)."""
+        entries = self._lastEntries or [(0, "Placeholder for table of contents", 0, None)]
+
+        def entry_end(canvas: Canvas, kind: str, label: str) -> None:
+            # The dotted leader and the page number after the entry's last line.
+            page_text, level_text, key_text = label.split(",")
+            level = int(level_text)
+            style = self.getLevelStyle(level)
+            dots = " . " if 0 <= self.dotsMinLevel <= level else ""
+            page: Any = int(page_text)
+            if self.formatter:
+                page = self.formatter(page)
+            drawPageNumbers(canvas, style, [(page, literal_eval(key_text))], availWidth,
+                            availHeight, dots)
+
+        self.canv.setNamedCB("drawTOCEntryEnd", entry_end)
+        rows: list[list[Flowable]] = []
+        for level, text, page_num, key in entries:
+            style = self.getLevelStyle(level)
+            narrow = ParagraphStyle(f"{style.name}-entry", parent=style,
+                                    rightIndent=style.rightIndent + self.rightColumnWidth)
+            if key:
+                text = f'<a href="#{key}">{text}</a>'
+                key_val = repr(key).replace(",", "\\x2c").replace('"', "\\x2c")
+            else:
+                key_val = None
+            para = JaParagraph(f'{text}<onDraw name="drawTOCEntryEnd" '
+                               f'label="{page_num},{level},{key_val}"/>', narrow)
+            if style.spaceBefore:
+                rows.append([Spacer(1, style.spaceBefore)])
+            rows.append([para])
+        self._table = Table(rows, colWidths=(availWidth,), style=self.tableStyle)
+        self.width, self.height = self._table.wrapOn(self.canv, availWidth, availHeight)
+        return self.width, self.height
 
 
 @dataclass(frozen=True)
@@ -637,7 +687,7 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
     available = frame_width(paper)
     first_section = next((i for i, b in enumerate(blocks)
                           if isinstance(b, Heading) and b.level >= 2), len(blocks))
-    lead = [b for b in blocks[:first_section] if not isinstance(b, Heading)]
+    lead: list[Block] = [b for b in blocks[:first_section] if not isinstance(b, Heading)]
     story = _cover(lead, styles, theme, meta, available, pictures, paper)
     story.append(NextPageTemplate("body"))
     story.append(PageBreak())
@@ -648,8 +698,8 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
                             ("TOPPADDING", (0, 0), (-1, -1), 0),
                             ("BOTTOMPADDING", (0, 0), (-1, -1), 0),
                             ("FONTNAME", (0, 0), (-1, -1), theme.body_font)])
-    toc = TableOfContents(levelStyles=styles.toc, dotsMinLevel=0, rightColumnWidth=28,
-                          tableStyle=toc_style)
+    toc = Contents(levelStyles=styles.toc, dotsMinLevel=0, rightColumnWidth=28,
+                   tableStyle=toc_style)
     story.append(JaParagraph(theme.markup(theme.contents), styles.h2))
     story.append(HRFlowable(width=available, thickness=0.6, color=ACCENT, spaceBefore=1.5,
                             spaceAfter=paper.body * 0.6))
