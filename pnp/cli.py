@@ -356,7 +356,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 
 
 @main.command("preview")
-@click.argument("game")
+@click.argument("game", required=False)
 @click.argument("deck", required=False)
 @click.argument("card_ids", nargs=-1)
 @click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
@@ -371,46 +371,111 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
               help="Write the exact print-service images of a card-png profile (tgc, mpc).")
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="TOML file with more [profiles.NAME] rows.")
+@click.option("--no-server", is_flag=True,
+              help="Draw in this process: ask no preview server and start none "
+                   "(also: PNP_PREVIEW_SERVER=0).")
+@click.option("--stop-server", is_flag=True,
+              help="Stop this project's preview server, if one runs, and exit.")
 @data_dir_option
 @templates_dir_option
 @user_errors
-def preview_command(game: str, deck: str | None, card_ids: tuple[str, ...],
+def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...],
                     out_dir: Path | None, dpi: int, no_bleed: bool, sheet: bool,
-                    preset: str | None, profiles_file: Path | None,
-                    data_dir: Path | None, templates_dir: Path | None) -> None:
+                    preset: str | None, profiles_file: Path | None, no_server: bool,
+                    stop_server: bool, data_dir: Path | None,
+                    templates_dir: Path | None) -> None:
     """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given).
 
-    While `pnp watch GAME` runs, it draws the cards from its warm process.
+    The first run starts a background preview server for the project, which
+    draws the cards of every later run from its warm process (exactly the
+    same pictures; it stops after 10 idle minutes); while `pnp watch GAME`
+    runs, the watcher draws them.
     """
+    where = None
+    if stop_server or (preset is None and not no_server):
+        from pnp.build.serve import where_key
+
+        where = where_key(None if data_dir is None else str(data_dir),
+                          None if templates_dir is None else str(templates_dir))
+    if stop_server:
+        _stop_preview_server(where)
+        return
+    if game is None:
+        raise click.UsageError("Missing argument 'GAME'.")
     if out_dir is None:
         out_dir = project().out_dir / game / "preview"
-    if preset is None:
-        import os
-
-        from pnp.build.serve import ask, where_key
-
-        answer = ask({"cwd": os.getcwd(), "game": game, "deck": deck,
-                      "card_ids": list(card_ids), "dpi": dpi, "show_bleed": not no_bleed,
-                      "sheet": sheet, "preset": preset,
-                      "out_dir": None if out_dir is None else str(out_dir),
-                      "where": where_key(None if data_dir is None else str(data_dir),
-                                         None if templates_dir is None else str(templates_dir))},
-                     # where `pnp watch` listens by default: the project's output folder
-                     # (not ./output, which differs when --project names another folder)
-                     project().out_dir)
+    server = None
+    if where is not None:
+        answer, server = _ask_warm_process(where, {
+            "cwd": where[0], "game": game, "deck": deck, "card_ids": list(card_ids),
+            "dpi": dpi, "show_bleed": not no_bleed, "sheet": sheet, "preset": preset,
+            "out_dir": str(out_dir), "where": where})
         if answer is not None:
             if "error" in answer:
-                raise PnpError(answer["error"])
+                error = PnpError(str(answer["error"]))
+                error.exit_code = int(answer.get("exit_code", 1))
+                raise error
             for name in answer["paths"]:
                 click.echo(f"wrote {name}")
             return
     from pnp.build.preview import write_previews
 
-    for path in write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
+    try:
+        paths = write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
                                show_bleed=not no_bleed, data_dir=data_dir,
                                templates_dir=templates_dir, preset=preset,
-                               profiles_file=profiles_file, sheet=sheet):
+                               profiles_file=profiles_file, sheet=sheet)
+    except PnpError:
+        _start_preview_server(server)        # a typo now should not make the next run cold
+        raise
+    _start_preview_server(server)
+    for path in paths:
         click.echo(f"wrote {path}")
+
+
+def _start_preview_server(files: Any) -> None:
+    """Start the project's preview server for the next run (``files`` None: start none)."""
+    if files is not None:
+        from pnp.build.serve import start_server
+
+        start_server(files)
+
+
+def _ask_warm_process(where: list[Any], request: dict[str, Any]) -> tuple[Any, Any]:
+    """Ask a running `pnp watch`, then the project's preview server, to draw ``request``.
+
+    Returns (answer, server to start): the answer is None when the client
+    must render itself; the server files are set when no preview server
+    runs (or the one that ran just exited) and one should be started.
+    """
+    from pnp.build import serve
+
+    # where `pnp watch` listens by default: the project's output folder (not
+    # ./output, which differs when --project names another folder)
+    answer = serve.ask(request, project().out_dir)
+    if answer is not None or not serve.server_enabled():
+        return answer, None
+    umask = serve.process_umask()
+    files = serve.server_files(where, umask)
+    if files is None:
+        return None, None
+    answer = serve.exchange(dict(request, umask=umask), files.socket)
+    if answer is None:
+        return None, files                        # nobody listens: start one afterwards
+    if answer.get("fallback"):
+        return None, files if answer.get("restart") else None
+    return answer, None
+
+
+def _stop_preview_server(where: list[Any] | None) -> None:
+    """``pnp preview --stop-server``: stop this project's preview server and say so."""
+    from pnp.build import serve
+
+    # (whatever PNP_PREVIEW_SERVER says now: it may have been on when the server started)
+    files = serve.server_files(where or [])
+    pid = serve.stop_server(files) if files is not None else None
+    click.echo(f"stopped the preview server (process {pid})" if pid is not None
+               else "no preview server runs for this project")
 
 
 @main.command("watch")

@@ -1,8 +1,19 @@
-"""Shared pytest options: ``--bless`` rewrites golden files instead of comparing."""
+"""Shared pytest options: ``--bless`` rewrites golden files instead of comparing.
+
+The whole suite runs with ``PNP_PREVIEW_SERVER=0``: a ``pnp preview`` in a
+test renders in its own process and never leaves a background preview
+server behind. Only the preview server's own tests turn it on, each with a
+cache folder of its own, and stop their server at the end.
+"""
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# set at import, before any test (or a subprocess it starts) runs pnp preview
+os.environ["PNP_PREVIEW_SERVER"] = "0"
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

@@ -14,7 +14,6 @@ costs well under a millisecond.
 
 from __future__ import annotations
 
-import os
 import threading
 import time
 from dataclasses import dataclass, field
@@ -24,35 +23,19 @@ from typing import Any, Callable
 from pnp.build.cards import kit_components, resolve_templates_dir
 from pnp.build.preview import (CardSide, load_game, preview_folder, render_sides,
                                write_card_pngs, write_sheet)
+# WATCHED_SUFFIXES and snapshot are shared with the preview server (and kept importable here)
+from pnp.build.preview_server import (IMAGE_SUFFIXES, WATCHED_SUFFIXES, PreviewAnswerer,  # noqa: F401
+                                      clear_render_caches, snapshot)
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.errors import PnpError
 from pnp.render.jinja_env import make_environment
-
-#: Files whose change triggers a rebuild (under the game's data and templates).
-WATCHED_SUFFIXES = (".csv", ".toml", ".j2", ".svg", ".png", ".jpg", ".jpeg")
 
 
 def _signature(side: CardSide) -> str:
     """What a side's image depends on: its markup and the contents of its icons."""
     icons = ",".join(sorted(use.icon.key for use in side.layout.icons))
     return f"{side.layout.key}|{icons}"
-
-
-def snapshot(folders: list[Path]) -> dict[Path, tuple[int, int]]:
-    """(mtime_ns, size) of every watched file under ``folders``."""
-    out: dict[Path, tuple[int, int]] = {}
-    for folder in folders:
-        if not folder.is_dir():
-            continue
-        for path in folder.rglob("*"):
-            if path.suffix.lower() in WATCHED_SUFFIXES:
-                try:
-                    st = path.stat()
-                except OSError:
-                    continue
-                out[path] = (st.st_mtime_ns, st.st_size)
-    return out
 
 
 @dataclass
@@ -79,6 +62,10 @@ class Watcher:
         self.env = make_environment(self.tdir)
         # the file loop and the preview server take turns on the warm environment
         self.lock = threading.Lock()
+        # `pnp preview` of this game is answered by the same code as the preview
+        # server's, with this watcher's environment
+        self.answerer = PreviewAnswerer(self.where(), only_slug=self.slug,
+                                        envs={self.tdir: self.env})
 
     def folders(self) -> list[Path]:
         """The folders watched: the game's data, its templates and the shared ones."""
@@ -98,10 +85,8 @@ class Watcher:
             """Time since the change was seen."""
             return f"[{(time.perf_counter() - start) * 1000:.0f} ms]"
 
-        if changed is None or any(p.suffix.lower() in (".svg", ".png", ".jpg", ".jpeg")
-                                  for p in changed):
-            self.env.layout_cache.clear()
-            self.env.resolvers.clear()
+        if changed is None or any(p.suffix.lower() in IMAGE_SUFFIXES for p in changed):
+            clear_render_caches(self.env)
         game = load_game(self.slug, self.root)
         folder = preview_folder(self.out / game.slug / "preview", game.slug)
         lines: list[str] = []
@@ -176,36 +161,12 @@ class Watcher:
 
         Only a request made in the same folder with the same folder options
         (``--data-dir``, ``--templates-dir``, ``--project``) for this game is
-        answered, so it resolves every folder exactly as the watcher did; any
-        other request, or a print-service preset, is declined (``fallback``)
-        and the client renders it itself.
+        answered; any other request, or a print-service preset, is declined
+        (``fallback``) and the client renders it itself. The work is
+        :class:`pnp.build.preview_server.PreviewAnswerer`'s, shared with the
+        preview server.
         """
-        from pnp.build.preview import write_previews
-
-        if request.get("preset") or request.get("where") != self.where():
-            return {"fallback": True}
-        cwd = Path(request["cwd"])
-        root = self.root
-        from pnp.data import resolve_slugs
-
-        try:
-            (slug,) = resolve_slugs(root, [request["game"]])
-        except PnpError as exc:
-            return {"error": str(exc)}
-        if slug != self.slug:
-            return {"fallback": True}
-        raw_out = request.get("out_dir")
-        out = cwd / raw_out if raw_out else cwd / "output" / slug / "preview"
-        try:
-            paths = write_previews(slug, request.get("deck"), list(request.get("card_ids", [])),
-                                   out_dir=out, dpi=int(request["dpi"]),
-                                   show_bleed=bool(request["show_bleed"]), data_dir=root,
-                                   templates_dir=self.tdir, sheet=bool(request.get("sheet")),
-                                   env=self.env)
-        except PnpError as exc:
-            return {"error": str(exc)}
-        absolute = raw_out is not None and Path(raw_out).is_absolute()
-        return {"paths": [str(p) if absolute else os.path.relpath(p, cwd) for p in paths]}
+        return self.answerer.answer(request)
 
     def where(self) -> list[Any]:
         """What decides the folders: working folder, --project and the folder options."""

@@ -4,7 +4,9 @@ Other commands' heavy packages (the simulator, the engines, the print
 profiles and services, the rulebook, the linter), pypdfium2's object layer
 (previews use PDFium's raw API) and modules imported only on an error path
 must not be imported by a one-card preview. The list is checked in a fresh
-process, since the test session itself has imported everything.
+process, since the test session itself has imported everything. (What a
+preview answered by the preview server imports, even less, is checked in
+test_preview_server.py.)
 """
 
 from __future__ import annotations
@@ -21,8 +23,9 @@ from pnp import PROJECT_ROOT
 PROJECT = Path(__file__).resolve().parent.parent / "bad_input" / "project"
 #: Modules a one-card preview must not import (prefixes match sub-modules too).
 NOT_IMPORTED = ("pnp.sim", "pnp.games", "pnp.printing", "pnp.rulebook", "pnp.check",
-                "pnp.lint", "pnp.build.decks", "pnp.build.watch", "pikepdf", "dask",
-                "matplotlib", "pypdfium2", "pypdfium2_cfg", "difflib", "secrets")
+                "pnp.lint", "pnp.build.decks", "pnp.build.watch", "pnp.build.preview_server",
+                "pikepdf", "dask", "matplotlib", "pypdfium2", "pypdfium2_cfg", "difflib",
+                "secrets")
 #: Modules it does need (the check above would pass vacuously if nothing ran).
 IMPORTED = ("jinja2", "reportlab.pdfgen.canvas", "pypdfium2_raw", "PIL.PngImagePlugin",
             "pnp.build.preview", "pnp.render.preview")
