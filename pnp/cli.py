@@ -372,8 +372,8 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 @click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="TOML file with more [profiles.NAME] rows.")
 @click.option("--no-server", is_flag=True,
-              help="Draw in this process: ask no preview server and start none "
-                   "(also: PNP_PREVIEW_SERVER=0).")
+              help="Draw the cards in this process: ask no preview server or watcher and "
+                   "start none (PNP_PREVIEW_SERVER=0 turns the server off for good).")
 @click.option("--stop-server", is_flag=True,
               help="Stop this project's preview server, if one runs, and exit.")
 @data_dir_option

@@ -394,3 +394,17 @@ def test_the_watcher_answers_with_the_servers_code_and_sees_a_changed_icon(
     assert served != before
     assert served == (project / "cold" / "star-1-face.png").read_bytes()
     assert w.answer_preview(dict(request, game="duo"))["fallback"]   # another game: declined
+
+
+def test_help_says_how_previews_are_drawn_and_how_to_opt_out() -> None:
+    from click.testing import CliRunner
+
+    from pnp.cli import main
+
+    result = CliRunner().invoke(main, ["preview", "--help"])
+    assert result.exit_code == 0
+    text = " ".join(result.output.split())
+    assert "starts a background preview server for the project" in text
+    assert "--no-server" in text and "PNP_PREVIEW_SERVER=0" in text and "--stop-server" in text
+    missing = CliRunner().invoke(main, ["preview"])
+    assert missing.exit_code == 2 and "Missing argument 'GAME'" in missing.output
