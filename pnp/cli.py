@@ -6,13 +6,16 @@ import functools
 import json
 import sys
 from pathlib import Path
-from typing import Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
 
 import click
 
 from pnp import __version__
 from pnp.errors import PnpError
 from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
+
+if TYPE_CHECKING:
+    from pnp.build.serve import ServerFiles
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -406,10 +409,12 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
         out_dir = project().out_dir / game / "preview"
     server = None
     if where is not None:
+        from pnp.build.serve import process_umask
+
         answer, server = _ask_warm_process(where, {
             "cwd": where[0], "game": game, "deck": deck, "card_ids": list(card_ids),
             "dpi": dpi, "show_bleed": not no_bleed, "sheet": sheet, "preset": preset,
-            "out_dir": str(out_dir), "where": where})
+            "out_dir": str(out_dir), "where": where, "umask": process_umask()})
         if answer is not None:
             if "error" in answer:
                 error = PnpError(str(answer["error"]))
@@ -433,7 +438,7 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
         click.echo(f"wrote {path}")
 
 
-def _start_preview_server(files: Any) -> None:
+def _start_preview_server(files: ServerFiles | None) -> None:
     """Start the project's preview server for the next run (``files`` None: start none)."""
     if files is not None:
         from pnp.build.serve import start_server
@@ -441,30 +446,34 @@ def _start_preview_server(files: Any) -> None:
         start_server(files)
 
 
-def _ask_warm_process(where: list[Any], request: dict[str, Any]) -> tuple[Any, Any]:
+def _ask_warm_process(where: list[Any], request: dict[str, Any]
+                      ) -> tuple[dict[str, Any] | None, ServerFiles | None]:
     """Ask a running `pnp watch`, then the project's preview server, to draw ``request``.
 
-    Returns (answer, server to start): the answer is None when the client
-    must render itself; the server files are set when no preview server
-    runs (or the one that ran just exited) and one should be started.
+    Returns (answer, server to start): the answer (``paths`` written or a
+    user ``error``) is None when the client must render itself; the server
+    files are set when no preview server runs (or the one that ran has just
+    exited) and one should be started.
     """
     from pnp.build import serve
+
+    def usable(answer: dict[str, Any] | None) -> bool:
+        return answer is not None and ("paths" in answer or "error" in answer)
 
     # where `pnp watch` listens by default: the project's output folder (not
     # ./output, which differs when --project names another folder)
     answer = serve.ask(request, project().out_dir)
-    if answer is not None or not serve.server_enabled():
-        return answer, None
-    umask = serve.process_umask()
-    files = serve.server_files(where, umask)
+    if usable(answer) or not serve.server_enabled():
+        return (answer if usable(answer) else None), None
+    files = serve.server_files(where, request["umask"])
     if files is None:
-        return None, None
-    answer = serve.exchange(dict(request, umask=umask), files.socket)
+        return None, None                         # no server possible here
+    answer = serve.exchange(request, files.socket)
     if answer is None:
         return None, files                        # nobody listens: start one afterwards
-    if answer.get("fallback"):
-        return None, files if answer.get("restart") else None
-    return answer, None
+    if usable(answer) and not answer.get("fallback"):
+        return answer, None
+    return None, files if answer.get("restart") else None
 
 
 def _stop_preview_server(where: list[Any] | None) -> None:
