@@ -149,6 +149,8 @@ def preview(tmp: Path, repeat: int) -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     no_pyc = dict(env, PYTHONPATH=str(source), PYTHONDONTWRITEBYTECODE="1")
     compiled = best([timed(args + ["--no-server"], work, no_pyc) for _ in range(repeat)])
+    # what any pnp command costs before it does anything: Python, click, pnp.cli
+    floor = best([timed(PNP + ["--version"], work, env) for _ in range(repeat)])
     print(f"preview, first run          {first[0] * 1000:6.0f} ms wall  {first[1] * 1000:5.0f} ms CPU"
           f"   (cold caches; draws the card, then starts the preview server)")
     if served_runs:
@@ -158,6 +160,8 @@ def preview(tmp: Path, repeat: int) -> None:
               f"{served[1] * 1000:5.0f} ms CPU in the client   (target 150 ms; median "
               f"{walls[len(walls) // 2] * 1000:.0f} ms, worst {walls[-1] * 1000:.0f} ms of "
               f"{len(walls)})")
+    print(f"pnp --version (start-up)    {floor[0] * 1000:6.0f} ms wall  {floor[1] * 1000:5.0f} ms CPU"
+          f"   (the floor of any pnp process: Python, click, pnp.cli)")
     print(f"preview, --no-server, warm  {warm[0] * 1000:6.0f} ms wall  {warm[1] * 1000:5.0f} ms CPU"
           f"   (in-process: warm caches, no server)")
     print(f"preview, --no-server, pnp from source {compiled[0] * 1000:3.0f} ms wall  "

@@ -177,7 +177,7 @@ class PreviewServer:
         """Answer requests in this thread until a reason to stop; return that reason.
 
         Stops after ``idle`` seconds without a request, when ``check`` (called
-        every ``tick`` seconds and after each request) returns a reason, or
+        after every ``tick`` seconds without a request) returns a reason, or
         when a handler's answer asks to (``_exit``).
         """
         sock = self.sock
@@ -196,7 +196,9 @@ class PreviewServer:
                     return why
                 continue
             conn.settimeout(TIMEOUT)          # a client that never writes cannot hang us
-            why = self._handle(conn) or check()
+            # (``check`` waits for the next tick: the handler checks what a
+            # request depends on itself, and a request is what counts as fast)
+            why = self._handle(conn)
             if why:
                 return why
             last = time.monotonic()
