@@ -170,6 +170,30 @@ class PreviewAnswerer:
                               templates_dir=Path(templates_dir) if templates_dir else None,
                               sheet=bool(request.get("sheet")), env=env)
 
+    def preload(self) -> None:
+        """Create the environment of this project's templates and load every template into it.
+
+        (From Jinja's bytecode cache, so the first preview of any game finds
+        its templates loaded; one that fails to load is left for a request
+        to report.)
+        """
+        from pnp.build.cards import resolve_templates_dir
+        from pnp.errors import PnpError
+        from pnp.project import Project
+
+        _, project, _, templates_dir = self.where
+        try:
+            with Project.resolve(project).activated():
+                tdir = resolve_templates_dir(Path(templates_dir) if templates_dir else None)
+        except PnpError:
+            return
+        env = self.environment(tdir)
+        for name in env.list_templates(filter_func=lambda n: n.endswith(".j2")):
+            try:
+                env.get_template(name)
+            except Exception:  # a broken template: its preview says so, exactly as cold
+                continue
+
     def environment(self, tdir: Path) -> PnpEnvironment:
         """The warm environment of ``tdir``, its caches cleared if a file in it changed."""
         from pnp.render.jinja_env import make_environment
@@ -296,6 +320,7 @@ def run(socket_file: Path, identity: list[Any], stamp: str) -> int:
         signal.signal(signal.SIGTERM, terminate)
         _warm_up()            # while the first client waits in the queue
         answerer = PreviewAnswerer(where, stamp=stamp)
+        answerer.preload()
         server.handler = ServerHandler(answerer, files)
         _log(f"serving previews of {where[0]} on {files.socket.name}")
 
