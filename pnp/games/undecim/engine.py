@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any, Iterator, Mapping, Sequence, cast
 
 from pnp.errors import PnpError
@@ -90,6 +91,8 @@ def _shuffled(items: list[int], rng: random.Random) -> list[int]:
     draw = rng.random
     keys = [draw() for _ in items]
     order = sorted(range(len(items)), key=keys.__getitem__)
+    if len(order) > 1:
+        return list(itemgetter(*order)(items))     # one C call instead of a list loop
     return [items[i] for i in order]
 
 
@@ -231,6 +234,16 @@ class UndecimGame(Game["UndecimState"]):
                         if q == Q_ANY or cat[self.types[t][h]] == q)
                   for t in range(self.n_types))
             for q in range(len(GAIN_QUANTITIES)))
+        #: The bit of each resource card's type (a hand's type mask).
+        self.type_bit: tuple[int, ...] = tuple(1 << t for t in ud.card_types)
+        #: Gain options by ``type mask · 8 + quantity`` (filled as hands are met; a
+        #: pure function of the key, so sharing it between states changes nothing).
+        self._gain_memo: dict[int, tuple[int, ...]] = {}
+        #: Settle options by a seat's material counts (likewise).
+        self._settle_memo: dict[tuple[int, ...], tuple[int, ...]] = {}
+        #: Per Story: the resolved quantities of (action, die, gold boost) (U1a, U1b,
+        #: U1d), as (gain queue, time, settles, develops, VP).
+        self._amount_memo: dict[tuple[int, ...], dict[tuple[int, int, int], tuple[Any, ...]]] = {}
         self.actions: tuple[ActionSpec, ...] = ud.actions
         self.n_actions = len(ud.actions)
         # Card ids of every action-card bit set, and the zone names per seat:
@@ -243,6 +256,12 @@ class UndecimGame(Game["UndecimState"]):
         self.bit_tuples: tuple[tuple[int, ...], ...] = tuple(
             tuple(a for a in range(self.n_actions) if m >> a & 1)
             for m in range(1 << self.n_actions)) if self.n_actions <= 16 else ()
+        #: Choose and pick actions of every action-card bit set (legal actions of
+        #: those phases are a lookup).
+        self.choose_lists: tuple[tuple[int, ...], ...] = tuple(
+            tuple(CHOOSE_BASE + a for a in bits) for bits in self.bit_tuples)
+        self.pick_lists: tuple[tuple[int, ...], ...] = tuple(
+            tuple(PICK_BASE + a for a in bits) for bits in self.bit_tuples)
         self.zone_names: tuple[tuple[str, str, str, str, str], ...] = tuple(
             (f"hand:{p}", f"drawn:{p}", f"play:{p}", f"settlements:{p}", f"actions:{p}")
             for p in range(8))
@@ -487,6 +506,9 @@ class UndecimState(State[UndecimGame]):
         self.up: list[int] = [-1] * g.n_res
         self.loose: list[list[int]] = [[] for _ in range(n)]
         self.cnt: list[list[int]] = [[0] * g.n_kinds for _ in range(n)]
+        #: Land halves in play per seat, sum(cnt[p][:n_lands]) kept as it changes (a
+        #: land never leaves play, U3, U4), for the land goals checked every action.
+        self.nland: list[int] = [0] * n
         #: Settlements per seat: (material or -1 if mixed, material mask, card ids).
         self.setl: list[list[tuple[int, int, tuple[int, ...]]]] = [[] for _ in range(n)]
         self.vp: list[list[int]] = [[0] * len(VP_SOURCES) for _ in range(n)]
@@ -539,6 +561,8 @@ class UndecimState(State[UndecimGame]):
         """Derive the lasting effects of the Story (U1h)."""
         (self.bonus, self.limit, self.enemy_vp, self.full_counters, self.full_vp,
          self.gold_extra, self.hand_size) = self.game.story_rules(self.story)
+        #: The Story's resolved action quantities (shared by clones: a pure cache).
+        self._amt = self.game._amount_memo.setdefault(tuple(self.story), {})
 
     # -- clone ------------------------------------------------------------------
 
@@ -554,6 +578,7 @@ class UndecimState(State[UndecimGame]):
         d["up"] = self.up[:]
         d["loose"] = [x[:] for x in self.loose]
         d["cnt"] = [x[:] for x in self.cnt]
+        d["nland"] = self.nland[:]
         d["setl"] = [x[:] for x in self.setl]
         d["vp"] = [x[:] for x in self.vp]
         d["ahand"] = self.ahand[:]
@@ -587,6 +612,7 @@ class UndecimState(State[UndecimGame]):
         self.up = [-1] * g.n_res
         self.loose = [[] for _ in range(n)]
         self.cnt = [[0] * g.n_kinds for _ in range(n)]
+        self.nland = [0] * n
         self.setl = [[] for _ in range(n)]
         self._tab = [None] * n
         order = _shuffled(list(range(g.n_actions)), rng)
@@ -632,8 +658,8 @@ class UndecimState(State[UndecimGame]):
     # -- API: queries -------------------------------------------------------------
 
     def current_player(self) -> int:
-        """Seat to decide, or TERMINAL."""
-        return TERMINAL if self.ph == PH_OVER else self.cur
+        """Seat to decide, or TERMINAL (``cur`` is TERMINAL exactly when the game is over)."""
+        return self.cur
 
     def is_terminal(self) -> bool:
         """True once the last round (of the last season) is scored."""
@@ -687,18 +713,24 @@ class UndecimState(State[UndecimGame]):
         g = self.game
         out: list[int]
         if ph == PH_GAIN:
-            out = self._gain_options(p, self.gq[0])
+            out = list(self._gain_options(p, self.gq[0]))
         elif ph == PH_BUILD:
             out = self._build_options(p)
         elif ph == PH_START:
             t = g.card_type[self.drawn[p]]
             out = [2 * t, 2 * t + 1]
         elif ph == PH_CHOOSE:
-            out = [CHOOSE_BASE + a for a in range(g.n_actions) if self.ahand[p] >> a & 1]
+            if g.choose_lists:
+                out = list(g.choose_lists[self.ahand[p]])
+            else:
+                out = [CHOOSE_BASE + a for a in range(g.n_actions) if self.ahand[p] >> a & 1]
         elif ph == PH_PICK:
-            own = self.log[-1][p]
-            out = [PICK_BASE + a for a in range(g.n_actions)
-                   if self.council >> a & 1 and a != own]
+            # Any council card but the one this seat just played (rulebook 4).
+            mask = self.council & ~(1 << self.log[-1][p])
+            if g.pick_lists:
+                out = list(g.pick_lists[mask])
+            else:
+                out = [PICK_BASE + a for a in range(g.n_actions) if mask >> a & 1]
         elif ph == PH_NIGHT:
             out = [NIGHT_BASE + k for k in range(self._night_max(p) + 1)]
         elif ph == PH_BOOST:
@@ -719,19 +751,23 @@ class UndecimState(State[UndecimGame]):
         self._legal = out
         return out
 
-    def _gain_options(self, p: int, q: int) -> list[int]:
-        """Gain actions for quantity ``q`` from seat ``p``'s hand (U1c: matching halves only)."""
+    def _gain_options(self, p: int, q: int) -> tuple[int, ...]:
+        """Gain actions for quantity ``q`` from seat ``p``'s hand (U1c: matching halves only).
+
+        They depend only on which types the hand holds, so they are looked up by
+        the hand's type mask (a gain is the commonest step of a game).
+        """
         g = self.game
-        ct = g.card_type
-        opts = g.gain_opts[q]
+        bit = g.type_bit
         seen = 0
-        out: list[int] = []
         for c in self.hand[p]:
-            t = ct[c]
-            if not seen >> t & 1:
-                seen |= 1 << t
-                out.extend(opts[t])
-        out.sort()
+            seen |= bit[c]
+        key = seen << 3 | q
+        out = g._gain_memo.get(key)
+        if out is None:
+            opts = g.gain_opts[q]
+            found = [a for t in range(g.n_types) if seen >> t & 1 for a in opts[t]]
+            out = g._gain_memo[key] = tuple(sorted(found))
         return out
 
     def _build_options(self, p: int) -> list[int]:
@@ -744,17 +780,12 @@ class UndecimState(State[UndecimGame]):
         can_settle = self.b_set > 0 or self.b_auto > 0
         can_develop = self.b_dev > 0 or self.b_auto > 0
         if can_settle:
-            for m in range(nm):
-                c = cnt[m0 + m]
-                if c >= 2:
-                    out.append(SETTLE_SAME + 2 * m)
-                    if c >= 3:
-                        out.append(SETTLE_SAME + 2 * m + 1)
-            for a in range(nm):
-                if cnt[m0 + a]:
-                    for b in range(a + 1, nm):
-                        if cnt[m0 + b]:
-                            out.append(SETTLE_MIX + MIX_STRIDE * a + b)
+            # The settles depend on the material counts alone: looked up.
+            mats = tuple(cnt[m0:m0 + nm])
+            settles = g._settle_memo.get(mats)
+            if settles is None:
+                settles = g._settle_memo[mats] = self._settle_options(mats)
+            out.extend(settles)
         if can_develop and self.setl[p]:
             gold = cnt[g.GOLD] > 0
             seen = set()
@@ -774,6 +805,24 @@ class UndecimState(State[UndecimGame]):
                 if gold:
                     out.append(base + DEV_GOLD)   # ruling U4a: gold develops any settlement
         return out
+
+    @staticmethod
+    def _settle_options(mats: tuple[int, ...]) -> tuple[int, ...]:
+        """Settles the material counts ``mats`` allow (U4): 2 or 3 alike, or 2 different."""
+        out: list[int] = []
+        nm = len(mats)
+        for m in range(nm):
+            c = mats[m]
+            if c >= 2:
+                out.append(SETTLE_SAME + 2 * m)
+                if c >= 3:
+                    out.append(SETTLE_SAME + 2 * m + 1)
+        for a in range(nm):
+            if mats[a]:
+                for b in range(a + 1, nm):
+                    if mats[b]:
+                        out.append(SETTLE_MIX + MIX_STRIDE * a + b)
+        return tuple(out)
 
     def _night_max(self, p: int) -> int:
         """Most enemies seat ``p`` may discard at this night (U5, U5a)."""
@@ -800,7 +849,7 @@ class UndecimState(State[UndecimGame]):
         p = self.cur
         if ph == PH_GAIN:
             self._gain(p, action)
-            self.gq.pop(0)
+            del self.gq[0]
             self._gain_next(p)
         elif ph == PH_BUILD:
             if action == BUILD_DONE:
@@ -857,16 +906,26 @@ class UndecimState(State[UndecimGame]):
         self._tab[p] = None
         self.loose[p].append(c)
         self.cnt[p][k] += 1
+        if k < self.game.n_lands:
+            self.nland[p] += 1
 
     def _gain(self, p: int, action: int) -> None:
         """Gain a hand card of the action's type with the action's half up."""
+        g = self.game
         t = action >> 1
-        ct = self.game.card_type
+        ct = g.card_type
         hand = self.hand[p]
         for i, c in enumerate(hand):
             if ct[c] == t:
                 del hand[i]
-                self._place(p, c, action & 1)
+                # _place, inline (the commonest card movement)
+                k = g.types[t][action & 1]
+                self.up[c] = k
+                self._tab[p] = None
+                self.loose[p].append(c)
+                self.cnt[p][k] += 1
+                if k < g.n_lands:
+                    self.nland[p] += 1
                 return
         raise AssertionError("gain of a type not in hand")  # legal actions exclude it
 
@@ -905,6 +964,13 @@ class UndecimState(State[UndecimGame]):
         self.order = []
         for p in range(n):
             hand = self.hand[p]
+            need = self.hand_size - len(hand)
+            deck = self.deck
+            if 0 < need <= len(deck):
+                # Card by card from the top, as _draw would (no reshuffle can happen).
+                hand.extend(deck[:-need - 1:-1])
+                del deck[-need:]
+                continue
             while len(hand) < self.hand_size:
                 c = self._draw()
                 if c < 0:
@@ -1001,9 +1067,17 @@ class UndecimState(State[UndecimGame]):
 
     # -- action phase ---------------------------------------------------------------------------
 
-    def _amounts(self, p: int, boost: int) -> list[int]:
-        """The quantities of ``p``'s action this round: fixed + Story + die + gold (U1a, U1b)."""
-        a = self.log[-1][p]
+    def _amounts(self, a: int, boost: int) -> tuple[Any, ...]:
+        """Action ``a`` this round: fixed + Story + die + gold (U1a, U1b, U1d).
+
+        Returns (gain queue, time, settles, develops, VP), the gain queue in the
+        order U1a takes them. A function of the Story, action, die and boost
+        only, so it is kept per Story (``self._amt``).
+        """
+        key = (a, self.die, boost)
+        got = self._amt.get(key)
+        if got is not None:
+            return got
         spec = self.game.actions[a]
         amt = list(spec.amounts)
         for q, extra in enumerate(self.bonus[a]):
@@ -1012,7 +1086,12 @@ class UndecimState(State[UndecimGame]):
             amt[spec.die_target] += spec.die_add[self.die - 1]
         if boost:
             amt[spec.boost_target] += boost
-        return amt
+        gq: list[int] = []
+        for q in range(len(GAIN_QUANTITIES)):
+            gq.extend([q] * amt[q])
+        got = self._amt[key] = (tuple(gq), amt[Q_TIME], amt[Q_SETTLE], amt[Q_DEVELOP],
+                                amt[Q_VP])
+        return got
 
     def _begin_action(self) -> None:
         """The next player in action order resolves (rulebook 3: アクションフェイズ)."""
@@ -1033,16 +1112,10 @@ class UndecimState(State[UndecimGame]):
         if k:
             self._discard(self._take_loose(p, self.game.GOLD, k))
             self.ev[EV_BOOST] += 1
-        amt = self._amounts(p, k)
-        gq: list[int] = []
-        for q in range(len(GAIN_QUANTITIES)):
-            gq.extend([q] * amt[q])
-        self.gq = gq
-        self.time_left = amt[Q_TIME]
-        self.b_set = amt[Q_SETTLE]
-        self.b_dev = amt[Q_DEVELOP]
-        if amt[Q_VP]:
-            self.vp[p][V_ACTION] += amt[Q_VP]
+        gq, self.time_left, self.b_set, self.b_dev, vp = self._amounts(self.log[-1][p], k)
+        self.gq = list(gq)
+        if vp:
+            self.vp[p][V_ACTION] += vp
         self._gain_next(p)
 
     def _gain_next(self, p: int) -> None:
@@ -1053,13 +1126,13 @@ class UndecimState(State[UndecimGame]):
             if len(opts) > 1:
                 self.ph = PH_GAIN
                 self.cur = p
-                self._legal = opts
+                self._legal = list(opts)
                 return
             if opts:
                 self._gain(p, opts[0])
             else:
                 self.ev[EV_GAIN_LOST] += 1
-            gq.pop(0)
+            del gq[0]
         # Time passes after the gains (U1a); the last counter sets off the night (U1e).
         t = self.time_left
         if t:
@@ -1276,11 +1349,15 @@ class UndecimState(State[UndecimGame]):
             # The commonest goals inline (this check follows every action); the
             # rest through _meets, which defines them all.
             if cond == C_LANDS:
-                lands, thr = g.n_lands, s.threshold
-                who = [p for p in range(n) if sum(self.cnt[p][:lands]) >= thr]
+                thr = s.threshold
+                if max(self.nland) < thr:
+                    continue        # the common case, without building a list
+                who = [p for p, x in enumerate(self.nland) if x >= thr]
             elif cond == C_SETTLEMENTS:
                 thr = s.threshold
-                who = [p for p in range(n) if len(self.setl[p]) >= thr]
+                if max(map(len, self.setl)) < thr:
+                    continue        # the common case, without building a list
+                who = [p for p, x in enumerate(self.setl) if len(x) >= thr]
             else:
                 who = [p for p in range(n) if self._meets(p, s, night)]
             if not who:
