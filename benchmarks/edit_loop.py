@@ -37,6 +37,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PY = sys.executable
@@ -90,8 +91,8 @@ def env_with(cache: Path) -> dict[str, str]:
     return env
 
 
-def _server_files(work: Path, cache: Path) -> object:
-    """The preview server files `pnp preview` uses in ``work`` with the options of ``args``."""
+def _server_files(work: Path, cache: Path) -> Any:
+    """The preview server files `pnp preview` uses in ``work`` with the benchmark's options."""
     sys.path.insert(0, str(ROOT))
     from pnp.build import serve
 
@@ -107,14 +108,18 @@ def _server_files(work: Path, cache: Path) -> object:
             os.environ["PNP_CACHE_DIR"] = old
 
 
-def _wait_for_server(files: object) -> bool:
-    """Wait (up to 30 s) until the preview server answers; False if it never does."""
+def _status(files: Any) -> dict[str, Any] | None:
+    """The preview server's status (pid, requests served), or None if none answers."""
     from pnp.build import serve
 
-    assert isinstance(files, serve.ServerFiles)
+    answer = serve.exchange({"op": "status", "where": files.where}, files.socket)
+    return answer if answer is not None and "pid" in answer else None
+
+
+def _wait_for_server(files: Any) -> bool:
+    """Wait (up to 30 s) until the preview server answers; False if it never does."""
     for _ in range(600):
-        answer = serve.exchange({"op": "status", "where": files.where}, files.socket)
-        if answer is not None and "pid" in answer:
+        if _status(files) is not None:
             return True
         time.sleep(0.05)
     return False
@@ -139,9 +144,18 @@ def preview(tmp: Path, repeat: int) -> None:
     if files is not None and not _wait_for_server(files):
         raise SystemExit("the preview server did not start; see its log in "
                          f"{cache / 'preview-server'}")
-    served_runs = [timed(args, work, env) for _ in range(max(repeat, 5))] if files else []
+    # Served runs, in-process runs and the bare start-up are interleaved, one
+    # of each per round, so that the machine's load swings hit all three alike.
+    served_runs, warm_runs, floor_runs = [], [], []
+    for _ in range(repeat):
+        if files is not None:
+            served_runs.append(timed(args, work, env))
+        warm_runs.append(timed(args + ["--no-server"], work, env))
+        # what any pnp command costs before it does anything: Python, click, pnp.cli
+        floor_runs.append(timed(PNP + ["--version"], work, env))
+    status = _status(files) if files is not None else None
     timed(stop, work, env)
-    warm = best([timed(args + ["--no-server"], work, env) for _ in range(repeat)])
+    warm, floor = best(warm_runs), best(floor_runs)
     # pnp's modules with no bytecode cache: a copy of the package without
     # __pycache__ folders, first on the path, and none written
     source = tmp / "source"
@@ -149,8 +163,6 @@ def preview(tmp: Path, repeat: int) -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     no_pyc = dict(env, PYTHONPATH=str(source), PYTHONDONTWRITEBYTECODE="1")
     compiled = best([timed(args + ["--no-server"], work, no_pyc) for _ in range(repeat)])
-    # what any pnp command costs before it does anything: Python, click, pnp.cli
-    floor = best([timed(PNP + ["--version"], work, env) for _ in range(repeat)])
     print(f"preview, first run          {first[0] * 1000:6.0f} ms wall  {first[1] * 1000:5.0f} ms CPU"
           f"   (cold caches; draws the card, then starts the preview server)")
     if served_runs:
@@ -159,7 +171,8 @@ def preview(tmp: Path, repeat: int) -> None:
         print(f"preview, later runs (server) {served[0] * 1000:5.0f} ms wall  "
               f"{served[1] * 1000:5.0f} ms CPU in the client   (target 150 ms; median "
               f"{walls[len(walls) // 2] * 1000:.0f} ms, worst {walls[-1] * 1000:.0f} ms of "
-              f"{len(walls)})")
+              f"{len(walls)}; {status.get('served', 0) if status else 0} drawn by the last "
+              "server, others cold after a change to pnp's code)")
     print(f"pnp --version (start-up)    {floor[0] * 1000:6.0f} ms wall  {floor[1] * 1000:5.0f} ms CPU"
           f"   (the floor of any pnp process: Python, click, pnp.cli)")
     print(f"preview, --no-server, warm  {warm[0] * 1000:6.0f} ms wall  {warm[1] * 1000:5.0f} ms CPU"
