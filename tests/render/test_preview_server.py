@@ -44,7 +44,8 @@ class Session:
         self.package = (pythonpath / "pnp").resolve()
         self.env = dict(os.environ, PNP_CACHE_DIR=str(cache), PNP_PREVIEW_SERVER="1",
                         PYTHONPATH=str(pythonpath))
-        self.env.pop(serve.IDLE_ENV, None)
+        # a safety net: a server a failing test could not stop leaves soon by itself
+        self.env[serve.IDLE_ENV] = "120"
         self.env.pop("PYTHONDONTWRITEBYTECODE", None)   # compile the copy of pnp once
 
     def pnp(self, *args: str, **env: str) -> subprocess.CompletedProcess[str]:
