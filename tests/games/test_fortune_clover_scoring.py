@@ -14,9 +14,9 @@ from pnp.errors import PnpError
 from pnp.games import make_game
 from pnp.games.fortune_clover.engine import FortuneCloverGame, FortuneCloverState
 from pnp.games.fortune_clover.fortunes import parse_reward, parse_selector
-from pnp.games.fortune_clover.scoring import (competition_places, deal_payouts, final_winners,
-                                              tied_paid_places, unpaid_places, yellow_return,
-                                              zero_excluded)
+from pnp.games.fortune_clover.scoring import (competition_places, deal_outcome, deal_payouts,
+                                              final_winners, tied_paid_places, unpaid_places,
+                                              yellow_return, zero_excluded)
 
 F01_4P = parse_reward("1st:Y1W2;2nd:W2;3rd:W1", 4)
 
@@ -52,6 +52,28 @@ def test_zero_excluded_counts_every_zero_seat_at_a_paying_place() -> None:
     """Two seats with zero tie at the place after the last scorer."""
     assert zero_excluded([4, 0, 0], parse_reward("1st:W1;2nd:W2", 3)) == 2
     assert zero_excluded([4, 0, 0], parse_reward("1st:W1;3rd:W2", 3)) == 0
+
+
+def test_deal_outcome_equals_the_separate_functions() -> None:
+    """The engine's one-pass deal_outcome agrees with the per-rule functions everywhere.
+
+    Every count vector of 3–5 seats with counts 0–3 (and a sample at 6
+    seats), against every shipped reward table and two with gaps (C6b) and
+    a last place that pays.
+    """
+    from itertools import product
+
+    from gamedata import build_game
+    game = build_game("fortune_clover")
+    for n in range(3, 7):
+        rewards = [f.rewards[n] for f in game.fortunes]
+        rewards += [parse_reward("2nd:W2;3rd:Y1", n), parse_reward("3rd:Y2" if n == 3 else f"{n}th:Y2", n)]
+        vectors = list(product(range(4), repeat=n))
+        for counts in vectors if n < 6 else vectors[::7]:
+            for reward in rewards:
+                want = (*deal_payouts(counts, reward), tied_paid_places(counts, reward),
+                        len(unpaid_places(counts, reward)), zero_excluded(counts, reward))
+                assert deal_outcome(counts, reward) == want, (counts, reward)
 
 
 # -- C8: the yellow return and the winners -------------------------------------------------

@@ -38,8 +38,7 @@ if TYPE_CHECKING:
     from pnp.data.inventory import GameData
 from .codec import DISCARD_BASE, MAX_CARDS, PASS_BASE, PASS_STRIDE, action_text, text_action
 from .fortunes import RANKS, SUITS, FortuneCard, fortune_from_row
-from .scoring import (deal_payouts, final_winners, tied_paid_places, unpaid_places,
-                      yellow_return, zero_excluded)
+from .scoring import deal_outcome, final_winners, yellow_return
 
 #: Suit index of clubs, the suit that may always follow (C4) and competes in every trick (C5).
 CLUB = SUITS.index("♣")
@@ -148,6 +147,8 @@ class FortuneCloverObservation(Observation):
 
 #: ``object.__new__``, to create an observation whose fields are then set at once.
 _new_observation = object.__new__
+#: ``object.__new__``, for a clone whose slots are then set one by one.
+_new_state = object.__new__
 
 
 class FortuneCloverGame(Game["FortuneCloverState"]):
@@ -205,6 +206,21 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         # Trick keys (ruling C5): a led-suit card beats a club of equal rank.
         self.led_key: tuple[int, ...] = tuple(2 * x + 1 for x in strength)
         self.club_key: tuple[int, ...] = tuple(2 * x for x in strength)
+        # The hot path indexes both tables below by led suit + 1 (the led
+        # suit is -1 while none is set), so one lookup serves leading and
+        # following.
+        #: play_mask[led + 1]: cards that must be played if held (C4), or, for
+        #: led = -1, the non-clubs a leader must lead if it holds one (C3).
+        self.play_mask: tuple[int, ...] = (self.nonclub_mask, *self.follow_mask)
+        #: trick_key[led + 1][c]: card c's key in a trick with that led suit
+        #: (C5); -1 for a card of neither the led suit nor clubs. Row 0: c
+        #: would lead (a club keeps its club key, C3; anything else sets the suit).
+        self.trick_key: tuple[tuple[int, ...], ...] = (
+            tuple(self.club_key[c] if suit[c] == CLUB else self.led_key[c]
+                  for c in range(self.n_cards)),
+            *(tuple(self.led_key[c] if suit[c] == led else
+                    self.club_key[c] if suit[c] == CLUB else -1 for c in range(self.n_cards))
+              for led in range(len(SUITS))))
 
         fortune_path = self._table_path(data, "fortune")
         self.fortunes: tuple[FortuneCard, ...] = tuple(
@@ -224,6 +240,9 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         self.pass_action: dict[tuple[int, int], int] = {
             (a, b): PASS_BASE + a * PASS_STRIDE + b
             for a in range(self.n_cards) for b in range(a + 1, self.n_cards)}
+        #: pass_base[a] + b: the action passing a and b, a < b.
+        self.pass_base: tuple[int, ...] = tuple(
+            PASS_BASE + a * PASS_STRIDE for a in range(self.n_cards))
 
         #: pair_ids memo: pass masks → ids.
         self._pair_memo: dict[int, tuple[int, ...]] = {}
@@ -461,6 +480,15 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
 class FortuneCloverState(State[FortuneCloverGame]):
     """A Fortune Clover position: deal, Fortune card, hands, exchange, trick, chips."""
 
+    # Slots: the hot path reads and writes these at every step, and slot
+    # access is cheaper than a dict of 30+ keys (measured: about 10 % fewer
+    # instructions per card played, and a cheaper clone).
+    __slots__ = ("game", "num_players", "deal", "phase_id", "cur", "lead", "fortune_order",
+                 "future_seeds", "fortune", "fmask", "ftrick", "hands", "centre", "discards",
+                 "passes", "trick", "tmask", "led", "best_key", "best_seat", "tricks", "won",
+                 "ntricks", "counted", "voids", "yellow", "white", "log", "ret_y", "ret_w",
+                 "n_turns", "ev", "_won_ids")
+
     def __init__(self, game: FortuneCloverGame, num_players: int) -> None:
         """An empty table (callers deal or load a position)."""
         n = num_players
@@ -546,8 +574,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
     # -- the API ---------------------------------------------------------------
 
     def current_player(self) -> int:
-        """Seat to act, or TERMINAL."""
-        return TERMINAL if self.phase_id == OVER else self.cur
+        """Seat to act, or TERMINAL (``cur`` is set to TERMINAL when the game ends)."""
+        return self.cur
 
     def is_terminal(self) -> bool:
         """True after the last deal's chips and the yellow return."""
@@ -563,28 +591,27 @@ class FortuneCloverState(State[FortuneCloverGame]):
     def legal_actions(self) -> list[int]:
         """Legal actions of the player on turn, ascending."""
         ph = self.phase_id
-        if ph == OVER:
-            return []
-        g = self.game
-        h = self.hands[self.cur]
-        if ph == PLAY:
-            led = self.led
-            if led < 0:
-                # ruling C3: no club lead while holding a non-club.
-                m = h & g.nonclub_mask or h
-            else:
-                # ruling C4: led suit or club if holding either, else anything.
-                m = h & g.follow_mask[led] or h
+        if ph == PLAY:  # most steps: tested first
+            g = self.game
+            h = self.hands[self.cur]
+            # ruling C3 (no led suit yet): no club lead while holding a non-club;
+            # ruling C4: led suit or club if holding either, else anything.
+            m = h & g.play_mask[self.led + 1] or h
             t4 = g.tables4
             if t4 is not None:  # decks of 40–52 cards: the lookups written out
                 t0, t1, t2, t3 = t4
                 return [*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39]]
             return g.ids_of(m)
+        if ph == OVER:
+            return []
+        g = self.game
+        ids = g.ids_of(self.hands[self.cur])
         if ph == EX_DISCARD:
-            return [DISCARD_BASE + c for c in g.ids_of(h)]
-        # every pair a < b of the hand, looked up in C (combinations are in
-        # ascending order, and so are the pair actions)
-        return list(map(g.pass_action.__getitem__, combinations(g.ids_of(h), 2)))
+            return [DISCARD_BASE + c for c in ids]
+        # every pair a < b of the hand (combinations are in ascending order,
+        # and so are the pair actions)
+        base = g.pass_base
+        return [base[a] + b for a, b in combinations(ids, 2)]
 
     def apply_action(self, action: int) -> None:
         """Apply ``action`` for the player on turn (validated first; C2–C5, C7–C9).
@@ -598,55 +625,51 @@ class FortuneCloverState(State[FortuneCloverGame]):
         if ph != PLAY:
             self._apply_exchange(ph, p, action)
             return
-        h = self.hands[p]
-        if not (0 <= action < g.n_cards and h >> action & 1):
-            raise illegal(self, action)
-        suit = g.suit[action]
+        hands = self.hands
+        h = hands[p]
         led = self.led
-        if led < 0:
-            if suit == CLUB and h & g.nonclub_mask:
-                raise illegal(self, action)  # ruling C3: no club lead while holding a non-club
-        elif suit != led and suit != CLUB and h & g.follow_mask[led]:
-            raise illegal(self, action)  # ruling C4: must play led suit or club if holding one
+        # One mask test is the whole of C3 and C4: the cards legal_actions lists
+        # (a negative action would make the shift raise, so it is refused first).
+        if action < 0 or not (h & g.play_mask[led + 1] or h) >> action & 1:
+            raise illegal(self, action)
         # Validated: from here on the state changes.
-        self.hands[p] = h ^ (1 << action)
+        card = 1 << action
+        hands[p] = h ^ card
         trick = self.trick
-        if led < 0:
-            if suit == CLUB:
-                # ruling C3: an only-clubs leader's club sets no led suit and passes the
-                # lead on; it still competes as a club (C5). It shows the seat
-                # holds nothing but clubs.
-                self.ev[EV_ONLY_CLUBS] += 1
-                self.voids[p] |= NONCLUB_SUITS
-                key = g.club_key[action]
+        suit = g.suit[action]
+        if suit != led:  # following suit (the common case) fires no event
+            if led < 0:
+                if suit == CLUB:
+                    # ruling C3: an only-clubs leader's club sets no led suit and passes
+                    # the lead on; it still competes as a club (C5). It shows the
+                    # seat holds nothing but clubs.
+                    self.ev[EV_ONLY_CLUBS] += 1
+                    self.voids[p] |= NONCLUB_SUITS
+                else:
+                    self.led = suit
+                    if trick and len(trick) == self.num_players - 1:
+                        # ruling C3: the restriction binds the last player too.
+                        self.ev[EV_LAST_SETS] += 1
+            elif suit == CLUB:
+                if h & g.suit_mask[led]:
+                    # ruling C4: a club may follow while holding the led suit.
+                    self.ev[EV_CLUB_HOLDING] += 1
             else:
-                self.led = suit
-                key = g.led_key[action]
-                if trick and len(trick) == self.num_players - 1:
-                    # ruling C3: the restriction binds the last player too.
-                    self.ev[EV_LAST_SETS] += 1
-        elif suit == led:
-            key = g.led_key[action]
-        elif suit == CLUB:
-            key = g.club_key[action]
-            if h & g.suit_mask[led]:
-                # ruling C4: a club may follow while holding the led suit.
-                self.ev[EV_CLUB_HOLDING] += 1
-        else:
-            key = -1
-            self.ev[EV_VOID] += 1
-            self.voids[p] |= (1 << led) | (1 << CLUB)  # ruling C4: held neither
-        trick.append(action)
-        self.tmask |= 1 << action
+                self.ev[EV_VOID] += 1
+                self.voids[p] |= (1 << led) | (1 << CLUB)  # ruling C4: held neither
+        # The key under the led suit as it was before this card (C5; row 0:
+        # this card leads, see FortuneCloverGame.trick_key).
+        key = g.trick_key[led + 1][action]
         if key > self.best_key:
             self.best_key = key
             self.best_seat = p
+        trick.append(action)
+        self.tmask |= card
         self.n_turns += 1
         if len(trick) == self.num_players:
             self._finish_trick()
         else:
-            p += 1
-            self.cur = 0 if p == self.num_players else p
+            self.cur = p + 1 if p + 1 < self.num_players else 0
 
     def _apply_exchange(self, ph: int, p: int, action: int) -> None:
         """Validate and apply an exchange choice (discard or pass) of seat ``p``."""
@@ -675,7 +698,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         ev[EV_TRICK] += 1
         if led < 0:
             ev[EV_ALL_CLUB] += 1  # ruling C3: every card a club, the led suit is clubs
-        else:
+        elif m & g.club_mask:  # both events below need a club in the trick
             win_card = self.trick[(w - self.lead) % self.num_players]
             ws = g.suit[win_card]
             if ws == CLUB and led != CLUB:
@@ -715,13 +738,13 @@ class FortuneCloverState(State[FortuneCloverGame]):
                 self.counted[w] += (self.centre & self.fmask).bit_count()
         counts = tuple(self.counted)
         reward = g.fortunes[self.fortune].rewards[n]
-        ys, ws = deal_payouts(counts, reward)
+        ys, ws, tied, unpaid, zero = deal_outcome(counts, reward)  # ruling C7
         for s in range(n):
             self.yellow[s] += ys[s]
             self.white[s] += ws[s]
-        ev[EV_TIED] += tied_paid_places(counts, reward)
-        ev[EV_UNPAID] += len(unpaid_places(counts, reward))
-        ev[EV_ZERO] += zero_excluded(counts, reward)
+        ev[EV_TIED] += tied
+        ev[EV_UNPAID] += unpaid
+        ev[EV_ZERO] += zero
         if not any(ys) and not any(ws):
             ev[EV_NOBODY] += 1
         self.log.append(counts)
@@ -793,14 +816,21 @@ class FortuneCloverState(State[FortuneCloverGame]):
         return final_winners(self.yellow, self.white)
 
     def clone(self) -> "FortuneCloverState":
-        """Independent copy (lists copied, ints and tuples shared)."""
-        new = object.__new__(FortuneCloverState)
-        d = self.__dict__.copy()
-        for key in ("fortune_order", "future_seeds", "hands", "discards", "passes", "trick",
-                    "tricks", "won", "ntricks", "counted", "voids", "yellow", "white", "log",
-                    "ret_y", "ret_w", "ev"):
-            d[key] = d[key][:]
-        new.__dict__ = d
+        """Independent copy (lists copied, ints and tuples shared); every slot is set."""
+        new = _new_state(FortuneCloverState)
+        new.game, new.num_players, new.deal, new.phase_id = (
+            self.game, self.num_players, self.deal, self.phase_id)
+        new.cur, new.lead, new.fortune, new.fmask, new.ftrick = (
+            self.cur, self.lead, self.fortune, self.fmask, self.ftrick)
+        new.centre, new.tmask, new.led, new.best_key, new.best_seat = (
+            self.centre, self.tmask, self.led, self.best_key, self.best_seat)
+        new.n_turns, new._won_ids = self.n_turns, self._won_ids
+        new.fortune_order, new.future_seeds = self.fortune_order[:], self.future_seeds[:]
+        new.hands, new.discards, new.passes = self.hands[:], self.discards[:], self.passes[:]
+        new.trick, new.tricks, new.won = self.trick[:], self.tricks[:], self.won[:]
+        new.ntricks, new.counted, new.voids = self.ntricks[:], self.counted[:], self.voids[:]
+        new.yellow, new.white, new.log = self.yellow[:], self.white[:], self.log[:]
+        new.ret_y, new.ret_w, new.ev = self.ret_y[:], self.ret_w[:], self.ev[:]
         return new
 
     def action_to_string(self, action: int) -> str:
