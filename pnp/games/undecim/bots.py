@@ -49,7 +49,6 @@ from .effects import (C_ENEMIES, C_GOLD, C_LAND_EACH, C_LAND_ONE, C_LANDS, C_SET
                       C_MIXED_SIZE, C_SETTLEMENTS, C_SIZE, GAIN_QUANTITIES, Q_ANY, Q_DEVELOP, Q_SETTLE,
                       Q_TIME, Q_VP)
 from .engine import UndecimGame, UndecimObservation
-from .scoring import round_land_vp
 
 #: Most build plans kept per game before that memo starts afresh (bounded memory).
 PLAN_MEMO = 200_000
@@ -126,6 +125,11 @@ class HeuristicBot(Bot):
             counts[t] += 1
         self.type_total = counts
         self.story_limit = g.story_rules(())[1]
+        #: Kinds a hand card of type t may be gained as under gain quantity q, in
+        #: the engine's option order: _gain_kinds[q][t].
+        self._gain_kinds: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(g.types[a >> 1][a & 1] for a in opts) for opts in per_type)
+            for per_type in g.gain_opts)
         #: Per decision: marginal value of one more half of each kind, rivals' enemies.
         self._margin: list[float] = []
         self._most_other = 0
@@ -312,9 +316,14 @@ class HeuristicBot(Bot):
         g = self.g
         L = self.L
         lands = cnt[:L]
-        v = float(sum(lands) * g.land_card_vp)
+        n_lands = sum(lands)
+        v = float(n_lands * g.land_card_vp)
         if ctx.ends:
-            v += ctx.ends * round_land_vp(lands, g.land_kind_vp, g.full_min, ctx.full_vp)
+            # round_land_vp (U6), inline: this runs for every holding valued.
+            if L and min(lands) >= g.full_min:
+                v += ctx.ends * (ctx.full_vp * L)
+            else:
+                v += ctx.ends * (g.land_kind_vp * (L - lands.count(0)))
         e = cnt[self.EN]
         if e:
             nights = ctx.nights
@@ -326,7 +335,13 @@ class HeuristicBot(Bot):
         builds = min(6, int(now_builds + ctx.builds + 0.5))
         v += self._plan(cnt, setl, builds, ctx)
         for cond, thr, bonus in ctx.story:
-            have = self._progress(cond, cnt, setl)
+            # The commonest goals inline; _progress defines them all.
+            if cond == C_LANDS:
+                have = n_lands
+            elif cond == C_SETTLEMENTS:
+                have = len(setl)
+            else:
+                have = self._progress(cond, cnt, setl)
             if have >= thr:
                 v += bonus
             elif have > 0:
@@ -500,19 +515,21 @@ class HeuristicBot(Bot):
         spec = g.actions[card]
         bonus = g.story_rules(obs.story)[0][card]
         me = obs.seat
-        types = self.types
-        gain_opts = g.gain_opts
+        kinds_of = self._gain_kinds
+        margin = self._margin
         en = self.EN
         total = 0.0
         counters = obs.counters
         # Marginal value of one more half of each kind (held constant in the estimate).
         cnt0 = list(obs.loose[me])
         setl = list(obs.settlements[me])
-        # Holdings after the gains, by the quantities: die faces that change no
-        # quantity (most cards have no die effect) share one greedy pass.
-        gained: dict[tuple[int, ...], list[int]] = {}
+        fixed = [a + b for a, b in zip(spec.amounts, bonus)]
+        # A face's value depends only on the quantities and on whether this card's
+        # time sets off a Night; faces that share both (most cards have no die
+        # effect) are valued once, and every face still adds its term in order.
+        by_face: dict[tuple[tuple[int, ...], bool], float] = {}
         for die in range(1, 7):
-            amt = [a + b for a, b in zip(spec.amounts, bonus)]
+            amt = fixed[:]
             if spec.die_target >= 0:
                 amt[spec.die_target] += spec.die_add[die - 1]
             cnt = cnt0[:]
@@ -521,46 +538,45 @@ class HeuristicBot(Bot):
                 if spec.boost_target not in (Q_TIME,):
                     cnt[self.GOLD] -= k
                     amt[spec.boost_target] += k
-            key = tuple(amt)
-            done = gained.get(key)
-            if done is not None:
-                cnt = done[:]
-            else:
+            removed = die + amt[Q_TIME]
+            moon_night = counters - die <= 0
+            sets_off = bool(not moon_night and amt[Q_TIME] and counters - removed <= 0)
+            key = (tuple(amt), sets_off)
+            v = by_face.get(key)
+            if v is None:
+                # The gains, taken greedily by marginal value (first best in hand order).
                 left = list(hand)
                 for q in range(len(GAIN_QUANTITIES)):
+                    kinds_q = kinds_of[q]
                     for _ in range(amt[q]):
                         best_k = -1
                         best_i = -1
                         best_v = -1e9
                         for i, t in enumerate(left):
-                            for a in gain_opts[q][t]:
-                                k = types[a >> 1][a & 1]
-                                v = self._margin[k]
-                                if v > best_v:
-                                    best_v, best_k, best_i = v, k, i
+                            for k in kinds_q[t]:
+                                mv = margin[k]
+                                if mv > best_v:
+                                    best_v, best_k, best_i = mv, k, i
                         if best_i < 0:
                             break
                         cnt[best_k] += 1
                         del left[best_i]
-                gained[key] = cnt[:]
-            night = 0.0
-            removed = die + amt[Q_TIME]
-            moon_night = counters - die <= 0
-            if not moon_night and amt[Q_TIME] and counters - removed <= 0:
-                # This card's time sets off a Night (U1e): cash now, rivals cash too.
-                e = cnt[en]
-                mine = e if e >= self._most_other else min(e, ctx.limit)
-                rivals = 0
-                for p in range(obs.num_players):
-                    if p != me:
-                        pe = obs.loose[p][en]
-                        top = max(self._most_other, e)
-                        rivals += pe if pe == top else min(pe, ctx.limit)
-                rivals_avg = rivals / max(1, obs.num_players - 1)
-                cnt[en] -= mine
-                night = mine * ctx.enemy_vp - self.RIVAL_WEIGHT * rivals_avg * ctx.enemy_vp
-            now = 1 + amt[Q_SETTLE] + amt[Q_DEVELOP]
-            v = self.value(cnt, setl, now, ctx) + night + amt[Q_VP]
+                night = 0.0
+                if sets_off:
+                    # This card's time sets off a Night (U1e): cash now, rivals cash too.
+                    e = cnt[en]
+                    mine = e if e >= self._most_other else min(e, ctx.limit)
+                    rivals = 0
+                    for p in range(obs.num_players):
+                        if p != me:
+                            pe = obs.loose[p][en]
+                            top = max(self._most_other, e)
+                            rivals += pe if pe == top else min(pe, ctx.limit)
+                    rivals_avg = rivals / max(1, obs.num_players - 1)
+                    cnt[en] -= mine
+                    night = mine * ctx.enemy_vp - self.RIVAL_WEIGHT * rivals_avg * ctx.enemy_vp
+                now = 1 + amt[Q_SETTLE] + amt[Q_DEVELOP]
+                v = by_face[key] = self.value(cnt, setl, now, ctx) + night + amt[Q_VP]
             total += v - base
         return total / 6.0
 
