@@ -91,6 +91,11 @@ def env_with(cache: Path) -> dict[str, str]:
     return env
 
 
+def _row(label: str, run: tuple[float, float], note: str) -> str:
+    """One figure: label, wall and CPU milliseconds, a note."""
+    return f"{label:<30}{run[0] * 1000:6.0f} ms wall  {run[1] * 1000:5.0f} ms CPU   ({note})"
+
+
 def _server_files(work: Path, cache: Path) -> Any:
     """The preview server files `pnp preview` uses in ``work`` with the benchmark's options."""
     sys.path.insert(0, str(ROOT))
@@ -163,22 +168,21 @@ def preview(tmp: Path, repeat: int) -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     no_pyc = dict(env, PYTHONPATH=str(source), PYTHONDONTWRITEBYTECODE="1")
     compiled = best([timed(args + ["--no-server"], work, no_pyc) for _ in range(repeat)])
-    print(f"preview, first run          {first[0] * 1000:6.0f} ms wall  {first[1] * 1000:5.0f} ms CPU"
-          f"   (cold caches; draws the card, then starts the preview server)")
+    print(_row("preview, first run", first,
+               "cold caches; draws the card, then starts the preview server"))
     if served_runs:
-        served = best(served_runs)
         walls = sorted(r[0] for r in served_runs)
-        print(f"preview, later runs (server) {served[0] * 1000:5.0f} ms wall  "
-              f"{served[1] * 1000:5.0f} ms CPU in the client   (target 150 ms; median "
-              f"{walls[len(walls) // 2] * 1000:.0f} ms, worst {walls[-1] * 1000:.0f} ms of "
-              f"{len(walls)}; {status.get('served', 0) if status else 0} drawn by the last "
-              "server, others cold after a change to pnp's code)")
-    print(f"pnp --version (start-up)    {floor[0] * 1000:6.0f} ms wall  {floor[1] * 1000:5.0f} ms CPU"
-          f"   (the floor of any pnp process: Python, click, pnp.cli)")
-    print(f"preview, --no-server, warm  {warm[0] * 1000:6.0f} ms wall  {warm[1] * 1000:5.0f} ms CPU"
-          f"   (in-process: warm caches, no server)")
-    print(f"preview, --no-server, pnp from source {compiled[0] * 1000:3.0f} ms wall  "
-          f"{compiled[1] * 1000:5.0f} ms CPU   (no bytecode cache for pnp's own modules)")
+        drawn = status.get("served", 0) if status else 0
+        print(_row("preview, later runs (server)", best(served_runs),
+                   f"CPU in the client; target 150 ms; median "
+                   f"{walls[len(walls) // 2] * 1000:.0f} ms, worst {walls[-1] * 1000:.0f} ms "
+                   f"of {len(walls)}; {drawn} drawn by the last server, others cold after "
+                   "a change to pnp's code"))
+    print(_row("pnp --version (start-up)", floor,
+               "the floor of any pnp process: Python, click, pnp.cli"))
+    print(_row("preview, --no-server, warm", warm, "in-process: warm caches, no server"))
+    print(_row("preview, --no-server, source", compiled,
+               "no bytecode cache for pnp's own modules"))
     if not unix:
         return
     watch = subprocess.Popen(PNP + ["watch", "fortuna", "--no-pdf", "--data-dir",
@@ -196,8 +200,7 @@ def preview(tmp: Path, repeat: int) -> None:
         watch.terminate()
         watch.wait()
     timed(stop, work, env)               # in case the watcher declined and one started
-    print(f"preview, `pnp watch` runs   {by_watch[0] * 1000:6.0f} ms wall  "
-          f"{by_watch[1] * 1000:5.0f} ms CPU in the client   (target 150 ms)")
+    print(_row("preview, `pnp watch` runs", by_watch, "CPU in the client; target 150 ms"))
 
 
 def watch_latency(tmp: Path, repeat: int) -> None:

@@ -23,9 +23,9 @@ from typing import Any, Callable
 from pnp.build.cards import kit_components, resolve_templates_dir
 from pnp.build.preview import (CardSide, load_game, preview_folder, render_sides,
                                write_card_pngs, write_sheet)
-# WATCHED_SUFFIXES and snapshot are shared with the preview server (and kept importable here)
-from pnp.build.preview_server import (IMAGE_SUFFIXES, WATCHED_SUFFIXES, PreviewAnswerer,  # noqa: F401
-                                      clear_render_caches, snapshot)
+# the file snapshot, the cache clearing and the preview answers are the preview server's
+from pnp.build.preview_server import (IMAGE_SUFFIXES, PreviewAnswerer, clear_render_caches,
+                                      snapshot)
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.errors import PnpError
