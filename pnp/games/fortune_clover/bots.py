@@ -77,6 +77,21 @@ def _beat_tables(suit: tuple[int, ...], led_key: tuple[int, ...], club_key: tupl
     return tuple(out)
 
 
+@lru_cache(maxsize=8)
+def _key_tables(suit: tuple[int, ...], led_key: tuple[int, ...], club_key: tuple[int, ...],
+                suits: int) -> tuple[tuple[int, ...], ...]:
+    """Per led suit (−1 … suits − 1) and card: its trick key (:func:`_trick_key`, C5)."""
+    return tuple(tuple(_trick_key(c, led, suit, led_key, club_key) for c in range(len(suit)))
+                 for led in range(-1, suits))
+
+
+@lru_cache(maxsize=8)
+def _open_suit_table(suit_mask: tuple[int, ...]) -> tuple[int, ...]:
+    """Per void-bit set v: the cards of every suit not in v (C3/C4)."""
+    return tuple(sum(m for s, m in enumerate(suit_mask) if not v >> s & 1)
+                 for v in range(1 << len(suit_mask)))
+
+
 class HeuristicBot(Bot):
     """Trick-taking heuristics driven by the Fortune card and the yellow-chip race."""
 
@@ -100,13 +115,12 @@ class HeuristicBot(Bot):
         # beats[L + 1][c]: the cards that would beat card c in a trick whose led
         # suit is L (L = -1: not set yet, c or a later card sets it), C5.
         self.beats = _beat_tables(g.suit, g.led_key, g.club_key, len(g.suit_mask))
-        # keys[L + 1][c]: _key(c, L), looked up instead of computed per card
-        suits = len(g.suit_mask)
-        self.keys = tuple(tuple(self._key(c, led) for c in range(g.n_cards))
-                          for led in range(-1, suits))
+        # keys[L + 1][c]: _key(c, L), looked up instead of computed per card.
+        # This table and the next are built once per deck: a searching bot
+        # seats a fresh bot for every playout.
+        self.keys = _key_tables(g.suit, g.led_key, g.club_key, len(g.suit_mask))
         # open_suits[v]: the cards of every suit not in the void bits v (C3/C4)
-        self.open_suits = tuple(sum(m for s, m in enumerate(g.suit_mask) if not v >> s & 1)
-                                for v in range(1 << suits))
+        self.open_suits = _open_suit_table(g.suit_mask)
         self.bit = g.bit.__getitem__
 
     # -- what the deal is worth ------------------------------------------------
