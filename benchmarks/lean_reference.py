@@ -14,6 +14,13 @@ number it holds; legal moves are listed as ints, one chosen at random. The
 game ends when the draw pile is empty; score = cards laid down. About the
 length (~65 steps) and branching (~7 moves) of Fortuna's random games.
 
+A second reference, for trick-taking engines (REFERENCE.md: "4-player
+52-card trick-taking ~12,000 games/s per core"): one deal of a plain
+trick-taking game written the same lean way (:func:`play_tricks`): 52 cards
+of 13 ranks × 4 suits dealt 13 each, must follow suit if able, the highest
+card of the led suit wins and leads next; 52 steps. ``search_speed.py``
+compares Fortune Clover per deal against it.
+
 Usage: ``python benchmarks/lean_reference.py [--seconds 2]`` prints games/s
 per core (best of 3) and the number of steps per game; the engine figures
 are in ``benchmarks/sim_speed.py --playouts``.
@@ -24,6 +31,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from typing import Callable
 
 NUMBERS, SUITS, PLAYERS, HAND = 13, 6, 4, 7
 
@@ -61,15 +69,53 @@ def play(seed: int) -> tuple[list[int], int]:
     return scores, steps
 
 
-def games_per_second(seconds: float) -> tuple[float, float]:
-    """Best of three runs of about ``seconds``: (games/s, steps per game)."""
+RANKS, TRICK_SUITS, HAND_TRICKS = 13, 4, 13
+
+
+def play_tricks(seed: int) -> tuple[list[int], int]:
+    """One random deal of plain trick-taking; returns (tricks won, steps)."""
+    rng = random.Random(seed)
+    rnd = rng.random
+    deck = list(range(RANKS * TRICK_SUITS))  # card c: suit c // RANKS, rank c % RANKS
+    rng.shuffle(deck)
+    hands = [deck[p * HAND_TRICKS:(p + 1) * HAND_TRICKS] for p in range(PLAYERS)]
+    tricks = [0] * PLAYERS
+    steps = 0
+    leader = 0
+    for _ in range(HAND_TRICKS):
+        led = -1
+        best = -1
+        winner = leader
+        for k in range(PLAYERS):
+            p = (leader + k) % PLAYERS
+            hand = hands[p]
+            # Moves: any card to lead; follow the led suit if able, else any card.
+            if led < 0:
+                moves = hand
+            else:
+                moves = [c for c in hand if c // RANKS == led] or hand
+            card = moves[int(rnd() * len(moves))]
+            hand.remove(card)
+            if led < 0:
+                led = card // RANKS
+            if card // RANKS == led and card > best:
+                best, winner = card, p
+            steps += 1
+        tricks[winner] += 1
+        leader = winner
+    return tricks, steps
+
+
+def games_per_second(seconds: float,
+                     game: Callable[[int], tuple[list[int], int]] = play) -> tuple[float, float]:
+    """Best of three runs of about ``seconds``: (games/s, steps per game) of ``game``."""
     best = 0.0
     steps_per_game = 0.0
     for r in range(3):
         t0 = time.perf_counter()
         games = steps = 0
         while time.perf_counter() - t0 < seconds:
-            steps += play(r * 10_000_000 + games)[1]  # fresh seeds in every run
+            steps += game(r * 10_000_000 + games)[1]  # fresh seeds in every run
             games += 1
         best = max(best, games / (time.perf_counter() - t0))
         steps_per_game = steps / games
@@ -84,6 +130,9 @@ def main() -> int:
     rate, steps = games_per_second(args.seconds)
     print(f"lean reference (4 players, 78-card set collection): {rate:,.0f} games/s per core, "
           f"{steps:.0f} steps/game")
+    rate, steps = games_per_second(args.seconds, play_tricks)
+    print(f"lean trick-taking reference (4 players, 52 cards, one deal): {rate:,.0f} games/s "
+          f"per core, {steps:.0f} steps/game")
     return 0
 
 

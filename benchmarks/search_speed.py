@@ -7,6 +7,9 @@ For every registered engine built from ``card_data/`` prints
   random playout costs), as games/s and steps/s, and as a fraction of the
   lean reference loop (``benchmarks/lean_reference.py``, measured in the
   same process, the same way, just before);
+* for Fortune Clover, a game of several deals, also deals/s (games/s × deals
+  per game) as a fraction of the lean trick-taking deal
+  (``lean_reference.play_tricks``, measured in the same run);
 * MCTS decisions/s at budget 100 (``mcts:100``, the game's own bot playing
   out, the default) and with random playouts (``mcts:100:random``), timed on
   positions taken from seeded games.
@@ -29,7 +32,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from lean_reference import games_per_second  # noqa: E402
+from lean_reference import games_per_second, play_tricks  # noqa: E402
 from pnp.data import load_game_data  # noqa: E402
 from pnp.games import engine_slugs, make_game, registered_games  # noqa: E402
 from pnp.games.api import Game  # noqa: E402
@@ -106,7 +109,13 @@ def main() -> int:
     lean, lean_steps = games_per_second(args.seconds)
     print(f"lean reference loop: {lean:,.0f} games/s per core ({lean_steps:.0f} steps/game, "
           f"{lean * lean_steps:,.0f} steps/s)")
-    for slug in [args.only] if args.only else engine_slugs():
+    slugs = [args.only] if args.only else engine_slugs()
+    trick_lean = trick_steps = 0.0
+    if "fortune_clover" in slugs:
+        trick_lean, trick_steps = games_per_second(args.seconds, play_tricks)
+        print(f"lean trick-taking deal: {trick_lean:,.0f} deals/s per core ({trick_steps:.0f} "
+              f"steps/deal, {trick_lean * trick_steps:,.0f} steps/s)")
+    for slug in slugs:
         game = make_game(load_game_data(DATA, slug, strict=True))
         n = min(max(args.players, type(game).min_players), type(game).max_players)
         rate, steps = playouts(game, n, args.seconds, args.repeat)
@@ -122,6 +131,10 @@ def main() -> int:
               f"{rate * steps:9,.0f} steps/s) = {rate / lean:.2f}× the lean loop per game, "
               f"{rate * steps / (lean * lean_steps):.2f}× per step;  mcts:100 "
               f"{heur:6.2f} decisions/s (own bot plays out), {rand:6.2f} (random playouts)")
+        if slug == "fortune_clover":
+            deals = int(game.params["deals"])
+            print(f"{slug:<15} {n}p  per deal {rate * deals:8,.0f} deals/s ({steps / deals:.0f} "
+                  f"steps) = {rate * deals / trick_lean:.2f}× the lean trick-taking deal")
     return 0
 
 
