@@ -93,12 +93,14 @@ class PreviewAnswerer:
     """
 
     def __init__(self, where: list[Any], *, only_slug: str | None = None,
-                 envs: dict[Path, PnpEnvironment] | None = None, stamp: str | None = None
-                 ) -> None:
+                 envs: dict[Path, PnpEnvironment] | None = None, stamp: str | None = None,
+                 skip: tuple[str, ...] = ()) -> None:
         self.where = list(where)
         self.only_slug = only_slug
         self.envs: dict[Path, PnpEnvironment] = dict(envs or {})
-        self.stamp = stamp if stamp is not None else serve.code_stamp()
+        #: Sub-packages of pnp left out of the code stamp (:data:`serve.NOT_IN_PREVIEWS`)
+        self.skip = skip
+        self.stamp = stamp if stamp is not None else serve.code_stamp(skip)
         from pnp.fileio import current_umask
 
         # (read, not set and restored: a watcher has other threads)
@@ -118,7 +120,7 @@ class PreviewAnswerer:
             return {"fallback": True, "why": "not this process's folders, or a preset"}
         if request.get("umask") is not None and request["umask"] != self.umask:
             return {"fallback": True, "why": "another umask"}
-        if serve.code_stamp() != self.stamp:
+        if serve.code_stamp(self.skip) != self.stamp:
             return {"fallback": True, "restart": True, "why": "pnp's code changed"}
         if not _same_folder(self.where[0]):
             return {"fallback": True, "restart": True, "why": "the working folder was replaced"}
@@ -169,6 +171,12 @@ class PreviewAnswerer:
                               show_bleed=bool(request["show_bleed"]), data_dir=data,
                               templates_dir=Path(templates_dir) if templates_dir else None,
                               sheet=bool(request.get("sheet")), env=env)
+
+    def unstamped_modules(self) -> list[str]:
+        """Loaded modules of the sub-packages the code stamp leaves out (none, normally)."""
+        prefixes = tuple(f"pnp.{name}" for name in self.skip)
+        return sorted(m for m in sys.modules
+                      if m in prefixes or m.startswith(tuple(p + "." for p in prefixes)))
 
     def preload(self) -> None:
         """Create the environment of this project's templates and load every template into it.
@@ -254,6 +262,11 @@ class ServerHandler:
         answer = self.answerer.answer(request)
         if answer.get("restart"):
             answer["_exit"] = answer["why"]
+        elif self.answerer.unstamped_modules():
+            # this answer is right (the module was loaded just now), but later
+            # ones could draw with it after an edit the stamp does not see
+            answer["_exit"] = ("a preview loaded " + ", ".join(self.answerer.unstamped_modules())
+                               + ", which the code stamp leaves out")
         return answer
 
 
@@ -319,7 +332,7 @@ def run(socket_file: Path, identity: list[Any], stamp: str) -> int:
 
         signal.signal(signal.SIGTERM, terminate)
         _warm_up()            # while the first client waits in the queue
-        answerer = PreviewAnswerer(where, stamp=stamp)
+        answerer = PreviewAnswerer(where, stamp=stamp, skip=serve.NOT_IN_PREVIEWS)
         answerer.preload()
         server.handler = ServerHandler(answerer, files)
         _log(f"serving previews of {where[0]} on {files.socket.name}")
@@ -328,7 +341,7 @@ def run(socket_file: Path, identity: list[Any], stamp: str) -> int:
             """A reason to stop between requests, or None."""
             if not server.still_bound():
                 return "socket file removed"
-            if serve.code_stamp() != stamp:
+            if serve.code_stamp(serve.NOT_IN_PREVIEWS) != stamp:
                 return "pnp's code changed"
             if not _same_folder(where[0]):
                 return "the working folder was replaced"

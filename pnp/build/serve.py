@@ -53,6 +53,11 @@ IDLE_DEFAULT = 600.0
 MAX_SOCKET_PATH = 100
 #: The pnp package whose code a server runs (part of its identity; already resolved).
 PACKAGE_DIR = PROJECT_ROOT / "pnp"
+#: pnp's sub-packages that drawing a preview never imports (the engines, the
+#: simulator, the rulebook, the print services): left out of the preview
+#: server's code stamp, so editing them does not stop it. The server checks
+#: after every request that none of them has been loaded.
+NOT_IN_PREVIEWS = ("games", "sim", "rulebook", "printing")
 #: Libraries whose files a preview reads; reinstalling one changes the code stamp.
 STAMPED_LIBRARIES = ("click", "jinja2", "markupsafe", "reportlab", "pypdfium2_raw", "PIL",
                      "matplotlib_fontja")
@@ -350,12 +355,14 @@ def server_files(where: list[Any], umask: int | None = None) -> ServerFiles | No
     return ServerFiles(sock, folder / f"{name}.lock", folder / f"{name}.log", identity)
 
 
-def code_stamp() -> str:
+def code_stamp(skip: tuple[str, ...] = ()) -> str:
     """A fingerprint of pnp's own files and of the libraries a preview uses.
 
     Any edit (a ``git pull``, an upgrade) changes it; a server started
     before the change declines and exits instead of drawing with stale code.
-    It costs about a millisecond (a ``stat`` per file).
+    ``skip`` names top-level sub-packages of pnp left out (see
+    :data:`NOT_IN_PREVIEWS`). It costs about a millisecond (a ``stat`` per
+    file).
     """
     import importlib.util
 
@@ -363,7 +370,9 @@ def code_stamp() -> str:
     for folder, dirs, files in os.walk(PACKAGE_DIR):
         # compiled bytecode follows the sources; _shipped holds a wheel's games,
         # which the servers watch as project files
-        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "_shipped"))
+        top = folder == str(PACKAGE_DIR)
+        dirs[:] = sorted(d for d in dirs if d not in ("__pycache__", "_shipped")
+                         and not (top and d in skip))
         for name in sorted(files):
             try:
                 st = os.stat(os.path.join(folder, name))
@@ -402,7 +411,7 @@ def start_server(files: ServerFiles) -> bool:
                 # -P: not the working folder first on sys.path, so the server
                 # imports the same pnp as this process (it checks that, too)
                 [sys.executable, "-P", "-m", "pnp.build.preview_server", str(files.socket),
-                 json.dumps(files.identity), code_stamp()],
+                 json.dumps(files.identity), code_stamp(NOT_IN_PREVIEWS)],
                 cwd=files.where[0], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 start_new_session=True, close_fds=True)
     except OSError:

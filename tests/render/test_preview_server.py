@@ -269,7 +269,7 @@ def test_a_killed_server_is_replaced_and_racing_servers_leave_one(session: Sessi
     files = s.files()
     racers = [subprocess.Popen([sys.executable, "-P", "-m", "pnp.build.preview_server",
                                 str(files.socket), json.dumps(files.identity),
-                                serve.code_stamp()],
+                                serve.code_stamp(serve.NOT_IN_PREVIEWS)],
                                cwd=s.project, env=s.env, stdout=subprocess.PIPE,
                                stderr=subprocess.STDOUT)
               for _ in range(3)]
@@ -303,6 +303,13 @@ def test_changed_code_idle_time_and_opt_outs_stop_or_skip_the_server(tmp_path: P
             return
         assert s.pnp("preview", "toy", "cards", "star-1", "--dpi", "36").returncode == 0
         old = s.wait_for_server()["pid"]
+        # an edit to code no preview runs (a game's engine) keeps the server
+        engine = next((source / "pnp" / "games").rglob("*.py"))
+        engine.write_text(engine.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+        kept = s.pnp("preview", "toy", "cards", "star-2", "--dpi", "36")
+        assert kept.returncode == 0, kept.stderr
+        status = s.ask("status")
+        assert status is not None and (status["pid"], status["served"]) == (old, 1)
         # a `git pull`: the next preview is drawn cold by the new code, the old
         # server leaves and a new one starts
         module = source / "pnp" / "build" / "context.py"
@@ -331,7 +338,8 @@ def test_changed_code_idle_time_and_opt_outs_stop_or_skip_the_server(tmp_path: P
 def serve_stamp(source: Path) -> str:
     """The code stamp of the pnp package copied to ``source``."""
     done = subprocess.run([sys.executable, "-P", "-c",
-                           "from pnp.build.serve import code_stamp; print(code_stamp())"],
+                           "from pnp.build.serve import NOT_IN_PREVIEWS, code_stamp; "
+                           "print(code_stamp(NOT_IN_PREVIEWS))"],
                           env=dict(os.environ, PYTHONPATH=str(source)), capture_output=True,
                           text=True, check=True)
     return done.stdout.strip()
@@ -363,6 +371,27 @@ def test_the_answer_is_declined_when_it_could_differ_from_a_cold_run(tmp_path: P
     assert answerer.answer(request) == {"fallback": True, "restart": True,
                                         "why": "pnp's code changed"}
     assert not (tmp_path / "out").exists()
+
+
+def test_a_server_that_loaded_code_its_stamp_leaves_out_exits_after_answering(
+        tmp_path: Path) -> None:
+    import pnp.games  # noqa: F401  (as if a preview had loaded it)
+    from pnp.build.preview_server import ServerHandler
+
+    where = [os.getcwd(), None, None, None]
+    answerer = PreviewAnswerer(where, skip=("games", "sim"))
+    assert "pnp.games" in answerer.unstamped_modules()
+    assert PreviewAnswerer(where, skip=("no_such_package",)).unstamped_modules() == []
+    handler = ServerHandler(answerer, serve.ServerFiles(tmp_path / "s", tmp_path / "l",
+                                                        tmp_path / "g", [where]))
+    answer = handler({"cwd": os.getcwd(), "game": "fortuna", "deck": "reel",
+                      "card_ids": ["reel-1-bolt"], "dpi": 36, "show_bleed": True,
+                      "sheet": False, "preset": None, "out_dir": str(tmp_path / "out"),
+                      "where": where})
+    assert len(answer["paths"]) == 2                        # the answer itself stands
+    assert "pnp.games" in answer["_exit"]                   # then the server leaves
+    assert handler({"op": "stop", "where": where})["_exit"] == "asked to stop"
+    assert handler({"op": "status", "where": [str(tmp_path)]})["fallback"]
 
 
 def test_the_watcher_answers_with_the_servers_code_and_sees_a_changed_icon(
