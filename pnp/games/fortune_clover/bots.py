@@ -29,11 +29,12 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 from typing import Any, Sequence
+from weakref import WeakKeyDictionary
 
 from pnp.games.api import Observation
 from pnp.games.bots import Bot
 
-from .codec import DISCARD_BASE, PASS_BASE, decode_pass
+from .codec import DISCARD_BASE, MAX_CARDS, PASS_BASE, decode_pass
 from .engine import CLUB, FortuneCloverGame, FortuneCloverObservation
 
 #: Weight of the yellow-return penalty while deals remain (the race may still change).
@@ -92,6 +93,84 @@ def _open_suit_table(suit_mask: tuple[int, ...]) -> tuple[int, ...]:
                  for v in range(1 << len(suit_mask)))
 
 
+#: Sort keys below fold a card-id tie-break into one int: ``k·SPAN + c``
+#: orders as ``(k, c)`` and ``k·SPAN − c`` as ``(k, −c)`` (card ids < SPAN), so
+#: min/max take a C-level ``tuple.__getitem__`` key instead of a lambda per card.
+SPAN = 128
+assert MAX_CARDS <= SPAN
+
+
+class _Tables:
+    """The heuristic bot's lookup tables for one game, shared by every bot seated in it.
+
+    A searching bot seats a fresh bot per playout, so nothing here may be
+    rebuilt per bot; tables that depend on the Fortune card fill in lazily.
+    """
+
+    def __init__(self, g: FortuneCloverGame) -> None:
+        """Build the per-deck tables of ``g``."""
+        suits = len(g.suit_mask)
+        n = g.n_cards
+        strength = g.strength
+        # beats[L + 1][c]: the cards that would beat card c in a trick whose led
+        # suit is L (L = -1: not set yet, c or a later card sets it), C5.
+        self.beats = _beat_tables(g.suit, g.led_key, g.club_key, suits)
+        # keys[L + 1][c]: the trick key of c (C5), looked up instead of computed.
+        self.keys = _key_tables(g.suit, g.led_key, g.club_key, suits)
+        # open_suits[v]: the cards of every suit not in the void bits v (C3/C4)
+        self.open_suits = _open_suit_table(g.suit_mask)
+        #: min by (key, c) and max by (key, −c), per led suit + 1.
+        self.key_low = tuple(tuple(k * SPAN + c for c, k in enumerate(row)) for row in self.keys)
+        self.key_high = tuple(tuple(k * SPAN - c for c, k in enumerate(row)) for row in self.keys)
+        #: max by (strength, −c).
+        self.strength_high = tuple(strength[c] * SPAN - c for c in range(n))
+        self._low_strength = min(strength, default=0)
+        self._strength_span = max(strength, default=0) - self._low_strength + 1
+        #: (Fortune mask, want class) → min key of HeuristicBot's shed score and c.
+        self.shed: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: Fortune mask → max key of (counted, strength, −c).
+        self.avoid: dict[int, tuple[int, ...]] = {}
+        #: The last ``obs.won`` seen and its card mask: the seats of one state
+        #: share that tuple until a trick ends (identity, so never stale).
+        self.won_memo: tuple[object, int] = ((), 0)
+        self._g = g
+
+    def shed_keys(self, fmask: int, want: float) -> tuple[int, ...]:
+        """Per card: its shed score (lower = better to throw away) · SPAN + c."""
+        cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
+        keys = self.shed.get((fmask, cls))
+        if keys is None:
+            g = self._g
+            counted_bonus = 8 * cls  # counted cards: keep (+8) when wanted, shed (−8) if not
+            keys = self.shed[fmask, cls] = tuple(
+                (g.strength[c] + (5 if g.suit[c] == CLUB else 0)
+                 + (counted_bonus if fmask >> c & 1 else 0)) * SPAN + c
+                for c in range(g.n_cards))
+        return keys
+
+    def avoid_keys(self, fmask: int) -> tuple[int, ...]:
+        """Per card: a max key ordered as (counted, strength, −c)."""
+        keys = self.avoid.get(fmask)
+        if keys is None:
+            g, low, span = self._g, self._low_strength, self._strength_span
+            keys = self.avoid[fmask] = tuple(
+                ((fmask >> c & 1) * span + g.strength[c] - low) * SPAN - c
+                for c in range(g.n_cards))
+        return keys
+
+
+#: Tables per game (weak: a game and its tables go together).
+_GAME_TABLES: "WeakKeyDictionary[FortuneCloverGame, _Tables]" = WeakKeyDictionary()
+
+
+def _tables_of(g: FortuneCloverGame) -> _Tables:
+    """The shared :class:`_Tables` of ``g``."""
+    tables = _GAME_TABLES.get(g)
+    if tables is None:
+        tables = _GAME_TABLES[g] = _Tables(g)
+    return tables
+
+
 class HeuristicBot(Bot):
     """Trick-taking heuristics driven by the Fortune card and the yellow-chip race."""
 
@@ -112,15 +191,12 @@ class HeuristicBot(Bot):
         self.all_cards = (1 << g.n_cards) - 1
         self.suit_mask = g.suit_mask
         self._want_memo: tuple[Any, float] = (None, 0.0)
-        # beats[L + 1][c]: the cards that would beat card c in a trick whose led
-        # suit is L (L = -1: not set yet, c or a later card sets it), C5.
-        self.beats = _beat_tables(g.suit, g.led_key, g.club_key, len(g.suit_mask))
-        # keys[L + 1][c]: _key(c, L), looked up instead of computed per card.
-        # This table and the next are built once per deck: a searching bot
-        # seats a fresh bot for every playout.
-        self.keys = _key_tables(g.suit, g.led_key, g.club_key, len(g.suit_mask))
-        # open_suits[v]: the cards of every suit not in the void bits v (C3/C4)
-        self.open_suits = _open_suit_table(g.suit_mask)
+        # Built once per game (see _Tables): a searching bot seats a fresh bot
+        # for every playout.
+        tables = self.tables = _tables_of(g)
+        self.beats = tables.beats
+        self.keys = tables.keys
+        self.open_suits = tables.open_suits
         self.bit = g.bit.__getitem__
 
     # -- what the deal is worth ------------------------------------------------
@@ -228,9 +304,18 @@ class HeuristicBot(Bot):
         # hand, won cards and trick are disjoint sets of distinct cards: the
         # sum of their bits is their union (summed in C)
         bit = self.bit
-        known = sum(map(bit, obs.hand)) | sum(map(bit, obs.trick))
-        for cards in obs.won:
-            known |= sum(map(bit, cards))
+        tables = self.tables
+        trick = sum(map(bit, obs.trick))
+        won = obs.won
+        memo = tables.won_memo
+        if memo[0] is won:
+            won_mask = memo[1]
+        else:
+            won_mask = 0
+            for cards in won:
+                won_mask |= sum(map(bit, cards))
+            tables.won_memo = (won, won_mask)
+        known = sum(map(bit, obs.hand)) | trick | won_mask
         if obs.discard >= 0:
             known |= 1 << obs.discard
         led = obs.led_suit
@@ -238,15 +323,8 @@ class HeuristicBot(Bot):
         threat = self.all_cards & ~known & self._playable(obs)
         beats = self.beats[led + 1]
         by_trick = self.g.fortune_by_trick[obs.fortune]
-        in_trick = sum(1 for c in obs.trick if fmask >> c & 1)
+        in_trick = (trick & fmask).bit_count()
         best = self._best_key(obs)
-
-        def shed_score(c: int) -> float:
-            """Lower = better card to throw away into a trick the bot loses."""
-            score = self.strength[c] + (5 if self.suit[c] == CLUB else 0)
-            if fmask >> c & 1:
-                score += 8 if want > 0.5 else (-8 if want < 0 else 0)
-            return score
 
         def stakes(c: int) -> float:
             """Counted cards (or the trick itself, for trick-unit cards) won with ``c``."""
@@ -266,17 +344,19 @@ class HeuristicBot(Bot):
             if worth:
                 counted = [c for c in worth if fmask >> c & 1]
                 pool = counted or worth
-                return min(pool, key=lambda c: (keyrow[c], c))
+                return min(pool, key=tables.key_low[led + 1].__getitem__)
             if not leading and winners and in_trick and want > 0.5:
                 # No sure winner: the strongest try, unless losing is cheap anyway.
-                return max(winners, key=lambda c: (keyrow[c], -c))
+                return max(winners, key=tables.key_high[led + 1].__getitem__)
         if want < 0 and losers:
             # Avoid the trick: hand counted cards to whoever wins it, else throw
             # the most dangerous (highest) card that still loses.
-            return max(losers, key=lambda c: (fmask >> c & 1, self.strength[c], -c))
+            return max(losers, key=tables.avoid_keys(fmask).__getitem__)
+        # Shedding: the lowest shed score (strength, +5 for a club, ±8 for a
+        # counted card as the bot wants them or not), ties to the lower id.
         if losers:
-            return min(losers, key=lambda c: (shed_score(c), c))
+            return min(losers, key=tables.shed_keys(fmask, want).__getitem__)
         # Every card wins for now: the cheapest, or the highest if the trick is ours anyway.
         if not [c for c in winners if threat & beats[c]] and want <= 0:
-            return max(winners, key=lambda c: (self.strength[c], -c))
-        return min(winners, key=lambda c: (shed_score(c), c))
+            return max(winners, key=tables.strength_high.__getitem__)
+        return min(winners, key=tables.shed_keys(fmask, want).__getitem__)
