@@ -152,6 +152,7 @@ def preview(tmp: Path, repeat: int) -> None:
     # Served runs, in-process runs and the bare start-up are interleaved, one
     # of each per round, so that the machine's load swings hit all three alike.
     served_runs, warm_runs, floor_runs = [], [], []
+    before = _status(files) if files is not None else None
     for _ in range(repeat):
         if files is not None:
             served_runs.append(timed(args, work, env))
@@ -178,6 +179,14 @@ def preview(tmp: Path, repeat: int) -> None:
                    f"{walls[len(walls) // 2] * 1000:.0f} ms, worst {walls[-1] * 1000:.0f} ms "
                    f"of {len(walls)}; {drawn} drawn by the last server, others cold after "
                    "a change to pnp's code"))
+        if before and status and status["pid"] == before["pid"] and drawn:
+            # CPU does not wait for other processes: client + server CPU is what
+            # a served preview costs on an idle machine, whatever the load now
+            server_cpu = (status["cpu"] - before["cpu"]) / drawn
+            client_cpu = min(r[1] for r in served_runs)
+            print(f"{'  CPU per served preview':<30}{(client_cpu + server_cpu) * 1000:6.0f} ms"
+                  f"       (client {client_cpu * 1000:.0f} ms best + server "
+                  f"{server_cpu * 1000:.0f} ms mean: the wall time on an idle machine)")
     print(_row("pnp --version (start-up)", floor,
                "the floor of any pnp process: Python, click, pnp.cli"))
     print(_row("preview, --no-server, warm", warm, "in-process: warm caches, no server"))

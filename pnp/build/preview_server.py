@@ -258,7 +258,7 @@ class ServerHandler:
             return {"stopped": os.getpid(), "_exit": "asked to stop"}
         if op == "status":
             return {"pid": os.getpid(), "served": self.answerer.served,
-                    "stamp": self.answerer.stamp}
+                    "stamp": self.answerer.stamp, "cpu": time.process_time()}
         answer = self.answerer.answer(request)
         if answer.get("restart"):
             answer["_exit"] = answer["why"]
