@@ -142,3 +142,24 @@ def test_clone_shares_nothing_that_changes() -> None:
         while not twin.is_terminal():
             twin.apply_action(rng.choice(twin.legal_actions()))
         assert state.to_notation() == text and state.legal_actions() == legal
+
+
+def test_column_values_follow_the_area() -> None:
+    """The per-column value lanes kept on the state equal the area's at every position.
+
+    ``cv[i]`` stands for the values hand cards of number i + 1 may take (N1:
+    i + 1 … i + 1 + c, N2: 1 … 9 once peaked); the declare and pick paths
+    read it instead of the area, so every move that changes a column or a
+    peak must keep it in step.
+    """
+    checked = 0
+    for state in _positions(20, players=3) + _positions(20, players=5):
+        want = [GAME.all_values if state.peaked[i] else GAME.lanes[i][len(state.area[i])]
+                for i in range(6)]
+        assert state.cv == want, state.to_notation()
+        for x in range(1, 10):
+            usable = [state.peaked[i] or i + 1 <= x <= i + 1 + len(state.area[i])
+                      for i in range(6)]
+            assert [bool(v >> (GAME.lane_bits * x) & 1) for v in state.cv] == usable
+        checked += 1
+    assert checked > 2000

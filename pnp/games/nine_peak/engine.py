@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import accumulate, compress
-from operator import ge
+from operator import ge, mul
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
@@ -207,6 +207,8 @@ class NinePeakGame(Game["NinePeakState"]):
         ``declare_of`` turns the bits left into the declare actions.
         """
         w = 8 if cards < 128 else 16
+        #: Bits per lane (lane X starts at bit lane_bits · X).
+        self.lane_bits = w
         top = 1 << (w - 1)
         self.all_values = sum(1 << (w * x) for x in range(1, PEAK + 1))
         self.lanes: tuple[tuple[int, ...], ...] = tuple(
@@ -281,6 +283,7 @@ class NinePeakGame(Game["NinePeakState"]):
                 hn[tcol[t]] += 1
             state.hc[p], state.hn[p] = hc, hn
         state.deck = deck
+        state._column_values()
         state._peak_check(-1)  # ruling N2: set-up peaks go to the discard pile
         return state
 
@@ -441,7 +444,7 @@ class NinePeakState(State[NinePeakGame]):
     """
 
     __slots__ = ("game", "num_players", "deck", "hands", "ht", "hc", "hn", "area", "ac",
-                 "peaked", "discard", "sets", "piles", "prev", "player", "ph",
+                 "cv", "peaked", "discard", "sets", "piles", "prev", "player", "ph",
                  "first_type", "declared", "picking", "last_pick", "pending",
                  "triggered", "trigger_seat", "nturns", "ev", "known", "_legal", "_usable",
                  "_usable_ok", "_full", "_second")
@@ -461,6 +464,10 @@ class NinePeakState(State[NinePeakGame]):
         self.area: list[list[int]] = [[] for _ in range(NUMBERS)]
         #: Area cards per type.
         self.ac: list[int] = [0] * T
+        #: Per column: the values its number's hand cards may stand for, as lanes
+        #: (``game.lanes[i][len(area[i])]``, ``game.all_values`` once peaked), kept
+        #: up to date wherever a column or its peak changes (see _compute_legal).
+        self.cv: list[int] = [game.lanes[i][0] for i in _SIX]
         self.peaked: list[bool] = [False] * NUMBERS
         #: Replaced, never extended (clones and observations share it).
         self.discard: tuple[int, ...] = ()
@@ -513,10 +520,17 @@ class NinePeakState(State[NinePeakGame]):
         for col in self.area:
             for c in col:
                 self.ac[ctype[c]] += 1
+        self._column_values()
         self._full = any(not self.peaked[i] and i + 1 + len(self.area[i]) >= PEAK
                          for i in _SIX)
         self._legal = None
         self._usable_ok = False
+
+    def _column_values(self) -> None:
+        """Set ``cv`` from the area and the peaks (after building a position)."""
+        g = self.game
+        area, peaked = self.area, self.peaked
+        self.cv = [g.all_values if peaked[i] else g.lanes[i][len(area[i])] for i in _SIX]
 
     # ------------------------------------------------------------------ API
     def current_player(self) -> int:
@@ -552,6 +566,7 @@ class NinePeakState(State[NinePeakGame]):
         s.hn = [h[:] for h in self.hn]
         s.area = [c[:] for c in self.area]
         s.ac = self.ac[:]
+        s.cv = self.cv[:]
         s.peaked = self.peaked[:]
         s.discard = self.discard
         s.sets = self.sets[:]
@@ -601,15 +616,11 @@ class NinePeakState(State[NinePeakGame]):
                     acts.pop()
             lo_x = self.prev[p] or 1  # ruling N4: sets never shrink
             if h >= lo_x:
-                hn = self.hn[p]
-                peaked, area = self.peaked, self.area
                 # Hand cards usable as each value X = 1 … 9, one lane per X (see
                 # NinePeakGame._lane_tables): number n is usable as n … n + c(n)
-                # (ruling N1), a peaked number as 1 … 9 (N2).
-                lanes, every = g.lanes, g.all_values
-                v = 0
-                for i in compress(_SIX, hn):
-                    v += hn[i] * (every if peaked[i] else lanes[i][len(area[i])])
+                # (ruling N1), a peaked number as 1 … 9 (N2); cv holds those
+                # lanes per column, so the count is one C-level sum of products.
+                v = sum(map(mul, self.hn[p], self.cv))
                 # declare X (lo_x ≤ X ≤ hand size) when at least X cards are usable as X
                 acts += g.declare_of[(v + g.minus_x) & g.window[lo_x][h if h < 9 else 9]]
             return acts
@@ -642,9 +653,10 @@ class NinePeakState(State[NinePeakGame]):
     def _usable_types(self, x: int, last: int) -> list[int]:
         """Hand types ≥ ``last`` usable as the value ``x`` (rulings N1, N2, N4)."""
         g = self.game
-        area, peaked = self.area, self.peaked
-        # ok[i]: number i + 1 usable as x (x ≤ 9, so the cap at 9 needs no check)
-        ok = [peaked[i] or i < x <= i + 1 + len(area[i]) for i in _SIX]
+        # number i + 1 is usable as x when lane x of its column value is set
+        # (i + 1 ≤ x ≤ i + 1 + c(i + 1), or any x once peaked: N1, N2)
+        shift = g.lane_bits * x
+        ok = [v >> shift & 1 for v in self.cv]
         tcol = g.type_col
         return [t for t in compress(g.type_range[last:], self.hc[self.player][last:])
                 if ok[tcol[t]]]
@@ -678,9 +690,13 @@ class NinePeakState(State[NinePeakGame]):
 
     def _to_area(self, c: int) -> int:
         """Place card c in the column of its printed number (ruling N1); its column index."""
-        i = self.game.card_number[c] - 1
-        self.area[i].append(c)
-        self.ac[self.game.card_type[c]] += 1
+        g = self.game
+        i = g.card_number[c] - 1
+        col = self.area[i]
+        col.append(c)
+        self.ac[g.card_type[c]] += 1
+        if not self.peaked[i]:
+            self.cv[i] = g.lanes[i][len(col)]
         return i
 
     def _peak_check(self, by: int, cols: Iterable[int] = _SIX) -> None:
@@ -699,6 +715,7 @@ class NinePeakState(State[NinePeakGame]):
         for i in cols:
             if not peaked[i] and i + 1 + len(area[i]) >= PEAK:
                 peaked[i] = True
+                self.cv[i] = self.game.all_values
                 col = area[i]
                 area[i] = []
                 ctype, ac = self.game.card_type, self.ac
@@ -827,6 +844,8 @@ class NinePeakState(State[NinePeakGame]):
                     self.known[p] = kn[:j] + kn[j + 1:]
                 col = self.area[i]  # ruling N1: the column of its number
                 col.append(c)
+                if not self.peaked[i]:
+                    self.cv[i] = g.lanes[i][len(col)]
                 self.ac[action] += 1
                 self.ev[EV_PASS_ONE] += 1
                 if self._full or (not self.peaked[i] and i + 1 + len(col) >= PEAK):
@@ -865,6 +884,8 @@ class NinePeakState(State[NinePeakGame]):
             self.ac[t] -= 1
             if self.peaked[i]:
                 self.ev[EV_TAKE_PEAKED] += 1
+            else:
+                self.cv[i] = g.lanes[i][len(col)]
             self._to_hand(c)
             p = self.player
             self.known[p] = tuple(sorted((*self.known[p], t)))  # everyone saw it taken (N3)
