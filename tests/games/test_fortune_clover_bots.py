@@ -177,3 +177,37 @@ def test_stats_figures_add_up(game: FortuneCloverGame) -> None:
     assert all(lo <= v <= hi for _, v, lo, hi in keys)
     lines = a.format(fig)
     assert any("F03 Golden Egg" in line for line in lines)
+
+
+def test_folded_sort_keys_order_as_the_heuristic_tuples(game: FortuneCloverGame) -> None:
+    """The bot's one-int sort keys order cards exactly as its (value, id) tuples would.
+
+    min/max over the folded keys must pick the card the tuple keys pick, for
+    every Fortune card and every want class, or the bot would play differently.
+    """
+    from itertools import combinations
+
+    from pnp.games.fortune_clover.bots import _keep_value, _tables_of
+    from pnp.games.fortune_clover.engine import CLUB
+    t = _tables_of(game)
+    cards = range(game.n_cards)
+    strength, suit = game.strength, game.suit
+    for fmask in game.fortune_mask:
+        for want in (1.0, 0.3, -1.0):
+            keep, shed = t.keep_keys(fmask, want), t.shed_keys(fmask, want)
+            bonus = 8 if want > 0.5 else (-8 if want < 0 else 0)
+            for a, b in combinations(cards, 2):
+                ka = (_keep_value(strength[a], suit[a] == CLUB, bool(fmask >> a & 1), want), a)
+                kb = (_keep_value(strength[b], suit[b] == CLUB, bool(fmask >> b & 1), want), b)
+                assert (keep[a] < keep[b]) == (ka < kb)
+                sa = (strength[a] + 5 * (suit[a] == CLUB) + bonus * (fmask >> a & 1), a)
+                sb = (strength[b] + 5 * (suit[b] == CLUB) + bonus * (fmask >> b & 1), b)
+                assert (shed[a] < shed[b]) == (sa < sb)
+        avoid = t.avoid_keys(fmask)
+        for a, b in combinations(cards, 2):
+            assert (avoid[a] > avoid[b]) == ((fmask >> a & 1, strength[a], -a)
+                                             > (fmask >> b & 1, strength[b], -b))
+    for row, low, high in zip(t.keys, t.key_low, t.key_high):
+        for a, b in combinations(cards, 2):
+            assert (low[a] < low[b]) == ((row[a], a) < (row[b], b))
+            assert (high[a] > high[b]) == ((row[a], -a) > (row[b], -b))

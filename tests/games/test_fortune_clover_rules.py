@@ -455,3 +455,27 @@ def test_codec_text(game: FortuneCloverGame) -> None:
     assert play_st.action_to_string(game.ids["♠5"]) == "play ♠5"
     assert play_st.action_to_string(1000 + game.ids["♠2"] * 100 + game.ids["♠5"]) \
         == "pass ♠2 ♠5"
+
+
+def test_clone_copies_every_slot_and_shares_no_list(game: FortuneCloverGame) -> None:
+    """The hand-written clone sets every slot of the state and copies every list.
+
+    A slot the clone forgot would raise AttributeError on first use; a list
+    it shared would let a search's playout change the position it came from.
+    """
+    st = game.new_initial_state(4, 11)
+    for _ in range(30):  # mid-trick in the first deal, every list non-trivial
+        st.apply_action(st.legal_actions()[-1])
+    st.observation(0)  # fills the won-ids cache too
+    twin = st.clone()
+    for name in FortuneCloverState.__slots__:
+        mine, theirs = getattr(st, name), getattr(twin, name)
+        assert mine == theirs, name
+        if isinstance(mine, list):
+            assert mine is not theirs, f"clone shares the list {name}"
+    assert twin.to_notation() == st.to_notation()
+    # Playing the copy to the end leaves the original as it was.
+    before = st.to_notation()
+    while not twin.is_terminal():
+        twin.apply_action(twin.legal_actions()[0])
+    assert st.to_notation() == before

@@ -128,6 +128,10 @@ class _Tables:
         self._strength_span = max(strength, default=0) - self._low_strength + 1
         #: (Fortune mask, want class) → min key of HeuristicBot's shed score and c.
         self.shed: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: (Fortune mask, want class) → min key of the exchange keep value and c.
+        self.keep: dict[tuple[int, int], tuple[int, ...]] = {}
+        #: (seat, players, (fortune, deal, yellow, white)) → HeuristicBot._want.
+        self.wants: dict[tuple[Any, ...], float] = {}
         #: Fortune mask → max key of (counted, strength, −c).
         self.avoid: dict[int, tuple[int, ...]] = {}
         #: The last ``obs.won`` seen and its card mask: the seats of one state
@@ -148,6 +152,17 @@ class _Tables:
                 for c in range(g.n_cards))
         return keys
 
+    def keep_keys(self, fmask: int, want: float) -> tuple[int, ...]:
+        """Per card: :meth:`HeuristicBot._keep` · SPAN + c (min = the card to give away)."""
+        cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
+        keys = self.keep.get((fmask, cls))
+        if keys is None:
+            g = self._g
+            keys = self.keep[fmask, cls] = tuple(
+                _keep_value(g.strength[c], g.suit[c] == CLUB, bool(fmask >> c & 1), want) * SPAN
+                + c for c in range(g.n_cards))
+        return keys
+
     def avoid_keys(self, fmask: int) -> tuple[int, ...]:
         """Per card: a max key ordered as (counted, strength, −c)."""
         keys = self.avoid.get(fmask)
@@ -157,6 +172,16 @@ class _Tables:
                 ((fmask >> c & 1) * span + g.strength[c] - low) * SPAN - c
                 for c in range(g.n_cards))
         return keys
+
+
+def _keep_value(strength: int, club: bool, counted: bool, want: float) -> int:
+    """How much the bot wants to keep a card through the exchange (low = give away)."""
+    if want > 0.5:
+        return strength + 4 * club + 6 * counted
+    if want < 0:
+        # High cards and clubs win tricks, and counted cards are what it avoids.
+        return (16 - strength) - 4 * club - 6 * counted
+    return strength + 2 * club + 2 * counted
 
 
 #: Tables per game (weak: a game and its tables go together).
@@ -214,7 +239,16 @@ class HeuristicBot(Bot):
         """+1: wants counted cards; −1: wants none; 0.3: some (a middle place pays best)."""
         memo = (obs.fortune, obs.deal, obs.yellow, obs.white)
         if memo != self._want_memo[0]:
-            self._want_memo = (memo, self._want(obs))
+            # Shared by the game's bots: a searching bot's playouts from one
+            # position meet the same chips and Fortune card again and again.
+            key = (obs.seat, obs.num_players, memo)
+            wants = self.tables.wants
+            value = wants.get(key)
+            if value is None:
+                if len(wants) >= 4096:
+                    wants.clear()  # bounded: old positions are not coming back
+                value = wants[key] = self._want(obs)
+            self._want_memo = (memo, value)
         return self._want_memo[1]
 
     def _want(self, obs: FortuneCloverObservation) -> float:
@@ -241,25 +275,20 @@ class HeuristicBot(Bot):
             return self._pass(obs, legal_actions, want, fmask)
         if first >= DISCARD_BASE:
             hand = [a - DISCARD_BASE for a in legal_actions]
-            return DISCARD_BASE + min(hand, key=lambda c: (self._keep(c, want, fmask), c))
+            # the card it least wants to keep, ties to the lower id
+            return DISCARD_BASE + min(hand, key=self.tables.keep_keys(fmask, want).__getitem__)
         return self._play(obs, legal_actions, want, fmask)
 
     def _keep(self, card: int, want: float, fmask: int) -> float:
         """How much the bot wants to keep ``card`` through the exchange (low = give away)."""
-        st = self.strength[card]
-        club = self.suit[card] == CLUB
-        counted = bool(fmask >> card & 1)
-        if want > 0.5:
-            return st + 4 * club + 6 * counted
-        if want < 0:
-            # High cards and clubs win tricks, and counted cards are what it avoids.
-            return (16 - st) - 4 * club - 6 * counted
-        return st + 2 * club + 2 * counted
+        return _keep_value(self.strength[card], self.suit[card] == CLUB,
+                           bool(fmask >> card & 1), want)
 
     def _pass(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
               fmask: int) -> int:
         """Pass the two cards the bot least wants to keep (C2)."""
-        worst = sorted(obs.hand, key=lambda c: (self._keep(c, want, fmask), c))[:2]
+        # the two it least wants to keep, ties to the lower id
+        worst = sorted(obs.hand, key=self.tables.keep_keys(fmask, want).__getitem__)[:2]
         a, b = sorted(worst)
         action = PASS_BASE + a * 100 + b
         if action in legal:
