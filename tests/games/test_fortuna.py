@@ -134,11 +134,13 @@ def test_game_pickles_without_data_or_caches() -> None:
     import pickle
     g = game()
     play(g, 4, 0, random_choice)  # warm the caches
-    caches = ("_cache", "_set_info", "_combos", "_matches")
+    caches = ("_cache", "_set_info", "_combos")
     assert all(getattr(g, name) for name in caches) and any(g._cache) and g.codec._decoded
+    assert any(g._type_runs[1::2])  # the tables of cards per run of types fill as played
     copy = pickle.loads(pickle.dumps(g))
     assert copy.data is None and copy.codec._decoded == {}
     assert not any(copy._cache) and not any(getattr(copy, name) for name in caches[1:])
+    assert not any(copy._type_runs[1::2]) and not copy._matches
     a, b = g.new_initial_state(4, 5), copy.new_initial_state(4, 5)
     rng = random.Random(1)
     while not a.is_terminal():

@@ -56,6 +56,9 @@ def assert_tables_match(state: FortunaState) -> None:
     fresh._refresh_usable()
     assert state.usable == fresh.usable and state.tm == fresh.tm
     assert state.held == [state._held_of(hand) for hand in state.hands]
+    assert state.vp == state._vp_of_sets()
+    if state.phase() != "fill":  # a pending all-in set is scored at its full size
+        assert list(map(float, state.vp)) == state._score()
     # Observations show the sets as they are now (their cached form is dropped on change).
     shown = tuple(tuple((v, up, len(down)) for v, up, down in seat) for seat in state.sets)
     assert state.observation(0).sets == shown
@@ -145,3 +148,32 @@ def test_malformed_set_codes_are_refused() -> None:
         with pytest.raises(IllegalAction):
             state.apply_action(action)
         assert state.to_notation() == before
+
+
+def test_lazily_filled_pass_tables_give_the_same_actions(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Pass tables filled as hands are met (wide type runs) list what the full tables do."""
+    monkeypatch.setattr(fortuna_engine, "_FULL_PASS_TABLE", 0)
+    lazy = cast(FortunaGame, build_game("fortuna"))
+    assert all(not table for table in lazy._pass_chunks[1::2])  # nothing tabulated up front
+    assert all(len(table) == 1024 for table in G._pass_chunks[1::2])
+    for seed in range(6):
+        a, b = G.new_initial_state(4, seed), lazy.new_initial_state(4, seed)
+        rng = random.Random(seed)
+        while not a.is_terminal():
+            legal = a.legal_actions()
+            assert b.legal_actions() == legal
+            action = legal[int(rng.random() * len(legal))]
+            a.apply_action(action)
+            b.apply_action(action)
+    assert all(lazy._pass_chunks[1::2])
+
+
+def test_set_vp_kept_in_step_equals_the_final_score() -> None:
+    """Ruling F8: the VP kept per set played is the score of the finished sets."""
+    for seed in range(10):
+        state = G.new_initial_state(3, seed)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        assert state.returns() == state._score() == list(map(float, state._vp_of_sets()))

@@ -64,6 +64,13 @@ _CACHE_LIMIT = 20_000
 #: (coef, digit_ones, lane_ones, unpack, bytes) of FortunaGame._combo_table.
 _ComboTable = tuple[tuple[int, ...], int, int, Callable[[bytes], tuple[Any, ...]], int]
 
+#: (value, sorted types, the types as a ``held`` int, icon matches) of a set action.
+_SetInfo = tuple[int, tuple[int, ...], int, int]
+
+#: Runs of at most this many types get a full table of pass lists at set-up
+#: (2^width entries); wider runs (more icons than the printed five) fill theirs lazily.
+_FULL_PASS_TABLE = 10
+
 #: Most combinations whose codes :meth:`FortunaGame._combo_table` computes at once
 #: (C(9, 4) = 126 and the 63 subsets of a six-card 0 set are far below).
 _COMBO_LANES = 2048
@@ -120,6 +127,39 @@ class FortunaObservation(Observation):
 
 #: ``object.__new__``, to create an observation whose fields are then set at once.
 _new_observation = object.__new__
+
+
+class _Cards(dict[int, list[int]]):
+    """Lanes of a run of types in a ``held`` int → its cards' types, filled as keys are met."""
+
+    def __init__(self, lanes: Sequence[tuple[int, int]], mask: int) -> None:
+        """``lanes``: (shift, type) of each lane of the run, types ascending; ``mask`` one lane."""
+        super().__init__()
+        self.lanes = lanes
+        self.mask = mask
+
+    def __missing__(self, key: int) -> list[int]:
+        """The types of ``key``'s cards, ascending, each as often as counted (stored)."""
+        if len(self) > _CACHE_LIMIT:
+            self.clear()
+        found = self[key] = [t for shift, t in self.lanes for _ in range(key >> shift & self.mask)]
+        return found
+
+
+class _Occupied(dict[int, list[int]]):
+    """Guard bits of a run of type lanes → the types they mark, filled as keys are met."""
+
+    def __init__(self, bits: Sequence[tuple[int, int]]) -> None:
+        """``bits``: (guard bit, type) of each lane of the run, types ascending."""
+        super().__init__()
+        self.bits = bits
+
+    def __missing__(self, key: int) -> list[int]:
+        """The types of ``key``'s set guard bits, ascending (stored for next time)."""
+        if len(self) > _CACHE_LIMIT:
+            self.clear()
+        found = self[key] = [t for bit, t in self.bits if key & bit]
+        return found
 
 
 class FortunaGame(Game["FortunaState"]):
@@ -275,23 +315,74 @@ class FortunaGame(Game["FortunaState"]):
         self._empty_usable: list[int] = [self._num_lanes[n][0] for n in self.card_number]
         self._empty_tm: list[int] = [self._num_tlanes[x] if 1 <= x <= NUM_SLOTS else 0
                                      for x in range(MAX_VALUE + 1)]
+        #: A 1 in every lane: ``((held | guard) − _lane_low) & guard`` keeps the
+        #: guard bit of exactly the lanes that count at least one card.
+        self._lane_low: int = sum(self._type_lane)
+        #: (mask, table) × 3 of _pass_tables: a hand's pass actions from its ``held``.
+        self._pass_chunks = self._pass_tables()
         self._new_caches()
+
+    def _type_run_tables(self) -> tuple[int, Mapping[int, list[int]], int,
+                                        Mapping[int, list[int]], int, Mapping[int, list[int]]]:
+        """(mask, table) × 3: the sorted types (with repeats) of the cards of a ``held`` int.
+
+        The runs of types are those of :meth:`_pass_tables`; a table maps the
+        lanes of one run to its cards' types and fills as hands are met (the
+        set enumeration asks it once per new group of cards).
+        """
+        tw, n_types = self._tw, self.n_types
+        width = -(-n_types // 3)
+        out: list[Any] = []
+        for lo in range(0, 3 * width, width):
+            types = range(lo, min(lo + width, n_types))
+            out += [sum(self._tmask << (tw * t) for t in types),
+                    _Cards([(tw * t, t) for t in types], self._tmask)]
+        return tuple(out)
+
+    def _pass_tables(self) -> tuple[int, Mapping[int, list[int]], int, Mapping[int, list[int]],
+                                    int, Mapping[int, list[int]]]:
+        """(mask, table) × 3: the types a hand holds, from the guard bits of its lanes.
+
+        The types are cut into three runs; ``table[occupied & mask]`` lists the
+        types of one run whose lanes are occupied, ascending, so the hand's
+        sorted pass actions are three lookups and two concatenations (a sort
+        of the hand's types cost twice as much). Runs of up to 10 types (the
+        printed 30) are tabulated in full (1,024 entries each); wider ones
+        fill as hands are met.
+        """
+        tw, n_types = self._tw, self.n_types
+        width = -(-n_types // 3)
+        out: list[Any] = []
+        for lo in range(0, 3 * width, width):
+            types = range(lo, min(lo + width, n_types))
+            bits = [(1 << (tw * t + tw - 1), t) for t in types]
+            table: dict[int, list[int]]
+            if width <= _FULL_PASS_TABLE:
+                table = {0: []}
+                for bit, t in bits:  # types ascending: appending keeps each list sorted
+                    table.update([(key | bit, found + [t]) for key, found in table.items()])
+            else:
+                table = _Occupied(bits)
+            out += [sum(bit for bit, _ in bits), table]
+        return tuple(out)
 
     def _new_caches(self) -> None:
         """Empty per-process caches (filled as games are played, never pickled)."""
+        #: (mask, table) × 3 of _type_run_tables: the types of a ``held`` int's cards.
+        self._type_runs = self._type_run_tables()
         #: _cache[x]: the hand's cards usable as x (a ``held`` int) → its x-sets.
         self._cache: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(MAX_VALUE + 1))
         #: (cards, value) → tables of _combo_table.
         self._combos: dict[tuple[int, int], _ComboTable | None] = {}
-        #: set action → (value, sorted types, the types as a ``held`` int).
-        self._set_info: dict[int, tuple[int, tuple[int, ...], int]] = {}
+        #: set action → _SetInfo.
+        self._set_info: dict[int, _SetInfo] = {}
         self._matches = {}
         self._wheel_blocks = {}
 
     #: Per-process caches, filled as games are played: left out when the
     #: game is pickled (the simulator ships it to each worker process once)
     #: and started empty there. The codec drops its own decode cache.
-    _CACHES = ("_cache", "_combos", "_set_info", "_matches", "_wheel_blocks")
+    _CACHES = ("_cache", "_combos", "_set_info", "_matches", "_wheel_blocks", "_type_runs")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled state: the base class's (without the loaded data), minus the caches."""
@@ -344,6 +435,7 @@ class FortunaGame(Game["FortunaState"]):
         state._refresh_usable()
         state.sets = pos.sets
         state.used = [sum({1 << value for value, _, _ in seat_sets}) for seat_sets in pos.sets]
+        state.vp = state._vp_of_sets()
         state.box = pos.box
         state.cur = pos.seat
         state.stage = PHASE_NAMES.index(pos.phase)
@@ -400,6 +492,7 @@ class FortunaGame(Game["FortunaState"]):
         state._refresh_usable()
         state.sets = sets
         state.used = [sum({1 << value for value, _, _ in seat_sets}) for seat_sets in sets]
+        state.vp = state._vp_of_sets()
         stage = PHASE_NAMES.index(obs.phase)
         state.stage = stage
         state.cur = obs.current_player
@@ -502,31 +595,37 @@ class FortunaGame(Game["FortunaState"]):
         self._combos[(k, value)] = table
         return table
 
-    def _sets_of(self, usable: int, value: int, elig: Sequence[int]) -> list[int]:
-        """Set actions of ``value`` from the sorted types ``elig``, cached under ``usable``.
+    def _sets_of(self, usable: int, value: int) -> list[int]:
+        """Set actions of ``value`` from the cards ``usable`` (a ``held`` int), cached.
 
-        ``usable`` is the same cards as a ``held`` int (a hand's cards usable
-        as ``value``); callers ask only when there are max(value, 1) of them.
+        ``usable`` is a hand's cards usable as ``value``; callers ask only when
+        there are max(value, 1) of them.
         """
-        result = self._set_actions(elig, value)
+        m0, t0, m1, t1, m2, t2 = self._type_runs
+        result = self._set_actions(t0[usable & m0] + t1[usable & m1] + t2[usable & m2], value)
         cache = self._cache[value]
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
         cache[usable] = result
         return result
 
-    def _set_info_of(self, action: int) -> tuple[int, tuple[int, ...], int]:
-        """(value, sorted types, the types as a ``held`` int) of a set action (cached).
+    def _set_info_of(self, action: int) -> _SetInfo:
+        """(value, sorted types, the types as a ``held`` int, icon matches) of a set action.
 
-        A non-canonical code (decoded to the types ``(-1,)``) needs one card of
-        the spare lane, which no hand holds, so the hand check rejects it.
+        Cached per action. A non-canonical code (decoded to the types ``(-1,)``)
+        needs one card of the spare lane, which no hand holds, so the hand check
+        rejects it.
         """
         value, types = self.codec.decode_set(action)
+        per_icon = [0] * self.n_icons
         if types and types[0] < 0:
             need = self._invalid_need
         else:
             need = sum(map(self._type_lane.__getitem__, types))
-        found = (value, types, need)
+            for t in types:
+                per_icon[self.type_icon[t]] += 1
+        matches = matches_from_counts(per_icon, self.goddess)  # ruling F8
+        found = (value, types, need, matches)
         if len(self._set_info) > _CACHE_LIMIT:
             self._set_info.clear()
         self._set_info[action] = found
@@ -549,7 +648,8 @@ class FortunaState(State[FortunaGame]):
 
     __slots__ = ("game", "num_players", "hands", "deck", "end_deck", "slots", "sets", "used",
                  "box", "cur", "stage", "trigger", "n_turns", "ev", "wheel_slot", "fill_left",
-                 "fill_min", "pending", "final", "usable", "held", "tm", "obs_sets")
+                 "fill_min", "pending", "final", "vp", "usable", "held", "tm",
+                 "obs_sets")
 
     def __init__(self, game: FortunaGame, num_players: int, hands: list[list[int]],
                  deck: list[int], end_deck: list[int]) -> None:
@@ -574,6 +674,9 @@ class FortunaState(State[FortunaGame]):
         self.fill_min = 1  # lowest slot the next filler card may come from (F4a)
         self.pending = 0  # hand cards played by the pending all-in set
         self.final: list[float] | None = None  # VP, fixed when the game ends
+        # vp[p]: what seat p's sets score once complete (an all-in set's pending
+        # filler counted), kept in step with every set played; the final VP.
+        self.vp: list[int] = [0] * num_players
         # usable[c]: lanes (FortunaGame._init_lanes) of the values card c may be
         # used as with its slot as it is now (F1, F2); kept in step with every
         # change of a slot, so set enumeration needs one lookup per hand card.
@@ -624,6 +727,7 @@ class FortunaState(State[FortunaGame]):
         new.fill_min = self.fill_min
         new.pending = self.pending
         new.final = self.final
+        new.vp = self.vp[:]
         copy = list.copy  # map(list.copy, …) avoids a comprehension frame per zone list
         new.hands = list(map(copy, self.hands))
         new.deck = self.deck[:]
@@ -658,6 +762,12 @@ class FortunaState(State[FortunaGame]):
             return self.final[:]
         return self._score()
 
+    def _vp_of_sets(self) -> list[int]:
+        """:attr:`vp` recomputed from the sets: each scores (x or cards) × matches (F8)."""
+        matches = self.game.icon_matches
+        return [sum([matches(up) * (x or len(up)) for x, up, _ in seat_sets])
+                for seat_sets in self.sets]
+
     def _score(self) -> list[float]:
         """VP per seat from the sets on the table (ruling F8)."""
         matches = self.game.icon_matches
@@ -682,10 +792,15 @@ class FortunaState(State[FortunaGame]):
             return self._other_actions()
         g = self.game
         p = self.cur
-        hand = self.hands[p]
         held = self.held[p]
-        acts = sorted({*map(g.card_type.__getitem__, hand)})  # pass t is action t
+        # Pass t is action t, one per type held: the types are the lanes of
+        # ``held`` counting a card (see FortunaGame._pass_tables).
+        guard = g._guard
+        occupied = ((held | guard) - g._lane_low) & guard
+        m0, t0, m1, t1, m2, t2 = g._pass_chunks
+        acts = t0[occupied & m0] + t1[occupied & m1] + t2[occupied & m2]
         # Lane X of ``packed`` counts the hand cards usable as X (F1, F2).
+        hand = self.hands[p]
         packed = sum(map(self.usable.__getitem__, hand))
         free = g._lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
         values = g._top_values[(packed + g._set_threshold) & free]
@@ -696,9 +811,7 @@ class FortunaState(State[FortunaGame]):
                 usable = held & tm[x]
                 found = cache[x].get(usable)
                 if found is None:
-                    sh = g._lane_width * x
-                    found = g._sets_of(usable, x, [g.card_type[c] for c in hand
-                                                   if self.usable[c] >> sh & 1])
+                    found = g._sets_of(usable, x)
                 acts += found
         h = len(hand)
         if 0 < h < MAX_VALUE and g.all_in:
@@ -870,7 +983,7 @@ class FortunaState(State[FortunaGame]):
         info = g._set_info.get(action)
         if info is None:
             info = g._set_info_of(action)
-        x, types, need = info
+        x, types, need, matches = info
         k = len(types)
         held = self.held[p]
         hand = self.hands[p]
@@ -892,6 +1005,8 @@ class FortunaState(State[FortunaGame]):
         first = g.type_first
         played = tuple([hand.pop(bisect_left(hand, first[t])) for t in types])
         self.held[p] = held - need
+        # Ruling F8: size × matches; an all-in set's size is x once its filler is in.
+        self.vp[p] += (x or k) * matches
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
         self.obs_sets = None
@@ -1127,4 +1242,4 @@ class FortunaState(State[FortunaGame]):
         """End the game and fix the final scores."""
         self.stage = OVER
         self.cur = TERMINAL
-        self.final = self._score()
+        self.final = list(map(float, self.vp))  # every set is complete now: as _score()
