@@ -914,7 +914,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
             phase=(PHASE_NAMES[ph] if ph < PLAY else "over" if over
                    else "lead" if self.led < 0 else "follow"),
             num_players=n,
-            deal=min(self.deal + 1, g.deals),
+            deal=self.deal + 1 if self.deal < g.deals else g.deals,  # min() costs more
             fortune=-1 if over else self.fortune,
             fortunes_seen=tuple(self.fortune_order[:seen]),
             hand=tuple(ids_of(hands[player])),
@@ -933,7 +933,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
             yellow=tuple(self.yellow),
             white=tuple(self.white),
             past_counts=tuple(self.log),
-            returned=tuple(zip(self.ret_y, self.ret_w)),
+            # empty until the end: skip building an empty zip
+            returned=tuple(zip(self.ret_y, self.ret_w)) if self.ret_y else (),
         )
         return obs
 
