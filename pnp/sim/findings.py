@@ -12,6 +12,10 @@ simulator looks for (duck-typed, so games without them lose nothing):
   *drama* (how often the eventual winner was not leading at the start of
   the last third of the game) and *lead changes* (how often the sole leader
   changed).
+* ``finding_sentences(figures) -> list of sentences`` — what the game's own
+  figures (its ``to_dict``) show, in the game's words, each only where the
+  data supports it; :func:`pnp.sim.report.build_report` appends them to the
+  generic sentences.
 
 A key's win share is judged against its *group's* average (every use of every
 key of the group pooled), not against 1/N: players who play more cards win

@@ -188,6 +188,11 @@ def build_report(result: SimResult) -> dict[str, Any]:
         "findings": findings,
     }
     findings["sentences"] = sentences(rep)
+    # A game's own sentences about its own figures (optional GameStats hook,
+    # found by name like card_uses and standing); generic code words none.
+    own = getattr(t.stats, "finding_sentences", None)
+    if figures is not None and own is not None:
+        findings["sentences"].extend(own(figures["figures"]))
     return rep
 
 

@@ -84,6 +84,9 @@ VP_SOURCES = ("round_lands", "enemies", "scenarios", "actions", "campaign_start"
 V_ROUND, V_ENEMY, V_SCEN, V_ACTION, V_START = range(len(VP_SOURCES))
 #: Final sources computed at the end (U6).
 FINAL_SOURCES = ("final_lands", "settlements", "gold")
+#: A finished campaign season's VP per seat: banked, then end VP (notation ``done=``).
+SEASON_SOURCES = VP_SOURCES + FINAL_SOURCES
+assert len(SEASON_SOURCES) == notation.SEASON_FIELDS
 
 
 def _shuffled(items: list[int], rng: random.Random) -> list[int]:
@@ -481,7 +484,7 @@ class UndecimGame(Game["UndecimState"]):
             chosen=chosen, log=[list(r) for r in obs.log], story=list(obs.story),
             ach=[[r, seq, m] for (r, m), seq in zip(obs.achieved, obs.achieved_order)],
             ach_seq=max(obs.achieved_order, default=0), markers=list(obs.markers),
-            seasons_done=[], idx=idx, gq=list(obs.gains), time_left=obs.time_left,
+            season_vp=[], idx=idx, gq=list(obs.gains), time_left=obs.time_left,
             builds=list(obs.builds), night_origin=origin, night_most=obs.night_most,
             night_idx=night_idx, night_disc=list(obs.night_discards), turns=0)
         return UndecimState.from_position(self, pos)
@@ -539,7 +542,9 @@ class UndecimState(State[UndecimGame]):
         self.n_idx = 0
         self.n_turns = 0
         self.ev: list[int] = [0] * len(EVENT_NAMES)
-        self.seasons_done: list[tuple[int, ...]] = []
+        #: Campaign: per finished season, per seat, its VP by SEASON_SOURCES (what
+        #: the season paid and banked; the current season is in vp and final_vp).
+        self.season_vp: list[tuple[tuple[int, ...], ...]] = []
         self._legal: list[int] | None = None
         #: The observation's public cards, kept until a card moves (observations
         #: are asked for far more often): per seat (table, settled, loose counts,
@@ -593,7 +598,7 @@ class UndecimState(State[UndecimGame]):
         d["gq"] = self.gq[:]
         d["n_disc"] = self.n_disc[:]
         d["ev"] = self.ev[:]
-        d["seasons_done"] = self.seasons_done[:]
+        d["season_vp"] = self.season_vp[:]
         d["_legal"] = None
         d["_tab"] = self._tab[:]
         return new
@@ -701,6 +706,34 @@ class UndecimState(State[UndecimGame]):
     def winners(self) -> list[int]:
         """Highest VP; a tie goes to the lower action number of the last round (U6)."""
         return winners(self.totals(), self.last_numbers())
+
+    def _season_row(self, p: int) -> tuple[int, ...]:
+        """Seat ``p``'s VP of the season in play by SEASON_SOURCES."""
+        return tuple(self.vp[p]) + self.final_vp(p)
+
+    @property
+    def seasons_done(self) -> list[tuple[int, ...]]:
+        """Each finished campaign season's totals by seat."""
+        return [tuple(sum(row) for row in season) for season in self.season_vp]
+
+    def season_results(self) -> list[tuple[tuple[tuple[int, ...], ...], int]]:
+        """Per season played to its end: VP per seat by SEASON_SOURCES, and its winner.
+
+        A season's winner is the highest total with the U6 tie-break by that
+        season's last round (U7a: the ranks set the next season's starting
+        VP); in a finished game the last season is included, and its winner is
+        the game's (the campaign's, U7a).
+        """
+        n = self.num_players
+        rounds = self.game.rounds
+        seasons = list(enumerate(self.season_vp))
+        if self.ph == PH_OVER:
+            seasons.append((self.season, tuple(self._season_row(p) for p in range(n))))
+        out = []
+        for s, rows in seasons:
+            last = [a + 1 for a in self.log[(s + 1) * rounds - 1]]
+            out.append((rows, winners([sum(r) for r in rows], last)[0]))
+        return out
 
     # -- legal actions ----------------------------------------------------------------
 
@@ -1283,7 +1316,7 @@ class UndecimState(State[UndecimGame]):
         """Ranks give starting VP (rulebook ■精算), the marked cards build the Story (U1h)."""
         g = self.game
         totals = self.totals()
-        self.seasons_done.append(tuple(totals))
+        self.season_vp.append(tuple(self._season_row(p) for p in range(self.num_players)))
         start = campaign_start_vp(totals, self.last_numbers(), g.start_vp[self.season])
         self.season += 1
         story = [self.markers[0]]
@@ -1574,7 +1607,8 @@ class UndecimState(State[UndecimGame]):
             ahand=list(self.ahand), known=list(self.known), council=self.council,
             chosen=list(self.chosen), log=[list(r) for r in self.log],
             story=list(self.story), ach=[list(a) for a in self.ach], ach_seq=self.ach_seq,
-            markers=list(self.markers), seasons_done=[list(s) for s in self.seasons_done],
+            markers=list(self.markers),
+            season_vp=[[list(row) for row in season] for season in self.season_vp],
             idx=self.idx, gq=list(self.gq), time_left=self.time_left,
             builds=[self.b_set, self.b_dev, self.b_auto], night_origin=self.n_origin,
             night_most=self.n_most, night_idx=self.n_idx, night_disc=list(self.n_disc),
@@ -1661,7 +1695,16 @@ class UndecimState(State[UndecimGame]):
         st.ach = [list(a) for a in pos.ach]
         st.ach_seq = pos.ach_seq
         st.markers = list(pos.markers)
-        st.seasons_done = [tuple(s) for s in pos.seasons_done]
+        # A record only (the rules never read it; a position built from an
+        # observation leaves it out), so only its shape is checked.
+        if len(pos.season_vp) > st.season:
+            raise fail(f"done: {len(pos.season_vp)} finished seasons recorded in season "
+                       f"{st.season + 1}")
+        for season in pos.season_vp:
+            if any(len(row) != len(SEASON_SOURCES) for row in season):
+                raise fail(f"done: each seat's season has {len(SEASON_SOURCES)} numbers "
+                           "(VP by source)")
+        st.season_vp = [tuple(tuple(row) for row in season) for season in pos.season_vp]
         st._set_rules()
         st.idx = pos.idx
         st.gq = list(pos.gq)

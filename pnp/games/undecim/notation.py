@@ -6,7 +6,7 @@ Grammar (fields separated by one space, in this order; ``/`` separates seats)::
             dice=<d,d,…> rs=<seed> deck=<types> disc=<types> hands=<types>/…
             drawn=<type|->/… play=<cards>/… setl=<settlement,…|->/… vp=<v.v.v.v.v>/…
             acts=<nums>/… known=<nums>/… council=<nums> chosen=<num|->/…
-            log=<round,…|-> story=<entry,…|-> markers=<id,…|-> done=<totals,…|->
+            log=<round,…|-> story=<entry,…|-> markers=<id,…|-> done=<season,…|->
             i=<k> gq=<letters|-> tl=<k> b=<s.d.a> night=<-|o.most.k.d.d…> t=<turns>
 
     season, round  1-based (round = the round in progress; after the last
@@ -32,7 +32,9 @@ Grammar (fields separated by one space, in this order; ``/`` separates seats)::
     log            the action numbers played by seat in each revealed round
     story entry    id (not achieved) or id@round#seq:seat.seat (achieved in that
                    round, seq-th of the season, by those seats)
-    done           each finished campaign season's totals by seat
+    done           each finished campaign season: per seat (/-separated) its VP
+                   by source, "."-separated: the five banked sources as in vp,
+                   then the end VP for lands, settlements and gold
     i              position in the phase's order (mulligan seat, acting or
                    picking index in action order)
     gq             gains still to take: R material, L land, G gold, E enemy, A any
@@ -62,6 +64,8 @@ FIELDS = ("p", "s", "r", "ph", "ctr", "die", "dice", "rs", "deck", "disc", "hand
           "play", "setl", "vp", "acts", "known", "council", "chosen", "log", "story",
           "markers", "done", "i", "gq", "tl", "b", "night", "t")
 GAIN_LETTERS = "RLGEA"
+#: Numbers per seat of a finished season (``done``): 5 banked sources, 3 end sources.
+SEASON_FIELDS = 8
 PHASES = ("mulligan", "start_gain", "choose_action", "red_moon_night", "gold_boost", "gain",
           "build", "pick_action", "campaign_marker", "over")
 
@@ -96,7 +100,8 @@ class Position:
     ach: list[list[int]]
     ach_seq: int
     markers: list[int]
-    seasons_done: list[list[int]]
+    #: Per finished campaign season, per seat: VP by source (SEASON_FIELDS numbers).
+    season_vp: list[list[list[int]]]
     idx: int
     gq: list[int]
     time_left: int
@@ -174,7 +179,8 @@ def write(pos: Position, game: Any) -> str:
         "log=" + (",".join(".".join(str(a + 1) for a in r) for r in pos.log) or "-"),
         "story=" + (",".join(story_entry(j) for j in range(len(pos.story))) or "-"),
         "markers=" + (",".join(game.scenarios[i].id for i in pos.markers) or "-"),
-        "done=" + (",".join(".".join(map(str, s)) for s in pos.seasons_done) or "-"),
+        "done=" + (",".join("/".join(".".join(map(str, row)) for row in season)
+                            for season in pos.season_vp) or "-"),
         f"i={pos.idx}",
         "gq=" + ("".join(GAIN_LETTERS[q] for q in pos.gq) or "-"),
         f"tl={pos.time_left}",
@@ -337,8 +343,11 @@ def read(text: str, game: Any) -> Position:
             if sid not in game.scen_index:
                 raise r.fail(f"markers: unknown scenario {sid!r}")
             markers.append(game.scen_index[sid])
-    done = [] if v["done"] == "-" else [[r.int_("done", x) for x in s.split(".")]
-                                        for s in v["done"].split(",")]
+    done = [] if v["done"] == "-" else [
+        [[r.int_("done", x) for x in row.split(".")] for row in r.seats("done", season_text, n)]
+        for season_text in v["done"].split(",")]
+    if any(len(row) != SEASON_FIELDS for season_rows in done for row in season_rows):
+        raise r.fail(f"done: each seat's season is {SEASON_FIELDS} numbers (VP by source)")
     idx = r.int_("i", v["i"])
     gq = []
     if v["gq"] != "-":

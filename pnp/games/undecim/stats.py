@@ -6,8 +6,12 @@ of each source; per action card, the win rate and mean final VP of the player
 who played it in a round (one sample per play) with 95 % intervals; per
 scenario card in the Story, how often it was achieved, in which round, and
 how often the bonus was split; Red Moon Nights per game. Only counts and sums
-are kept, so chunks merge by addition. In a campaign the figures are those of
-the final season (its Story, its VP), while action plays cover every season.
+are kept, so chunks merge by addition. In a campaign the figures above are
+those of the final season (its Story, its VP), while action plays cover every
+season; the **seasons** section adds, per season, the mean VP per seat by
+source, each seat's and each bot's share of the season's wins, and how often
+the season's winner went on to win the campaign (U7a: the winner of season 3),
+from the state's per-season record (``UndecimState.season_results``).
 
 Hooks the simulator looks for (see :mod:`pnp.sim.findings`):
 
@@ -18,7 +22,9 @@ Hooks the simulator looks for (see :mod:`pnp.sim.findings`):
   largest settlement (``largest settlement:4``) and the rules it used
   (``rule:full land set`` …);
 * :meth:`UndecimStats.standing`: VP banked so far plus the end VP of what
-  each seat holds now (the score if the game ended at that moment).
+  each seat holds now (the score if the game ended at that moment);
+* :meth:`UndecimStats.finding_sentences`: the campaign's per-season findings,
+  each only where its interval supports it.
 """
 
 from __future__ import annotations
@@ -30,8 +36,8 @@ from pnp.games.api import Game, State
 from pnp.games.stats import GameStats, KeyFigure
 from pnp.intervals import wilson_interval
 
-from .engine import (EV_NIGHT, FINAL_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES, UndecimGame,
-                     UndecimState)
+from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
+                     UndecimGame, UndecimState)
 
 #: Report order of the VP sources.
 SOURCES = ("round_lands", "final_lands", "settlements", "gold", "enemies", "scenarios",
@@ -93,6 +99,21 @@ class UndecimStats(GameStats):
         self.by_round = [[0] * game.rounds for _ in range(ns)]
         self.nights = 0
         self.night_hist = [0] * 5       # games with 0, 1, 2, 3, 4+ Nights
+        # Campaign seasons (U7a); none in a single game.
+        ss = game.seasons if game.campaign else 0
+        self.n_seasons = ss
+        #: Campaigns counted (games with a full per-season record).
+        self.s_games = 0
+        #: Per season: Σ over seats of VP by source (SOURCES order); Σ and Σ² of the
+        #: seat totals; Σ of the winner's total; wins per seat; campaigns won by
+        #: the season's winner.
+        self.s_vp = [[0] * n_src for _ in range(ss)]
+        self.s_total = [[0.0, 0.0] for _ in range(ss)]
+        self.s_win_vp = [0.0] * ss
+        self.s_seat_wins = [[0] * num_players for _ in range(ss)]
+        self.s_leader = [0] * ss
+        #: Per bot name: [seat-games, season wins per season …].
+        self.s_bots: dict[str, list[int]] = {}
 
     def add(self, state: State[Any], seats: Sequence[str]) -> None:
         """Count one finished game."""
@@ -132,6 +153,35 @@ class UndecimStats(GameStats):
         nights = state.ev[EV_NIGHT]
         self.nights += nights
         self.night_hist[min(nights, 4)] += 1
+        if self.n_seasons:
+            self._add_seasons(state, seats)
+
+    def _add_seasons(self, state: UndecimState, seats: Sequence[str]) -> None:
+        """Count one finished campaign's seasons (U7a)."""
+        results = state.season_results()
+        if len(results) != self.n_seasons:
+            return      # a position without the earlier seasons' record (not a full campaign)
+        self.s_games += 1
+        order = [SOURCES.index(name) for name in SEASON_SOURCES]
+        champion = results[-1][1]
+        for s, (rows, win) in enumerate(results):
+            acc = self.s_vp[s]
+            for row in rows:
+                for k, v in zip(order, row):
+                    acc[k] += v
+                total = sum(row)
+                self.s_total[s][0] += total
+                self.s_total[s][1] += total * total
+            self.s_win_vp[s] += sum(rows[win])
+            self.s_seat_wins[s][win] += 1
+            if win == champion:
+                self.s_leader[s] += 1
+        for p, name in enumerate(seats):
+            tally = self.s_bots.setdefault(name, [0] * (1 + self.n_seasons))
+            tally[0] += 1
+            for s, (_rows, win) in enumerate(results):
+                if win == p:
+                    tally[1 + s] += 1
 
     def merge(self, other: Any) -> None:
         """Add the counts of ``other`` (same game, later games)."""
@@ -148,6 +198,15 @@ class UndecimStats(GameStats):
         self.by_round = [[a + b for a, b in zip(x, y)] for x, y in zip(self.by_round,
                                                                        other.by_round)]
         self.nights += other.nights
+        self.s_games += other.s_games
+        for name in ("s_vp", "s_total", "s_seat_wins"):
+            setattr(self, name, [[a + b for a, b in zip(x, y)]
+                                 for x, y in zip(getattr(self, name), getattr(other, name))])
+        self.s_win_vp = [a + b for a, b in zip(self.s_win_vp, other.s_win_vp)]
+        self.s_leader = [a + b for a, b in zip(self.s_leader, other.s_leader)]
+        for name, row in other.s_bots.items():
+            mine = self.s_bots.setdefault(name, [0] * len(row))
+            self.s_bots[name] = [a + b for a, b in zip(mine, row)]
 
     def to_dict(self) -> dict[str, Any]:
         """Deterministic JSON-ready figures."""
@@ -192,7 +251,31 @@ class UndecimStats(GameStats):
             "scenarios": scen,
             "nights_per_game": round(self.nights / g, 4),
             "nights_histogram": list(self.night_hist),
+            "seasons": self._seasons_dict(),
         }
+
+    def _seasons_dict(self) -> list[dict[str, Any]]:
+        """Per campaign season: VP per seat by source, win shares, and whether the
+        season's winner won the campaign (empty outside a campaign)."""
+        n_games = self.s_games
+        seat_games = n_games * self.num_players
+        out = []
+        for s in range(self.n_seasons if n_games else 0):
+            per_seat = seat_games or 1
+            out.append({
+                "season": s + 1,
+                "games": n_games,
+                "vp_by_source": {src: round(self.s_vp[s][k] / per_seat, 4)
+                                 for k, src in enumerate(SOURCES)},
+                "vp": _mean(self.s_total[s][0], self.s_total[s][1], seat_games),
+                "winner_vp_mean": round(self.s_win_vp[s] / n_games, 3),
+                "seat_wins": [_rate(w, n_games) for w in self.s_seat_wins[s]],
+                "bot_wins": {name: _rate(row[1 + s], row[0])
+                             for name, row in sorted(self.s_bots.items())},
+                # The last season's winner is the campaign's (U7a): trivially 100 %.
+                "winner_wins_campaign": _rate(self.s_leader[s], n_games),
+            })
+        return out
 
     def format(self, figures: dict[str, Any]) -> list[str]:
         """Readable lines for :meth:`to_dict`'s figures."""
@@ -223,6 +306,22 @@ class UndecimStats(GameStats):
         hist = figures["nights_histogram"]
         lines.append(f"Red Moon Nights per game: {figures['nights_per_game']:.2f} "
                      f"(games with 0/1/2/3/4+: {'/'.join(map(str, hist))})")
+        seasons = figures.get("seasons") or []
+        if seasons:
+            lines.append(f"campaign seasons ({seasons[0]['games']} campaigns; the winner of "
+                         f"season {len(seasons)} wins the campaign, U7a):")
+            for row in seasons:
+                vp = row["vp"]
+                seats = " ".join(f"{100 * r['rate']:.1f}%" for r in row["seat_wins"])
+                lines.append(f"  season {row['season']}: VP per seat {vp['mean']:.2f} "
+                             f"[{vp['low']:.2f}–{vp['high']:.2f}], winner's VP "
+                             f"{row['winner_vp_mean']:.1f}; wins by seat {seats}; its winner "
+                             f"wins the campaign {pct(row['winner_wins_campaign'])}")
+                lines.append("    VP by source: " + "  ".join(
+                    f"{src} {v:.2f}" for src, v in row["vp_by_source"].items() if v))
+                if len(row["bot_wins"]) > 1:
+                    lines.append("    season wins by bot: " + "  ".join(
+                        f"{name} {pct(r)}" for name, r in row["bot_wins"].items()))
         return lines
 
     def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
@@ -282,6 +381,45 @@ class UndecimStats(GameStats):
                 keys.append("rule:enemies cashed")  # at a Red Moon Night, ruling U5
             if state.vp[p][V_ACTION]:
                 keys.append("rule:VP from an action")
+        return out
+
+    def finding_sentences(self, figures: dict[str, Any]) -> list[str]:
+        """The campaign's per-season findings, each only where its interval shows it.
+
+        Whether a season's winner goes on to win the campaign more (or less)
+        often than luck would (1/players), and whether later seasons score
+        differently from the first (the Story's lasting effects and the
+        starting VP by rank, U1h, U7a).
+        """
+        seasons = figures.get("seasons") or []
+        if not seasons:
+            return []
+        out: list[str] = []
+        fair = 1.0 / self.num_players
+
+        def pct(x: float) -> str:
+            return f"{100 * x:.0f} %"
+
+        for row in seasons[:-1]:      # the last season's winner is the campaign's
+            r = row["winner_wins_campaign"]
+            s = row["season"]
+            if r["low"] > fair:
+                out.append(f"The winner of season {s} goes on to win the campaign in "
+                           f"{pct(r['rate'])} of campaigns ({pct(fair)} would be luck; 95 % "
+                           f"{pct(r['low'])}–{pct(r['high'])}): the starting VP by rank "
+                           "(U7a) carry a season's lead.")
+            elif r["high"] < fair:
+                out.append(f"The winner of season {s} wins the campaign in only "
+                           f"{pct(r['rate'])} of campaigns ({pct(fair)} would be luck; 95 % "
+                           f"{pct(r['low'])}–{pct(r['high'])}): a season's win does not "
+                           "carry over.")
+        first, last = seasons[0]["vp"], seasons[-1]["vp"]
+        if last["low"] > first["high"] or last["high"] < first["low"]:
+            more = "more" if last["mean"] > first["mean"] else "less"
+            out.append(f"Season {seasons[-1]['season']} scores {more} than season 1: "
+                       f"{last['mean']:.1f} VP per seat against {first['mean']:.1f} "
+                       f"(of which {seasons[-1]['vp_by_source']['campaign_start']:.1f} starting "
+                       "VP by rank), with the Story's lasting effects in play.")
         return out
 
     def standing(self, state: State[Any]) -> list[float]:
