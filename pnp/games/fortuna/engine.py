@@ -23,7 +23,7 @@ from bisect import bisect_left, insort
 from dataclasses import dataclass
 from itertools import combinations
 from operator import mul
-from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
@@ -366,6 +366,13 @@ class FortunaGame(Game["FortunaState"]):
             out += [sum(bit for bit, _ in bits), table]
         return tuple(out)
 
+    def _types_held(self, held: int) -> list[int]:
+        """The types a ``held`` int counts at least one card of, ascending (see _pass_tables)."""
+        guard = self._guard
+        occupied = ((held | guard) - self._lane_low) & guard
+        m0, t0, m1, t1, m2, t2 = self._pass_chunks
+        return t0[occupied & m0] + t1[occupied & m1] + t2[occupied & m2]
+
     def _new_caches(self) -> None:
         """Empty per-process caches (filled as games are played, never pickled)."""
         #: (mask, table) × 3 of _type_run_tables: the types of a ``held`` int's cards.
@@ -687,8 +694,8 @@ class FortunaState(State[FortunaGame]):
         # held[p]: seat p's hand as per-type counts (FortunaGame._init_type_lanes),
         # kept in step with every change of the hand.
         self.held: list[int] = [self._held_of(hand) for hand in hands]
-        # The sets as observations show them, built when first asked for and
-        # dropped whenever a set changes (they change on few moves).
+        # The sets as observations show them, built when first asked for; a
+        # seat's entry is rebuilt when its sets change (they change on few moves).
         self.obs_sets: tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...] | None = None
 
     # -- API --------------------------------------------------------------
@@ -793,8 +800,7 @@ class FortunaState(State[FortunaGame]):
         g = self.game
         p = self.cur
         held = self.held[p]
-        # Pass t is action t, one per type held: the types are the lanes of
-        # ``held`` counting a card (see FortunaGame._pass_tables).
+        # Pass t is action t, one per type held: FortunaGame._types_held, written out.
         guard = g._guard
         occupied = ((held | guard) - g._lane_low) & guard
         m0, t0, m1, t1, m2, t2 = g._pass_chunks
@@ -830,9 +836,7 @@ class FortunaState(State[FortunaGame]):
         """Legal actions in the phases discard (F5), fill (F4), wheel (F6) and over."""
         stage = self.stage
         if stage == DISCARD:  # ruling F5: one action per hand type
-            ctype = self.game.card_type
-            return [DISCARD_BASE + t for t in sorted({*map(ctype.__getitem__,
-                                                            self.hands[self.cur])})]
+            return [DISCARD_BASE + t for t in self.game._types_held(self.held[self.cur])]
         if stage == FILL:
             return self._fill_actions()
         if stage == WHEEL:
@@ -946,6 +950,17 @@ class FortunaState(State[FortunaGame]):
         number = self.game.card_number[card]
         return card_values(number, len(self.slots[number]))
 
+    def _obs_seat_changed(self, p: int) -> None:
+        """Rebuild seat ``p``'s entry of :attr:`obs_sets` after its sets changed.
+
+        The other seats' entries stay: in a searching bot's playouts with the
+        greedy bot, which asks for an observation at every decision, the sets
+        change every few steps and rebuilding every seat's showed in profiles.
+        """
+        shown = tuple([(v, up, len(down)) for v, up, down in self.sets[p]])
+        old = cast(tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...], self.obs_sets)
+        self.obs_sets = old[:p] + (shown,) + old[p + 1:]
+
     def _held_of(self, hand: Iterable[int]) -> int:
         """``hand`` as per-type counts in one int (see :attr:`held`)."""
         return sum(map(self.game._card_lane.__getitem__, hand))
@@ -1009,7 +1024,8 @@ class FortunaState(State[FortunaGame]):
         self.vp[p] += (x or k) * matches
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
-        self.obs_sets = None
+        if self.obs_sets is not None:
+            self._obs_seat_changed(p)
         ev = self.ev
         ev[EV_SET] += 1
         if x == 0:
@@ -1092,7 +1108,8 @@ class FortunaState(State[FortunaGame]):
         seat_sets = self.sets[self.cur]
         x, up, down = seat_sets[-1]
         seat_sets[-1] = (x, up, down + (card,))
-        self.obs_sets = None
+        if self.obs_sets is not None:
+            self._obs_seat_changed(self.cur)
         self.fill_left -= 1
         self.fill_min = s
 
