@@ -32,36 +32,69 @@ from pnp.games.nine_peak.scoring import PERSONA, score_set_full, score_set_simpl
 _SIX = range(6)
 
 
+#: (peaked, column sizes) → the value ranges (lo, hi) of numbers 1–6: every
+#: decision needs them and few distinct boards occur. Bounded like _SCORES.
+_RANGES: dict[tuple[tuple[bool, ...], tuple[int, ...]],
+              tuple[tuple[int, ...], tuple[int, ...]]] = {}
+
+
+def _ranges(peaked: tuple[bool, ...], cols: tuple[int, ...]
+            ) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """Lowest and highest value a hand card of each number may stand for (N1, N2)."""
+    key = (peaked, cols)
+    found = _RANGES.get(key)
+    if found is None:
+        if len(_RANGES) > 100_000:
+            _RANGES.clear()
+        found = _RANGES[key] = (
+            tuple(1 if peaked[i] else i + 1 for i in _SIX),
+            tuple(9 if peaked[i] or i + 1 + cols[i] >= 9 else i + 1 + cols[i] for i in _SIX))
+    return found
+
+
 class _View:
     """Derived facts about one observation (ranges, hand counts, usefulness)."""
 
     __slots__ = ("g", "obs", "lo", "hi", "cols", "peaked", "hand_types", "u_hand",
-                 "weight", "num_count")
+                 "weight", "num_count", "held", "sums", "gain0")
 
     def __init__(self, g: NinePeakGame, obs: NinePeakObservation) -> None:
-        """Read ranges and hand counts from ``obs``; usefulness rows are lazy."""
+        """Read ranges and hand counts from ``obs``; usefulness rows (and the
+        per-number counts they sum) are lazy: a pick never needs them."""
         self.g = g
         self.obs = obs
         peaked = self.peaked = obs.peaked
-        cols = self.cols = [len(c) for c in obs.area]
-        self.lo = [1 if peaked[i] else i + 1 for i in _SIX]
-        self.hi = [9 if peaked[i] or i + 1 + cols[i] >= 9 else i + 1 + cols[i] for i in _SIX]
+        cols = self.cols = tuple(map(len, obs.area))
+        self.lo, self.hi = _ranges(peaked, cols)  # read-only, shared
         counts: dict[int, int] = {}
         ctype = g.card_type
         for c in obs.hand:
             t = ctype[c]
             counts[t] = counts.get(t, 0) + 1
         self.hand_types = counts
-        # per number: hand cards by suit (index 5 = all) for the usefulness sums
+        self.num_count: list[list[int]] | None = None
+        #: Numbers with hand cards (set with num_count).
+        self.held: list[int] = []
+        #: The five overlap sums of _row by the set of overlapping numbers (a bit
+        #: mask): columns whose ranges meet the same hand numbers share them.
+        self.sums: dict[int, tuple[float, float, float, float, float]] = {}
+        self.weight: list[list[float] | None] = [None] * 6
+        self.u_hand: dict[int, float] = {}
+        #: Peak VP of the columns as they are (−1: not computed yet; see gain_and_gift).
+        self.gain0 = -1
+
+    def _num_count(self) -> list[list[int]]:
+        """Per number: hand cards by suit (index 5 = all), for the usefulness sums."""
+        g = self.g
         tcol, ts = g.type_col, g.type_suit
         by_num = [[0] * 6 for _ in _SIX]
-        for t, k in counts.items():
+        for t, k in self.hand_types.items():
             row = by_num[tcol[t]]
             row[ts[t]] += k
             row[5] += k
         self.num_count = by_num
-        self.weight: list[list[float] | None] = [None] * 6
-        self.u_hand: dict[int, float] = {}
+        self.held = [j for j in _SIX if by_num[j][5]]
+        return by_num
 
     def _row(self, i: int) -> list[float]:
         """Usefulness by suit of a card of number i+1 against the hand (cached).
@@ -73,20 +106,28 @@ class _View:
         w = self.weight[i]
         if w is not None:
             return w
-        lo, hi, by_num = self.lo, self.hi, self.num_count
-        # the sums in the same order as ever (float results, and so the
-        # choices, stay bit-identical)
-        w0 = w1 = w2 = w3 = wp = 0.0
+        lo, hi, by_num = self.lo, self.hi, self.num_count or self._num_count()
         li, hii = lo[i], hi[i]
-        for j in _SIX:
-            row = by_num[j]
-            if row[5] and lo[j] <= hii and hi[j] >= li:
-                half = 0.5 * row[5] + row[PERSONA]
-                w0 += half + row[0]
-                w1 += half + row[1]
-                w2 += half + row[2]
-                w3 += half + row[3]
-                wp += 1.5 * row[5]
+        mask = 0
+        for j in self.held:
+            if lo[j] <= hii and hi[j] >= li:
+                mask |= 1 << j
+        sums = self.sums.get(mask)
+        if sums is None:
+            # the sums in the same order as ever (float results, and so the
+            # choices, stay bit-identical)
+            w0 = w1 = w2 = w3 = wp = 0.0
+            for j in self.held:
+                if mask >> j & 1:
+                    row = by_num[j]
+                    half = 0.5 * row[5] + row[PERSONA]
+                    w0 += half + row[0]
+                    w1 += half + row[1]
+                    w2 += half + row[2]
+                    w3 += half + row[3]
+                    wp += 1.5 * row[5]
+            sums = self.sums[mask] = (w0, w1, w2, w3, wp)
+        w0, w1, w2, w3, wp = sums
         extra = 0.3 * (hii - li)
         w = [w0 + extra, w1 + extra, w2 + extra, w3 + extra, wp + extra]
         w[PERSONA] += 4.0
@@ -129,20 +170,32 @@ class _View:
     def gain_and_gift(self, placed: Sequence[int], taken: int = -1) -> tuple[int, float]:
         """Peak VP captured by a pass placing numbers ``placed`` (and taking
         type ``taken``), and a penalty for columns it leaves one short of 9."""
-        cols = self.cols[:]
+        # Only the columns the pass touches differ from the view's; the others
+        # add their current peak VP (gain0, usually 0) and never a gift, so the
+        # touched ones are scored alone, ascending as before (the same float sum).
+        old, peaked = self.cols, self.peaked
+        gain = self.gain0
+        if gain < 0:
+            gain = self.gain0 = sum(old[i] for i in _SIX
+                                    if not peaked[i] and i + 1 + old[i] >= 9)
+        new: dict[int, int] = {}
         for n in placed:
-            cols[n - 1] += 1
+            new[n - 1] = new.get(n - 1, old[n - 1]) + 1
         if taken >= 0:
-            cols[self.g.type_number[taken] - 1] -= 1
-        gain, gift = 0, 0.0
-        for i in range(6):
-            if self.peaked[i]:
+            i = self.g.type_number[taken] - 1
+            new[i] = new.get(i, old[i]) - 1
+        gift = 0.0
+        for i in sorted(new):
+            if peaked[i]:
                 continue
-            reach = i + 1 + cols[i]
+            c, c0 = new[i], old[i]
+            if i + 1 + c0 >= 9:
+                gain -= c0  # counted in gain0 at its old size
+            reach = i + 1 + c
             if reach >= 9:
-                gain += cols[i]
-            elif reach == 8 and cols[i] != self.cols[i]:
-                gift += 0.6 * (cols[i] + 1)
+                gain += c
+            elif reach == 8 and c != c0:
+                gift += 0.6 * (c + 1)
         return gain, gift
 
 
@@ -160,6 +213,22 @@ def _fill_keys(tsuit: tuple[int, ...], tcolor: tuple[int, ...]
     by_color = tuple(tuple(0 if x == c else 1 if x == 2 else 2 for x in tcolor)
                      for c in (0, 1))
     return by_suit, by_color, tuple(x == PERSONA for x in tsuit)
+
+
+#: Set values already scored, per (method, base-point table): suit (or colour)
+#: tuple → value. _best_set scores several fill orders per decision, and in
+#: searching playouts the same tuples come back again and again.
+_SCORES: dict[tuple[bool, tuple[int, ...]], dict[tuple[int, ...], int]] = {}
+#: Entries one table may hold before it is emptied (bounds memory in long runs).
+_SCORES_MAX = 200_000
+
+
+def _score_table(full: bool, base: tuple[int, ...]) -> dict[tuple[int, ...], int]:
+    """The memo of set values for one scoring method and base-point table."""
+    table = _SCORES.get((full, base))
+    if table is None or len(table) > _SCORES_MAX:
+        table = _SCORES[(full, base)] = {}
+    return table
 
 
 def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, int]],
@@ -200,17 +269,19 @@ def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, 
     orders.append(sorted(slots, key=personas_last.__getitem__))
     best_v, best = -1.0, []
     base = g.base_points
+    scores = _score_table(full, base)
     for order in orders:
         chosen = order[:k]
         if len(chosen) < k:
             continue
         allt = list(prefix) + chosen
-        v: float
-        if full:
-            v = score_set_full([tsuit[t] for t in allt], base)
-        else:
-            v = score_set_simple([tcolor[t] for t in allt], base)
-        v -= 0.01 * sum(tsuit[t] == PERSONA for t in chosen)
+        key = tuple([tsuit[t] for t in allt] if full else [tcolor[t] for t in allt])
+        value = scores.get(key)
+        if value is None:
+            value = scores[key] = (score_set_full(key, base) if full
+                                   else score_set_simple(key, base))
+        # the same int and float operations as ever: bit-identical values
+        v: float = value - 0.01 * sum(map(personas_last.__getitem__, chosen))
         if v > best_v:
             best_v, best = v, chosen
     return best_v, sorted(best)
@@ -347,7 +418,13 @@ def _main(g: NinePeakGame, obs: NinePeakObservation, view: _View,
     me = obs.seat
     h = len(obs.hand)
     legal_set = set(legal)
-    uh = {t: view.usefulness(t) for t in view.hand_types}
+    # usefulness of each hand type (view.usefulness(t), written out: a main
+    # decision needs all of them; the same float operations, the same order)
+    tcol, tsuit, weight = g.type_col, g.type_suit, view.weight
+    uh = {}
+    for t in view.hand_types:
+        i = tcol[t]
+        uh[t] = (weight[i] or view._row(i))[tsuit[t]] - 1.5
     # --- pass options
     best_p1, best_p1_v, best_gain1 = -1, None, 0
     for t in view.hand_types:
@@ -377,9 +454,11 @@ def _main(g: NinePeakGame, obs: NinePeakObservation, view: _View,
         if len(worst) == 2:
             area_types = {g.card_type[c] for col in obs.area for c in col}
             area_types.update(worst)
-            take = max(area_types, key=lambda t: view.usefulness(t, in_hand=False))
+            # view.usefulness(t, in_hand=False) of each, written out as above
+            ua = {t: (weight[tcol[t]] or view._row(tcol[t]))[tsuit[t]] for t in area_types}
+            take = max(area_types, key=ua.__getitem__)  # the first best, as before
             gain, gift = view.gain_and_gift([g.type_number[w] for w in worst], taken=take)
-            v = (view.usefulness(take, in_hand=False) - uh[worst[0]]
+            v = (ua[take] - uh[worst[0]]
                  - uh[worst[1]] + 1.5 * gain - gift - 0.5)
             if best_p2_v is None or v > best_p2_v:
                 best_p2, best_p2_v, best_gain2 = min(worst), v, gain
