@@ -1010,11 +1010,12 @@ class Episode2State(State[Episode2Game]):
         self.discard += tuple(gone)
         ev = self.ev
         ev[EV_DISCARD] += 1
-        # _refill written out (discards are most of a random playout's moves)
+        # _refill written out (discards are most of a random playout's moves):
+        # the top `need` cards in one slice (fewer if the deck runs out), hand sorted
         deck = self.deck
-        size = self.game.hand_size
-        while len(hand) < size and deck:
-            hand.append(deck.pop())
+        need = self.game.hand_size - len(hand)  # ≥ 1: at least one card went
+        hand += deck[-need:]
+        del deck[-need:]
         hand.sort()
         self.hand = tuple(hand)
         if self.phase_i == MULLIGAN:
@@ -1025,7 +1026,7 @@ class Episode2State(State[Episode2Game]):
                 self.window = False  # the mulligan window closes once an attack appears
                 return
             self._check_run_end()
-        elif self.phase_i == MAIN:
+        elif self.phase_i == MAIN and not deck:
             self._check_run_end()
 
 
