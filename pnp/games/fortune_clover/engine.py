@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
+from pnp.games.chance import rng_shuffle
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
     State, illegal
 
@@ -337,7 +338,7 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
                            f"{num_players} players (each must discard 1 and pass 2)")
         rng = random.Random(seed)
         order = list(range(len(self.fortunes)))
-        rng.shuffle(order)
+        rng_shuffle(order, rng)  # rng.shuffle(order), the same draws
         state = FortuneCloverState(self, num_players)
         state.fortune_order = order
         state.future_seeds = [rng.getrandbits(64) for _ in range(self.deals)]
@@ -415,12 +416,17 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         room.append(obs.centre_count - centre_known.bit_count())
         voids = [obs.voids[s] for s in holders] + [0]
         masks = [0] * len(room)
+        places = range(len(room))
+        suit = self.suit
         for c in range(self.n_cards):
             if known >> c & 1:
                 continue
-            s = self.suit[c]
-            fits = [i for i in range(len(room)) if room[i] > 0 and not voids[i] >> s & 1]
-            i = fits[0] if fits else next(i for i in range(len(room)) if room[i] > 0)
+            s = suit[c]
+            for i in places:  # the first holder with room and no void in the suit
+                if room[i] > 0 and not voids[i] >> s & 1:
+                    break
+            else:
+                i = next(i for i in places if room[i] > 0)
             room[i] -= 1
             masks[i] |= bit[c]
         for i, s in enumerate(holders):
@@ -1004,7 +1010,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
                     new.passes[s] = bit[a] | bit[b]
         new.future_seeds = [rng.getrandbits(64) for _ in self.future_seeds]
         rest = new.fortune_order[self.deal + 1:]
-        rng.shuffle(rest)
+        rng_shuffle(rest, rng)  # rng.shuffle(rest), the same draws
         new.fortune_order[self.deal + 1:] = rest
         return new
 
@@ -1170,15 +1176,19 @@ def _redeal(cards: list[int], caps: list[int], voids: list[int], suit: Sequence[
     """
     holders = range(len(caps))
     eligible = {s: [i for i in holders if not voids[i] >> s & 1] for s in set(suit)}
+    # Without voids every suit has the same holders and the (stable) sort
+    # below would leave the shuffled order as it is: skip it then.
+    constrained = len({len(e) for e in eligible.values()}) > 1
     for _ in range(tries):
         order = cards[:]
-        rng.shuffle(order)
-        order.sort(key=lambda c: len(eligible[suit[c]]))
+        rng_shuffle(order, rng)  # rng.shuffle(order), the same draws
+        if constrained:
+            order.sort(key=lambda c: len(eligible[suit[c]]))
         room = caps[:]
         masks = [0] * len(caps)
         for c in order:
             options = [i for i in eligible[suit[c]] if room[i] > 0]
-            total = sum(room[i] for i in options)
+            total = sum([room[i] for i in options])
             if not total:
                 break
             r = rng.random() * total
