@@ -6,7 +6,8 @@ For every registered engine built from ``card_data/`` prints
   apply_action`` loop from a fresh deal to the end (what a searching bot's
   random playout costs), as games/s and steps/s, and as a fraction of the
   lean reference loop (``benchmarks/lean_reference.py``, measured in the
-  same process, the same way, just before);
+  same process, the same way, one lean run before each of the engine's
+  runs: the first line's lean figure is only for reference);
 * for Fortune Clover, a game of several deals, also deals/s (games/s × deals
   per game) as a fraction of the lean trick-taking deal
   (``lean_reference.play_tricks``, measured in the same run);
@@ -41,11 +42,21 @@ from pnp.games.bots import bot_factory  # noqa: E402
 DATA = ROOT / "card_data"
 
 
-def playouts(game: Game[Any], players: int, seconds: float, repeat: int) -> tuple[float, float]:
-    """Best games/s of the bare random loop, and steps per game."""
+def playouts(game: Game[Any], players: int, seconds: float, repeat: int
+             ) -> tuple[float, float, float, float]:
+    """Best games/s of the bare random loop and its steps per game, then the lean loop's.
+
+    Each run of the engine follows a run of the lean reference loop, so both
+    bests come from the same minutes: this machine's speed swings by ±40 %
+    over a few minutes (other work, clock changes), and a lean figure taken
+    once at the start made the ratios of later games swing with it.
+    """
     best = 0.0
     steps_per_game = 0.0
+    lean = lean_steps = 0.0
     for r in range(repeat):
+        lean_r, lean_steps = games_per_second(seconds, runs=range(r, r + 1))
+        lean = max(lean, lean_r)
         t0 = time.perf_counter()
         games = steps = 0
         while time.perf_counter() - t0 < seconds:
@@ -62,7 +73,7 @@ def playouts(game: Game[Any], players: int, seconds: float, repeat: int) -> tupl
             games += 1
         best = max(best, games / (time.perf_counter() - t0))
         steps_per_game = steps / games
-    return best, steps_per_game
+    return best, steps_per_game, lean, lean_steps
 
 
 def positions(game: Game[Any], players: int, count: int) -> list[Any]:
@@ -118,7 +129,7 @@ def main() -> int:
     for slug in slugs:
         game = make_game(load_game_data(DATA, slug, strict=True))
         n = min(max(args.players, type(game).min_players), type(game).max_players)
-        rate, steps = playouts(game, n, args.seconds, args.repeat)
+        rate, steps, lean, lean_steps = playouts(game, n, args.seconds, args.repeat)
         if "mcts" not in registered_games()[slug].bots:
             print(f"{slug:<15} {n}p  random playouts {rate:8,.0f} games/s ({steps:.0f} steps)"
                   f" = {rate / lean:.2f}× the lean loop; no searching bot (needs "
@@ -128,7 +139,8 @@ def main() -> int:
         heur = decisions_per_second(game, "mcts:100", states, args.seconds, 1)
         rand = decisions_per_second(game, "mcts:100:random", states, args.seconds, 1)
         print(f"{slug:<15} {n}p  random playouts {rate:8,.0f} games/s ({steps:.0f} steps, "
-              f"{rate * steps:9,.0f} steps/s) = {rate / lean:.2f}× the lean loop per game, "
+              f"{rate * steps:9,.0f} steps/s) = {rate / lean:.2f}× the lean loop "
+              f"({lean:,.0f} games/s in the same minutes) per game, "
               f"{rate * steps / (lean * lean_steps):.2f}× per step;  mcts:100 "
               f"{heur:6.2f} decisions/s (own bot plays out), {rand:6.2f} (random playouts)")
         if slug == "fortune_clover":
