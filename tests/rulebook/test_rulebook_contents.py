@@ -9,34 +9,17 @@ from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import TableStyle
 from reportlab.platypus.tableofcontents import TableOfContents
 
-from pnp.render import kinsoku
 from pnp.render.fonts import FONT_JA, canvas_kwargs, register_fonts
 from pnp.rulebook.pdf import PAPERS, THEMES, Contents, JaParagraph, _Styles
+
+from breaks import faults as _faults
+from breaks import line_text as _line_text
 
 #: A long contents entry with the places ReportLab's own wrap gets wrong: a
 #: number+unit pair (3枚, 9VP), a range (1〜3), ー and small kana after a full line.
 ENTRY = ("ラウンドの流れ：リソースカードを3枚ずつ配り、1〜3の出目でタイムカウンターを"
          "取りのぞくフェーズ、そしてボーナス9VPのチェックとシーズンの終わり")
 RIGHT_COLUMN = 28.0
-
-
-def _faults(lines: list[str]) -> list[str]:
-    """Every break in ``lines`` the shared kinsoku rules forbid."""
-    out = []
-    for a, b in zip(lines, lines[1:]):
-        if not a or not b:
-            continue
-        if b[0] in kinsoku.NO_START:
-            out.append(f"starts with {b[0]}: {a}|{b}")
-        if a[-1] in kinsoku.DIGITS and (b[0] in kinsoku.UNITS or b[0] in kinsoku.JOINERS):
-            out.append(f"number split: {a}|{b}")
-        if len(a) >= 2 and a[-2] in kinsoku.DIGITS and a[-1] in kinsoku.JOINERS:
-            out.append(f"range split: {a}|{b}")
-    return out
-
-
-def _line_text(line: Any) -> str:
-    return "".join(getattr(word, "text", "") for word in getattr(line, "words", []))
 
 
 def _cells(toc: TableOfContents) -> list[Any]:

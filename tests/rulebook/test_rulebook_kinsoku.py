@@ -6,10 +6,12 @@ from typing import Any
 
 from reportlab.platypus import Paragraph
 
-from pnp.render import kinsoku
 from pnp.render.fonts import FONT_JA, register_fonts
 from pnp.rulebook.pdf import PAPERS, THEMES, JaParagraph, _Styles
 from pnp.rulebook.pictures import wrap_text
+
+from breaks import faults as _faults
+from breaks import line_text as _text
 
 #: A rulebook-like paragraph full of places ReportLab's own wrap gets wrong:
 #: ー and small kana after a full line, 1〜3 ranges, 3枚 / 9VP pairs, closing marks.
@@ -17,29 +19,6 @@ TEXT = ("手札から3枚を選び、1〜3のどれかの値のセットにし�
         "ボーナスとして9VPを得ます（ちょっとだけ）。残りは2枚ずつ、ディールの"
         "最後にチェックします。")
 
-
-def _text(line: Any) -> str:
-    """One wrapped line's characters (either of ReportLab's line shapes)."""
-    if isinstance(line, tuple):
-        return "".join(str(part) for part in line[1])
-    return "".join(getattr(word, "text", "") for word in getattr(line, "words", []))
-
-
-def _faults(lines: list[str]) -> list[str]:
-    """Every break in ``lines`` that the shared kinsoku rules forbid."""
-    out = []
-    for a, b in zip(lines, lines[1:]):
-        if not a or not b:
-            continue
-        if b[0] in kinsoku.NO_START:
-            out.append(f"starts with {b[0]}: {a}|{b}")
-        if a[-1] in kinsoku.NO_END:
-            out.append(f"ends with {a[-1]}: {a}|{b}")
-        if a[-1] in kinsoku.DIGITS and (b[0] in kinsoku.UNITS or b[0] in kinsoku.JOINERS):
-            out.append(f"number split from its unit or range: {a}|{b}")
-        if len(a) >= 2 and a[-2] in kinsoku.DIGITS and a[-1] in kinsoku.JOINERS:
-            out.append(f"range split: {a}|{b}")
-    return out
 
 
 def _body() -> Any:
