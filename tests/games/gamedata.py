@@ -66,3 +66,16 @@ def fingerprint(slug: str, players: int, bots: tuple[str, ...], games: int,
             rec.append(sorted(state.events().items()))
         h.update(json.dumps(rec).encode())
     return h.hexdigest()
+
+
+def play_in_lockstep(a: Any, b: Any, seed: int) -> None:
+    """Play states ``a`` and ``b`` to the end with the same random moves, asserting equal legal lists."""
+    import random
+
+    rng = random.Random(seed)
+    while not a.is_terminal():
+        legal = a.legal_actions()
+        assert b.legal_actions() == legal
+        action = legal[int(rng.random() * len(legal))]
+        a.apply_action(action)
+        b.apply_action(action)

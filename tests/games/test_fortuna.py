@@ -25,7 +25,7 @@ from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, SET_BASE, WHEEL_BA
                                      WHEEL_DECLINE, wheel_action)
 from pnp.games.fortuna.engine import card_values
 
-from gamedata import DATA, build_game
+from gamedata import DATA, build_game, play_in_lockstep
 
 G = cast(FortunaGame, build_game("fortuna"))
 
@@ -142,13 +142,7 @@ def test_game_pickles_without_data_or_caches() -> None:
     assert not any(copy._cache) and not any(getattr(copy, name) for name in caches[1:])
     assert not any(copy._type_runs[1::2]) and not copy._matches
     a, b = g.new_initial_state(4, 5), copy.new_initial_state(4, 5)
-    rng = random.Random(1)
-    while not a.is_terminal():
-        legal = a.legal_actions()
-        assert b.legal_actions() == legal
-        action = legal[int(rng.random() * len(legal))]
-        a.apply_action(action)
-        b.apply_action(action)
+    play_in_lockstep(a, b, 1)
     assert a.returns() == b.returns() and a.to_notation() == b.to_notation()
 
 

@@ -22,7 +22,7 @@ from pnp.games.fortuna import engine as fortuna_engine
 from pnp.games.fortuna.codec import MAX_VALUE, SET_BASE
 from pnp.games.fortuna.engine import ZERO_SET_MAX, card_values
 
-from gamedata import build_game
+from gamedata import build_game, play_in_lockstep
 
 G = cast(FortunaGame, build_game("fortuna"))
 
@@ -157,14 +157,7 @@ def test_lazily_filled_pass_tables_give_the_same_actions(monkeypatch: pytest.Mon
     assert all(not table for table in lazy._pass_chunks[1::2])  # nothing tabulated up front
     assert all(len(table) == 1024 for table in G._pass_chunks[1::2])
     for seed in range(6):
-        a, b = G.new_initial_state(4, seed), lazy.new_initial_state(4, seed)
-        rng = random.Random(seed)
-        while not a.is_terminal():
-            legal = a.legal_actions()
-            assert b.legal_actions() == legal
-            action = legal[int(rng.random() * len(legal))]
-            a.apply_action(action)
-            b.apply_action(action)
+        play_in_lockstep(G.new_initial_state(4, seed), lazy.new_initial_state(4, seed), seed)
     assert all(lazy._pass_chunks[1::2])
 
 
