@@ -42,8 +42,16 @@ if TYPE_CHECKING:
 
 #: Socket file name inside the watch's output folder.
 SOCKET_NAME = ".pnp-watch.sock"
-#: How long the client waits for an answer (seconds).
+#: How long the client waits for an answer once its request is accepted (seconds).
 TIMEOUT = 20.0
+#: How long the client waits for the server to accept its request (seconds).
+#: A server acknowledges a request as soon as it has read it, before it
+#: draws anything, so a server that is alive but stuck (stopped, deadlocked)
+#: costs a preview this long rather than :data:`TIMEOUT`; the client then
+#: draws the card itself.
+ACCEPT_TIMEOUT = 2.0
+#: The line a server sends first, as soon as it has read a request.
+ACCEPTED = b'{"accepted": true}\n'
 #: ``PNP_PREVIEW_SERVER=0`` (or false/no/off): never ask or start a preview server.
 SERVER_ENV = "PNP_PREVIEW_SERVER"
 #: Seconds a preview server waits for a request before it exits.
@@ -72,8 +80,9 @@ def exchange(request: dict[str, Any], path: Path) -> dict[str, Any] | None:
     """Send ``request`` to the process listening on ``path``; its answer, or None if none does.
 
     None covers every way of finding nobody: no socket file, a stale one
-    (its server was killed), a server that stopped meanwhile or does not
-    answer within :data:`TIMEOUT`.
+    (its server was killed), a server that stopped meanwhile, does not
+    accept the request within :data:`ACCEPT_TIMEOUT` or does not answer
+    within :data:`TIMEOUT` after that.
     """
     # ``_socket`` is what the ``socket`` module wraps; importing the wrapper
     # costs a served preview ~5-10 ms (its enum set-up), a tenth of its time.
@@ -83,10 +92,13 @@ def exchange(request: dict[str, Any], path: Path) -> dict[str, Any] | None:
         return None
     sock = _socket.socket(_socket.AF_UNIX, _socket.SOCK_STREAM)
     try:
-        sock.settimeout(TIMEOUT)
+        sock.settimeout(ACCEPT_TIMEOUT)
         sock.connect(str(path))
         sock.sendall(json.dumps(request).encode("utf-8") + b"\n")
-        data = _read_line(sock)
+        data, rest = _next_line(sock, b"")
+        if data == ACCEPTED:
+            sock.settimeout(TIMEOUT)
+            data, rest = _next_line(sock, rest)
         answer = json.loads(data.decode("utf-8"))
     except (OSError, ValueError):
         return None          # stale socket, a server that just stopped, a garbled answer
@@ -103,13 +115,22 @@ def ask(request: dict[str, Any], out_dir: Path | str = "output") -> dict[str, An
 
 def _read_line(sock: Any) -> bytes:
     """Bytes from ``sock`` up to and including a newline (or until the peer closes)."""
-    data = b""
-    while not data.endswith(b"\n"):
+    return _next_line(sock, b"")[0]
+
+
+def _next_line(sock: Any, buffered: bytes) -> tuple[bytes, bytes]:
+    """The next line (with its newline) from ``buffered`` then ``sock``, and the bytes after it.
+
+    One ``recv`` may hold the acknowledgement and the answer together.
+    """
+    data = buffered
+    while b"\n" not in data:
         chunk = sock.recv(65536)
         if not chunk:
-            break
+            return data, b""          # the peer closed: whatever came
         data += chunk
-    return data
+    line, _, rest = data.partition(b"\n")
+    return line + b"\n", rest
 
 
 class PreviewServer:
@@ -215,6 +236,10 @@ class PreviewServer:
                 request = json.loads(_read_line(conn).decode("utf-8"))
                 if not isinstance(request, dict):
                     raise ValueError("expected a JSON object")
+                # accepted before the lock: a watcher rebuilding its sheets
+                # holds it for seconds, and the client only needs to know
+                # that a live process has its request (ACCEPT_TIMEOUT)
+                conn.sendall(ACCEPTED)
                 with self.lock:
                     answer = self.handler(request)
             except Exception as exc:  # any failure: the client renders cold, we keep serving
