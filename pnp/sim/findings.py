@@ -223,9 +223,15 @@ def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
         return [f"The ladder is flat ({_pct(first['win_share'])} at {first['budget']} "
                 f"iterations, {_pct(last['win_share'])} at {last['budget']}): more search "
                 "buys little; luck or the field's play dominates."]
-    return [f"The ladder rises from {_pct(first['win_share'])} to "
-            f"{_pct(last['win_share'])}, but the intervals overlap: play more games to "
-            "tell."]
+    if last["ci_high"] < first["ci_low"]:
+        return [f"More search does worse: the searching bot wins {_pct(first['win_share'])} "
+                f"at {first['budget']} iterations but {_pct(last['win_share'])} at "
+                f"{last['budget']}; check its playout policy and reward before reading the "
+                "ladder as skill."]
+    trend = "rises" if last["win_share"] > first["win_share"] else "falls"
+    return [f"The ladder {trend} from {_pct(first['win_share'])} at {first['budget']} "
+            f"iterations to {_pct(last['win_share'])} at {last['budget']}, but the intervals "
+            "overlap: play more games to tell."]
 
 
 def format_findings(rep: dict[str, Any]) -> list[str]:

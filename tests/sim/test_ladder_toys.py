@@ -38,3 +38,22 @@ def test_ladder_flat_on_coin() -> None:
     assert "flat" in ladder_sentences(doc)[0]
     text = ladder_text(doc, ladder_sentences(doc))
     assert "luck = 50.0%" in text and text.count("%") >= 4
+
+
+def _rung(budget: int, share: float, lo: float, hi: float) -> dict[str, float]:
+    """One hand-made rung of a ladder dict."""
+    return {"budget": budget, "win_share": share, "ci_low": lo, "ci_high": hi}
+
+
+def test_ladder_sentence_follows_the_direction() -> None:
+    """Overlapping intervals: the sentence says rises or falls as the shares do (Undecim 64 → 128)."""
+    down = {"fair_share": 0.25, "rungs": [_rung(64, 0.75, 0.531, 0.888),
+                                          _rung(128, 0.65, 0.433, 0.819)]}
+    assert ladder_sentences(down) == [
+        "The ladder falls from 75 % at 64 iterations to 65 % at 128, but the intervals "
+        "overlap: play more games to tell."]
+    up = {"fair_share": 0.25, "rungs": [_rung(8, 0.15, 0.052, 0.36), _rung(32, 0.45, 0.258,
+                                                                           0.658)]}
+    assert ladder_sentences(up)[0].startswith("The ladder rises from 15 % at 8 iterations")
+    worse = {"fair_share": 0.25, "rungs": [_rung(8, 0.7, 0.6, 0.8), _rung(64, 0.3, 0.2, 0.4)]}
+    assert ladder_sentences(worse)[0].startswith("More search does worse")
