@@ -60,6 +60,12 @@ def snapshot(folders: list[Path]) -> dict[Path, tuple[int, int]]:
     return out
 
 
+def changed_files(before: dict[Path, tuple[int, int]],
+                  now: dict[Path, tuple[int, int]]) -> set[Path]:
+    """Files added, removed or changed between two :func:`snapshot` results."""
+    return {p for p in before.keys() | now.keys() if now.get(p) != before.get(p)}
+
+
 def clear_render_caches(env: PnpEnvironment) -> None:
     """Forget every rendered layout, icon look-up and image size (after an icon or image changed).
 
@@ -211,8 +217,7 @@ class PreviewAnswerer:
         if env is None:
             env = self.envs[tdir] = make_environment(tdir)
         elif now != self._seen.get(tdir, now):
-            changed = {p for p in set(now) | set(self._seen[tdir])
-                       if now.get(p) != self._seen[tdir].get(p)}
+            changed = changed_files(self._seen[tdir], now)
             if any(p.suffix.lower() in IMAGE_SUFFIXES for p in changed):
                 clear_render_caches(env)
             if env.cache is not None:

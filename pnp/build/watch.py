@@ -24,8 +24,8 @@ from pnp.build.cards import kit_components, resolve_templates_dir
 from pnp.build.preview import (CardSide, load_game, preview_folder, render_sides,
                                write_card_pngs, write_sheet)
 # the file snapshot, the cache clearing and the preview answers are the preview server's
-from pnp.build.preview_server import (IMAGE_SUFFIXES, PreviewAnswerer, clear_render_caches,
-                                      snapshot)
+from pnp.build.preview_server import (IMAGE_SUFFIXES, PreviewAnswerer, changed_files,
+                                      clear_render_caches, snapshot)
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.errors import PnpError
@@ -149,7 +149,7 @@ class Watcher:
                 now = snapshot(self.folders())
                 if now == before:
                     continue
-                changed = {p for p in set(now) | set(before) if now.get(p) != before.get(p)}
+                changed = changed_files(before, now)
                 before = now
                 self._report(changed)
         finally:
