@@ -330,14 +330,17 @@ class FortunaGame(Game["FortunaState"]):
         lanes of one run to its cards' types and fills as hands are met (the
         set enumeration asks it once per new group of cards).
         """
-        tw, n_types = self._tw, self.n_types
-        width = -(-n_types // 3)
+        tw = self._tw
         out: list[Any] = []
-        for lo in range(0, 3 * width, width):
-            types = range(lo, min(lo + width, n_types))
+        for types in self._three_runs():
             out += [sum(self._tmask << (tw * t) for t in types),
                     _Cards([(tw * t, t) for t in types], self._tmask)]
         return tuple(out)
+
+    def _three_runs(self) -> list[range]:
+        """The card types cut into three runs of consecutive types (the last may be short)."""
+        width = -(-self.n_types // 3)
+        return [range(lo, min(lo + width, self.n_types)) for lo in range(0, 3 * width, width)]
 
     def _pass_tables(self) -> tuple[int, Mapping[int, list[int]], int, Mapping[int, list[int]],
                                     int, Mapping[int, list[int]]]:
@@ -350,14 +353,14 @@ class FortunaGame(Game["FortunaState"]):
         printed 30) are tabulated in full (1,024 entries each); wider ones
         fill as hands are met.
         """
-        tw, n_types = self._tw, self.n_types
-        width = -(-n_types // 3)
+        tw = self._tw
+        runs = self._three_runs()
+        full = len(runs[0]) <= _FULL_PASS_TABLE     # the first run is the widest
         out: list[Any] = []
-        for lo in range(0, 3 * width, width):
-            types = range(lo, min(lo + width, n_types))
+        for types in runs:
             bits = [(1 << (tw * t + tw - 1), t) for t in types]
             table: dict[int, list[int]]
-            if width <= _FULL_PASS_TABLE:
+            if full:
                 table = {0: []}
                 for bit, t in bits:  # types ascending: appending keeps each list sorted
                     table.update([(key | bit, found + [t]) for key, found in table.items()])
