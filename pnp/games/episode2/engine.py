@@ -794,14 +794,22 @@ class Episode2State(State[Episode2Game]):
 
     def _refill(self) -> None:
         """Draw up to a full hand (E5); the hand stays in card-id order."""
-        deck = self.deck
-        size = self.game.hand_size
-        if len(self.hand) < size and deck:
-            hand = list(self.hand)
-            while len(hand) < size and deck:
-                hand.append(deck.pop())
-            hand.sort()
-            self.hand = tuple(hand)
+        if len(self.hand) < self.game.hand_size and self.deck:
+            self._fill(list(self.hand))
+
+    def _fill(self, hand: list[int]) -> None:
+        """Make ``hand`` topped up from the deck the state's hand (E5), in card-id order.
+
+        The missing cards come off the top (the end) of the deck in one slice,
+        fewer if the deck runs out.
+        """
+        need = self.game.hand_size - len(hand)
+        if need > 0:  # (deck[-0:] would be the whole deck)
+            deck = self.deck
+            hand += deck[-need:]
+            del deck[-need:]
+        hand.sort()
+        self.hand = tuple(hand)
 
     def _open_window(self, phase: int, refill: bool = True) -> None:
         """Open a 2-2-6 draw window: refill the hand, then the player decides.
@@ -1010,14 +1018,7 @@ class Episode2State(State[Episode2Game]):
         self.discard += tuple(gone)
         ev = self.ev
         ev[EV_DISCARD] += 1
-        # _refill written out (discards are most of a random playout's moves):
-        # the top `need` cards in one slice (fewer if the deck runs out), hand sorted
-        deck = self.deck
-        need = self.game.hand_size - len(hand)  # ≥ 1: at least one card went
-        hand += deck[-need:]
-        del deck[-need:]
-        hand.sort()
-        self.hand = tuple(hand)
+        self._fill(hand)
         if self.phase_i == MULLIGAN:
             ev[EV_MULLIGAN] += 1
             is_attack = self.game.is_attack
@@ -1026,7 +1027,7 @@ class Episode2State(State[Episode2Game]):
                 self.window = False  # the mulligan window closes once an attack appears
                 return
             self._check_run_end()
-        elif self.phase_i == MAIN and not deck:
+        elif self.phase_i == MAIN and not self.deck:
             self._check_run_end()
 
 
