@@ -15,6 +15,7 @@ from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFResourceDictionary, PDFS
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, to_hex
+from pnp.render.fonts import AlreadyFlate
 from pnp.render.layout import Layout
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Text
 from pnp.render.pathdata import Ops
@@ -43,17 +44,6 @@ def _end_form(canvas: Canvas) -> None:
         _precompress(canvas._doc.idToObject[canvas._doc.getXObjectName(name)])
 
 
-class _AlreadyFlate:
-    """A stream filter whose content is already Flate-compressed (see :func:`_precompress`)."""
-
-    pdfname = "FlateDecode"
-
-    @staticmethod
-    def encode(data: bytes) -> bytes:
-        """Return ``data`` unchanged: it was compressed when the form was defined."""
-        return data
-
-
 def _precompress(form: PDFFormXObject) -> None:
     """Compress a form's content now instead of when the PDF is saved.
 
@@ -62,7 +52,7 @@ def _precompress(form: PDFFormXObject) -> None:
     Compressed here with the same zlib call ReportLab would make, under the
     same filter name, so the saved bytes are identical.
     """
-    stream = PDFStream(content=zlib.compress(form.stream), filters=[_AlreadyFlate])
+    stream = PDFStream(content=zlib.compress(form.stream), filters=[AlreadyFlate])
     stream.__Comment__ = "xobject form stream"
     form.Contents = stream
     form.stream = None

@@ -14,7 +14,9 @@ import importlib.util
 from fnmatch import fnmatch
 import os
 import pickle
+import zlib
 from pathlib import Path
+from typing import Any
 from weakref import WeakKeyDictionary
 
 import reportlab
@@ -96,6 +98,8 @@ class _CachedFace(TTFontFace):
 
     _font_file: str
     _cold_file: str | None
+    #: :func:`_face_tag` of the font file: the subset cache's key (None: no caching).
+    _tag: str | None
 
     def __getattr__(self, name: str) -> object:
         """Load ``_ttf_data`` or a cold table the first time it is read."""
@@ -120,12 +124,97 @@ class _CachedFace(TTFontFace):
                 pass
         return getattr(TTFontFace(self._font_file), name)
 
+    def makeSubset(self, subset: list[int]) -> bytes:  # noqa: N802 (ReportLab's name)
+        """ReportLab's subset font for ``subset``, from the subset cache when it has it.
+
+        A build subsets each font once per PDF file and glyph set (IPAexGothic:
+        a few per file), which meant reading the 6 MB font and compressing
+        the subset every time; the cache keeps the compressed subset per font
+        file and glyph list (see :mod:`pnp.render.diskcache`). The bytes are
+        those ReportLab makes: only made once.
+        """
+        store = _subset_cache() if self._tag is not None else None
+        key = _subset_key(self._tag or "", subset)
+        packed = store.get(key) if store is not None else None
+        data: bytes | None = None
+        if packed is not None:
+            try:
+                data = zlib.decompress(packed)
+            except zlib.error:  # an intact file that is not ours: make it anew
+                data = None
+        if data is None or packed is None:
+            data = super().makeSubset(subset)
+            packed = zlib.compress(data)  # what ReportLab's Flate filter would write
+            if store is not None:
+                store.put(key, packed)
+        self._packed = (data, packed)
+        return data
+
+    def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:  # noqa: N802
+        """ReportLab's font objects for a subset, with the font file already compressed.
+
+        The font program is the stream ReportLab compresses at save; it gets
+        the compressed bytes :meth:`makeSubset` had (the same bytes
+        ``zlib.compress`` makes), so a cached subset is not compressed again.
+        """
+        ref = super().addSubsetObjects(doc, fontname, subset)
+        packed = self.__dict__.pop("_packed", None)
+        if packed is not None and doc.compression:
+            stream = doc.idToObject.get(f"fontFile:{self.filename}({fontname})")
+            if stream is not None and stream.content is packed[0]:
+                stream.content = packed[1]
+                stream.filters = [AlreadyFlate]
+        return ref
+
+
+class AlreadyFlate:
+    """A PDF stream filter for content that is already Flate-compressed.
+
+    ReportLab applies a stream's filters when the PDF is saved; content
+    compressed earlier (card forms, cached font subsets) goes through this
+    one, which names the same filter and leaves the bytes alone.
+    """
+
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(data: bytes) -> bytes:
+        """Return ``data`` unchanged: it was compressed already."""
+        return data
+
+
+#: Most bytes the font subset cache keeps (see :mod:`pnp.render.diskcache`).
+SUBSET_CACHE_LIMIT = 32 * 2**20
+_subset_store: Any = False   # False: not opened yet; None: no cache
+
+
+def _subset_cache() -> Any:
+    """The font subset cache (opened on first use), or None."""
+    global _subset_store
+    if _subset_store is False:
+        from pnp.render.diskcache import open_cache
+
+        _subset_store = open_cache("font-subsets", SUBSET_CACHE_LIMIT)
+    return _subset_store
+
+
+def _subset_key(tag: str, subset: list[int]) -> str:
+    """Cache key of one subset: the font file's tag, the code points, zlib's version."""
+    from pnp.render.diskcache import digest
+
+    return digest("subset-1", tag, ",".join(map(str, subset)), zlib.ZLIB_RUNTIME_VERSION)
+
 
 def _face_tag(path: Path) -> str:
     """Cache key of a font file: its path, size, date, ReportLab's version, our format."""
     st = path.stat()
     return hashlib.blake2b(f"{path}|{st.st_size}|{st.st_mtime_ns}|{reportlab.Version}|"
                            f"{_FACE_CACHE_VERSION}".encode(), digest_size=10).hexdigest()
+
+
+def font_tag(name: str) -> str:
+    """The cache key of one of pnp's fonts (:func:`_face_tag` of its file)."""
+    return _face_tag(_font_path(name))
 
 
 def _scale_for(face: TTFontFace) -> object:
@@ -163,6 +252,7 @@ def _cached_face(path: Path) -> TTFontFace:
             face.__dict__.update(state)
             face._font_file = str(path)
             face._cold_file = str(cold)
+            face._tag = tag
             face._pdfScale = _scale_for(face)
             return face
         except Exception:  # a stale or foreign cache file: parse the font instead
@@ -178,7 +268,13 @@ def _cached_face(path: Path) -> TTFontFace:
             write_bytes_atomic(cached, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
         except Exception:  # a read-only cache folder only costs speed
             pass
-    return face
+    # the same face as a _CachedFace (everything already loaded), for the subset cache
+    fresh = _CachedFace.__new__(_CachedFace)
+    fresh.__dict__.update(face.__dict__)
+    fresh._font_file = str(path)
+    fresh._cold_file = None
+    fresh._tag = tag
+    return fresh
 
 
 def _make_font(name: str, path: Path) -> TTFont:
@@ -252,6 +348,10 @@ def canvas_kwargs() -> dict[str, object]:
     # card form; binary Flate streams are smaller and every PDF reader accepts
     # them. This is a process-wide ReportLab setting, fine for pnp's own PDFs.
     rl_config.useA85 = 0
+    # ReportLab's pure-Python number formatter, memoised (same bytes; see rlspeed)
+    from pnp.render import rlspeed
+
+    rlspeed.install()
     return {"initialFontName": DEFAULT_FONT, "initialFontSize": 10, "initialLeading": 12}
 
 
