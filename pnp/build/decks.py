@@ -47,7 +47,7 @@ from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_
                                  write_pages)
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
-from pnp.render.layout import Layout, render_layout
+from pnp.render.layout import Layout, render_layout, use_layout_store
 from pnp.units import mm, to_mm
 
 #: Size tolerance between a template's <card> and the manifest (points).
@@ -720,6 +720,24 @@ def count_faces(games: list[GameData], options: BuildOptions | None = None) -> i
     return cards * (1 + profiles)
 
 
+def layout_salt(env: PnpEnvironment) -> str:
+    """What every kept layout of this process depends on besides its markup.
+
+    pnp's code stamp (its render and layout code and the libraries it uses;
+    the engines, simulator, rulebook and print code do not shape a layout),
+    the font files (text fitting measures with them), the Python (pickles)
+    and the templates folder's real path (layouts hold absolute icon paths).
+    """
+    import sys
+
+    from pnp.build.serve import NOT_IN_PREVIEWS, code_stamp
+    from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, font_tag
+
+    return "|".join([code_stamp(NOT_IN_PREVIEWS), sys.version,
+                     str(env.templates_dir.resolve()),
+                     *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
+
+
 def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
     """Check the options, then load and strictly check the games (bad data stops the build)."""
     options.profiles()  # unknown preset, paper or layout: one line, before any loading
@@ -742,6 +760,7 @@ def build(games: list[GameData], options: BuildOptions,
     are written.
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
+    use_layout_store(env, layout_salt(env))
     plans = plan_build(games, options)
     profiles = options.profiles()
     if len(profiles) == 1 and profiles[0].output == "sheets":

@@ -32,6 +32,8 @@ class PnpEnvironment(BoundedSandbox):
         self.templates_dir = templates_dir
         self.layout_cache: dict[str, Any] = {}
         self.resolvers: dict[tuple[str, ...], Any] = {}
+        #: Layouts kept on disk across builds (:func:`pnp.render.layout.use_layout_store`).
+        self.layout_store: Any = None
 
 
 def _br(value: object) -> Markup:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import hashlib
+import io
+import pickle
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -10,7 +12,7 @@ from typing import Any
 from pnp.render.icons import IconResolver, icon_dirs
 from pnp.render.jinja_env import PnpEnvironment, display_path, render_template
 from pnp.render.markup import parse_card
-from pnp.render.nodes import IconUse, Node
+from pnp.render.nodes import Group, Icon, IconUse, Image, Node
 
 #: How many parsed layouts an environment keeps (identical cards share one).
 LAYOUT_CACHE_SIZE = 256
@@ -73,11 +75,127 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
     resolver = env.resolvers.get(rel)
     if resolver is None:
         resolver = env.resolvers[rel] = IconResolver(dirs, template_name)
-    width, height, bleed, nodes, icons, at = parse_card(
-        markup, where, resolver, env.templates_dir,
-        source=f"{display_path(env, template_name)}, rendered markup", template=template_name)
-    layout = Layout(width, height, bleed, nodes, key, icons, template_name, at)
+    store: LayoutStore | None = getattr(env, "layout_store", None)
+    layout = store.load(template_name, rel, markup, resolver) if store is not None else None
+    if layout is None or layout.key != key:
+        width, height, bleed, nodes, icons, at = parse_card(
+            markup, where, resolver, env.templates_dir,
+            source=f"{display_path(env, template_name)}, rendered markup",
+            template=template_name)
+        layout = Layout(width, height, bleed, nodes, key, icons, template_name, at)
+        if store is not None:
+            store.save(template_name, rel, markup, layout)
     if len(cache) >= LAYOUT_CACHE_SIZE:
         cache.pop(next(iter(cache)))
     cache[key] = layout
     return layout
+
+
+#: Most bytes the layout cache keeps on disk (see :mod:`pnp.render.diskcache`).
+LAYOUT_DISK_LIMIT = 64 * 2**20
+#: Bump when :class:`Layout` or the nodes change shape (old entries are then ignored).
+LAYOUT_FORMAT = "layout-2"
+
+
+class LayoutStore:
+    """Fitted layouts kept across processes, keyed by everything a layout depends on.
+
+    Parsing a card's markup and fitting its text is a quarter of a build's
+    CPU and gives the same layout for the same inputs, so ``pnp build``
+    keeps each layout on disk. The key hashes the full rendered markup
+    (template lines included), the template's name and icon folders, and a
+    ``salt`` the caller computes once per process: pnp's code stamp, the
+    font files, the Python version and the templates folder's real path
+    (layouts hold absolute icon paths). Icons are stored by reference and
+    resolved on every load: the icon the folder resolves the name to now
+    must be the same file with the same content digest, else the entry is a
+    miss. Layouts that draw raster images are not kept (they depend on the
+    image file's pixel size). Anything unreadable is a miss.
+    """
+
+    def __init__(self, cache: Any, salt: str) -> None:
+        """Keep layouts in ``cache`` (a :class:`pnp.render.diskcache.DiskCache`)."""
+        self.cache = cache
+        self.salt = salt
+
+    def _key(self, template_name: str, rel: tuple[str, ...], markup: str) -> str:
+        from pnp.render.diskcache import digest
+
+        return digest(LAYOUT_FORMAT, self.salt, template_name, "\0".join(rel), markup)
+
+    def load(self, template_name: str, rel: tuple[str, ...], markup: str,
+             resolver: IconResolver) -> Layout | None:
+        """The stored layout of ``markup``, or None (missing, unreadable or an icon changed)."""
+        data = self.cache.get(self._key(template_name, rel, markup))
+        if data is None:
+            return None
+        try:
+            layout = _IconsByName(io.BytesIO(data), resolver).load()
+        except Exception:  # a damaged entry, or an icon that changed or is gone: parse instead
+            return None
+        return layout if isinstance(layout, Layout) else None
+
+    def save(self, template_name: str, rel: tuple[str, ...], markup: str,
+             layout: Layout) -> None:
+        """Keep ``layout`` unless it draws a raster image."""
+        if _has_image(layout.nodes):
+            return
+        buf = io.BytesIO()
+        try:
+            _IconsAsNames(buf, protocol=pickle.HIGHEST_PROTOCOL).dump(layout)
+        except Exception:  # something unpicklable: only costs speed
+            return
+        self.cache.put(self._key(template_name, rel, markup), buf.getvalue())
+
+
+class _IconsAsNames(pickle.Pickler):
+    """Pickles a layout with each icon as its name, file and content digest.
+
+    Icons are the bulk of a layout's shapes and are loaded once per process
+    anyway; storing them by reference halves the time to load a layout.
+    """
+
+    def persistent_id(self, obj: Any) -> Any:
+        """An icon's reference; None (pickle it) for everything else."""
+        if type(obj) is Icon:
+            return ("icon", obj.name, obj.key, str(obj.path))
+        return None
+
+
+class _IconsByName(pickle.Unpickler):
+    """Loads a layout, resolving each icon reference as the template would now."""
+
+    def __init__(self, file: io.BytesIO, resolver: IconResolver) -> None:
+        super().__init__(file)
+        self.resolver = resolver
+
+    def persistent_load(self, pid: Any) -> Any:
+        """The icon the folder resolves ``pid``'s name to, if it is the same file and content."""
+        kind, name, key, path = pid
+        icon = self.resolver(name)
+        if kind != "icon" or icon.key != key or str(icon.path) != path:
+            raise pickle.UnpicklingError(f"icon {name!r} changed")
+        return icon
+
+
+def _has_image(nodes: tuple[Node, ...]) -> bool:
+    """True if a raster image is among ``nodes`` or inside their groups."""
+    for n in nodes:
+        if isinstance(n, Image) or (isinstance(n, Group) and _has_image(n.children)):
+            return True
+    return False
+
+
+def use_layout_store(env: PnpEnvironment, salt: str) -> bool:
+    """Give ``env`` an on-disk layout cache (:class:`LayoutStore`); False if there is none."""
+    from pnp.render.diskcache import open_cache
+
+    from pnp.render.fonts import register_fonts
+
+    cache = open_cache("layouts", LAYOUT_DISK_LIMIT)
+    if cache is None:
+        return False
+    # a parsed layout registered the fonts it measured with; a loaded one did not
+    register_fonts()
+    env.layout_store = LayoutStore(cache, salt)
+    return True

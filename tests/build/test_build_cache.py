@@ -1,0 +1,189 @@
+"""The build's on-disk caches (layouts, font subsets): same bytes cold, warm or damaged.
+
+Each test builds a small generated game into its own cache folder
+(``PNP_CACHE_DIR``), so entries from other runs never take part.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pnp import PROJECT_ROOT
+from pnp.build.decks import BuildOptions, build, load_for_build
+from pnp.render import fonts, rlspeed
+from pnp.render.diskcache import MAGIC, DiskCache
+
+
+def _game(folder: Path, cards: int = 6) -> tuple[Path, Path]:
+    """A small game (Japanese rules text, an inline icon, a gradient): (data, templates)."""
+    data = folder / "card_data" / "mini"
+    data.mkdir(parents=True)
+    (data / "manifest.toml").write_text(f"""[game]
+slug = "mini"
+title = "Mini"
+players = [2, 4]
+[components.cards]
+name = "Cards"
+kind = "card"
+size = "poker"
+count = {cards}
+table = "cards.csv"
+face = "mini/face.xml.j2"
+back = "mini/back.xml.j2"
+[components.cards.columns]
+id = {{ type = "id" }}
+n = {{ type = "int", min = 1, max = 1000 }}
+text = {{ type = "text" }}
+qty = {{ type = "qty" }}
+""", encoding="utf-8")
+    rows = ["id,n,text,qty"] + [f"c{i},{i},このカードを出したら{i}枚引く。{{icon:star}}を得る。,1"
+                                for i in range(1, cards + 1)]
+    (data / "cards.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
+    templates = folder / "templates"
+    shutil.copytree(PROJECT_ROOT / "templates" / "common", templates / "common")
+    (templates / "mini").mkdir()
+    (templates / "mini" / "face.xml.j2").write_text(
+        '<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
+        '  <background fill="linear-gradient(180deg, #f4ead5, #e0d0b0)"/>\n'
+        '  <text x="6" y="8" width="51" height="10" size="12" font="display">Card {{ card.n }}'
+        '</text>\n'
+        '  <icon name="bolt" x="21.5" y="25" width="20" height="20" color="#6b4f1d"/>\n'
+        '  <text x="6" y="58" width="51" height="22" size="9" min-size="6.5">{{ card.text }}'
+        '</text>\n</card>\n', encoding="utf-8")
+    (templates / "mini" / "back.xml.j2").write_text(
+        '<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
+        '  <background fill="#203040"/>\n'
+        '  <icon name="star" x="16.5" y="29" width="30" height="30" color="#c9a227"/>\n'
+        '</card>\n', encoding="utf-8")
+    return folder / "card_data", templates
+
+
+def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
+    """Build the game into ``out``; sha256 of every file written, by relative path."""
+    options = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates, rulebooks=False)
+    build(load_for_build([], options), options)
+    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file()}
+
+
+@pytest.fixture()
+def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """A fresh pnp cache folder for this test (and a subset cache opened anew)."""
+    folder = tmp_path / "cache"
+    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
+    monkeypatch.delenv("PNP_BUILD_CACHE", raising=False)
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    return folder
+
+
+def _entries(cache: Path, sub: str) -> list[Path]:
+    return sorted((cache / sub).glob("*.entry"))
+
+
+def test_cold_warm_and_damaged_caches_give_the_same_bytes(tmp_path: Path, cache: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """A cold, a warm, a damaged and a disabled cache all build byte-identical files."""
+    data, templates = _game(tmp_path / "game")
+    cold = _build(data, templates, tmp_path / "cold")
+    assert any(name.endswith(".pdf") and "mini/" in name for name in cold)
+    layouts, subsets = _entries(cache, "layouts"), _entries(cache, "font-subsets")
+    assert len(layouts) >= 6 + 1 and subsets  # six faces and the shared back, two fonts
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    assert _build(data, templates, tmp_path / "warm") == cold
+    # damage every entry: truncated, flipped bytes, a foreign file, an empty one
+    for i, entry in enumerate(layouts + subsets):
+        raw = entry.read_bytes()
+        entry.write_bytes([raw[: len(raw) // 2], raw[:-1] + bytes([raw[-1] ^ 0xFF]),
+                           b"not a cache entry", b""][i % 4])
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    assert _build(data, templates, tmp_path / "damaged") == cold
+    # the damaged entries were replaced by good ones: warm again
+    for entry in _entries(cache, "layouts") + _entries(cache, "font-subsets"):
+        assert entry.read_bytes().startswith(MAGIC)
+    monkeypatch.setenv("PNP_BUILD_CACHE", "0")
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    assert _build(data, templates, tmp_path / "off") == cold
+
+
+def test_a_cached_layout_is_not_used_once_its_icon_changed(tmp_path: Path, cache: Path,
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Editing an icon file changes the card even though the markup is the same."""
+    data, templates = _game(tmp_path / "game", cards=1)
+    before = _build(data, templates, tmp_path / "a")
+    # a game-specific icon now shadows the common one: same markup, other picture
+    (templates / "mini" / "icons").mkdir()
+    (templates / "mini" / "icons" / "bolt.svg").write_text(
+        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
+        '<rect x="1" y="1" width="8" height="8" fill="currentColor"/></svg>', encoding="utf-8")
+    changed = _build(data, templates, tmp_path / "b")
+    monkeypatch.setenv("PNP_BUILD_CACHE", "0")
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    assert _build(data, templates, tmp_path / "c") == changed
+    assert changed["mini/cards-a4.pdf"] != before["mini/cards-a4.pdf"]
+
+
+def test_a_subset_entry_that_is_intact_but_not_compressed_is_remade(tmp_path: Path,
+                                                                     cache: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch
+                                                                     ) -> None:
+    """A well-formed entry whose payload is not zlib data is ignored, not an error."""
+    data, templates = _game(tmp_path / "game", cards=1)
+    cold = _build(data, templates, tmp_path / "a")
+    store = DiskCache(cache / "font-subsets", 2**30)
+    for entry in _entries(cache, "font-subsets"):
+        store.put(entry.name[: -len(".entry")], b"garbage that passes the digest")
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    assert _build(data, templates, tmp_path / "b") == cold
+
+
+def test_the_cache_folder_stays_under_its_limit_dropping_the_least_recently_used(
+        tmp_path: Path) -> None:
+    """Pruning removes the oldest entries first; a hit makes an entry recent again."""
+    folder = tmp_path / "c"
+    folder.mkdir()
+    old = DiskCache(folder, 10_000)
+    for i in range(20):
+        old.put(f"k{i:02d}", bytes(1000))
+        os.utime(folder / f"k{i:02d}.entry", (1_000_000 + i, 1_000_000 + i))
+    assert old.get("k00") is not None          # k00 is now the most recently used
+    new = DiskCache(folder, 10_000)
+    new.put("fresh", bytes(1000))              # the first write of a process prunes
+    total = sum(p.stat().st_size for p in folder.glob("*.entry"))
+    assert total <= 10_000 + 1100
+    assert new.get("k00") is not None and new.get("fresh") is not None
+    assert new.get("k01") is None              # the oldest unused ones went first
+    assert new.get("k19") is not None
+
+
+def test_memoised_number_format_is_reportlabs() -> None:
+    """The memoised fp_str returns what ReportLab's own returns, hit or miss, list or not."""
+    from reportlab.lib.rl_accel import _py_fp_str
+
+    fast = rlspeed.memoised(_py_fp_str)
+    values = [0, 1, -1, 0.5, 1e-8, -1e-8, 123.456789, 1 / 3, 595.2756, 1e6 + 0.25, -0.0, True]
+    for _ in range(2):  # the second round answers from the memo
+        for v in values:
+            assert fast(v) == _py_fp_str(v)
+        assert fast(*values) == _py_fp_str(*values)
+        assert fast(values) == _py_fp_str(values)   # one list argument: not memoised
+
+
+def test_a_damaged_entry_reads_as_missing_and_is_removed(tmp_path: Path) -> None:
+    """Truncated, altered or foreign files are misses, never errors, and are deleted."""
+    store = DiskCache(tmp_path, 2**20)
+    payload = b"layout bytes " * 50
+    for i, damage in enumerate([lambda raw: raw[:-3], lambda raw: raw[:-1] + b"x",
+                                lambda raw: b"other" + raw[5:], lambda raw: b""]):
+        store.put(f"k{i}", payload)
+        path = tmp_path / f"k{i}.entry"
+        assert store.get(f"k{i}") == payload
+        path.write_bytes(damage(path.read_bytes()))
+        assert store.get(f"k{i}") is None
+        assert not path.exists()
