@@ -38,6 +38,11 @@ WATCHED_SUFFIXES = (".csv", ".toml", ".j2", ".svg", ".png", ".jpg", ".jpeg")
 IMAGE_SUFFIXES = (".svg", ".png", ".jpg", ".jpeg")
 #: A log larger than this is emptied when a server starts.
 LOG_LIMIT = 256 * 1024
+#: Server files (lock, log, socket) of a project untouched for this long are
+#: removed when another server starts (:func:`remove_stale_files`), in seconds.
+STALE_SECONDS = 14 * 24 * 3600
+#: Suffixes of one server's files in ``<cache>/preview-server/``.
+SERVER_SUFFIXES = (".lock", ".log", ".sock")
 
 
 def snapshot(folders: list[Path]) -> dict[Path, tuple[int, int]]:
@@ -302,6 +307,67 @@ def _warm_up() -> None:
         image.save(io.BytesIO(), "PNG", compress_level=1)
 
 
+def remove_stale_files(folder: Path, keep: str, *, now: float | None = None,
+                       max_age: float = STALE_SECONDS) -> list[str]:
+    """Remove the lock, log and socket of servers unused for ``max_age`` seconds; their names.
+
+    Every project (and every pnp, Python and umask) gets its own files in
+    ``<cache>/preview-server/``, and a project no longer worked on left them
+    there for good. A group of files counts as used when any of them was
+    last changed (a server logs when it starts and stops). A group whose
+    lock some process holds is a live or starting server and is left alone:
+    the lock is taken here before anything is removed and released after,
+    and a server that locked a lock file removed meanwhile notices and
+    exits (see :func:`run`). ``keep`` is the calling server's own name.
+    """
+    import fcntl
+
+    now = time.time() if now is None else now
+    groups: dict[str, list[Path]] = {}
+    try:
+        entries = list(os.scandir(folder))
+    except OSError:
+        return []
+    for entry in entries:
+        stem, dot, suffix = entry.name.rpartition(".")
+        if dot and "." + suffix in SERVER_SUFFIXES and stem != keep:
+            groups.setdefault(stem, []).append(Path(entry.path))
+    removed = []
+    for stem, paths in sorted(groups.items()):
+        try:
+            newest = max(p.lstat().st_mtime for p in paths)
+        except OSError:
+            continue
+        if now - newest < max_age:
+            continue
+        lock_path = folder / f"{stem}.lock"
+        fd = -1
+        try:
+            if lock_path.exists():
+                fd = os.open(lock_path, os.O_RDWR)
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            # the lock is ours (or there is none): no server uses these files
+            for path in paths:
+                if path != lock_path:
+                    path.unlink(missing_ok=True)
+            lock_path.unlink(missing_ok=True)   # last, while still locked
+            removed.append(stem)
+        except OSError:
+            continue                            # locked: a server runs there
+        finally:
+            if fd >= 0:
+                os.close(fd)
+    return removed
+
+
+def _lock_is_current(fd: int, path: Path) -> bool:
+    """True if ``path`` still names the lock file open as ``fd`` (not removed meanwhile)."""
+    try:
+        return os.path.samestat(os.fstat(fd), os.stat(path))
+    except OSError:
+        return False
+
+
 def run(socket_file: Path, identity: list[Any], stamp: str) -> int:
     """Serve previews on ``socket_file`` until a reason to stop; the exit status (always 0).
 
@@ -323,6 +389,19 @@ def run(socket_file: Path, identity: list[Any], stamp: str) -> int:
     except OSError:
         os.close(lock)
         return 0                      # another server runs or is starting: it serves
+    if not _lock_is_current(lock, files.lock):
+        # a clean-up removed the lock file after we opened it: a server started
+        # now could run beside another that locks the new file; the client
+        # that started us draws its preview itself
+        os.close(lock)
+        return 0
+    try:
+        gone = remove_stale_files(files.lock.parent, files.lock.stem)
+        if gone:
+            _log(f"removed the files of {len(gone)} preview server(s) unused for "
+                 f"{STALE_SECONDS // 86400} days")
+    except Exception:  # tidying up must never stop a server
+        pass
     server = serve.PreviewServer(None, lambda request: {"fallback": True}, path=files.socket)
     try:
         if files.log.exists() and files.log.stat().st_size > LOG_LIMIT:
