@@ -25,6 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations, repeat, starmap
+from operator import add, itemgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -222,6 +223,12 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
             *(tuple(self.led_key[c] if suit[c] == led else
                     self.club_key[c] if suit[c] == CLUB else -1 for c in range(self.n_cards))
               for led in range(len(SUITS))))
+
+        #: equal_club[c]: the clubs as strong as card c (ruling C5: a led-suit
+        #: card beats them; a trick's event test is one mask operation).
+        self.equal_club: tuple[int, ...] = tuple(
+            sum(1 << k for k in range(self.n_cards) if suit[k] == CLUB and strength[k] == x)
+            for x in strength)
 
         fortune_path = self._table_path(data, "fortune")
         self.fortunes: tuple[FortuneCard, ...] = tuple(
@@ -545,19 +552,15 @@ class FortuneCloverState(State[FortuneCloverGame]):
         g = self.game
         n = self.num_players
         seed = self.future_seeds.pop(0)
-        order = _deal_order(g.n_cards, seed)
+        # The card bits in deal order, fetched in one C call; a hand is the sum
+        # of its slice (distinct bits: the sum is the union), also in C.
+        dealt = itemgetter(*_deal_order(g.n_cards, seed))(g.bit)
         h = g.n_cards // n
-        bit = g.bit
         hands = self.hands
         for s in range(n):
-            m = 0
-            for c in order[s * h:(s + 1) * h]:
-                m |= bit[c]
-            hands[s] = m
-        centre = 0
-        for c in order[n * h:]:  # ruling C1: the remainder goes face down to the centre
-            centre |= bit[c]
-        self.centre = centre
+            hands[s] = sum(dealt[s * h:(s + 1) * h])
+        # ruling C1: the remainder goes face down to the centre
+        self.centre = sum(dealt[n * h:])
         # Rulebook: the top card of the shuffled Fortune pile is turned up each deal.
         self.fortune = self.fortune_order[self.deal]
         self.fmask = g.fortune_mask[self.fortune]
@@ -704,17 +707,13 @@ class FortuneCloverState(State[FortuneCloverGame]):
         ev[EV_TRICK] += 1
         if led < 0:
             ev[EV_ALL_CLUB] += 1  # ruling C3: every card a club, the led suit is clubs
-        elif m & g.club_mask:  # both events below need a club in the trick
+        elif m & g.club_mask and led != CLUB:  # both events below need a club in the trick
             win_card = self.trick[(w - self.lead) % self.num_players]
             ws = g.suit[win_card]
-            if ws == CLUB and led != CLUB:
+            if ws == CLUB:
                 ev[EV_CLUB_WINS] += 1
-            elif ws == led and m & g.club_mask and led != CLUB:
-                st = g.strength[win_card]
-                for c in self.trick:
-                    if g.suit[c] == CLUB and g.strength[c] == st:
-                        ev[EV_LED_EQUAL] += 1  # ruling C5: led suit beats the equal club
-                        break
+            elif ws == led and m & g.equal_club[win_card]:
+                ev[EV_LED_EQUAL] += 1  # ruling C5: led suit beats the equal club
         self.won[w] |= m
         self.ntricks[w] += 1
         self.tricks.append((w, m))
@@ -745,9 +744,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
         counts = tuple(self.counted)
         reward = g.fortunes[self.fortune].rewards[n]
         ys, ws, tied, unpaid, zero = deal_outcome(counts, reward)  # ruling C7
-        for s in range(n):
-            self.yellow[s] += ys[s]
-            self.white[s] += ws[s]
+        self.yellow = list(map(add, self.yellow, ys))
+        self.white = list(map(add, self.white, ws))
         ev[EV_TIED] += tied
         ev[EV_UNPAID] += unpaid
         ev[EV_ZERO] += zero
