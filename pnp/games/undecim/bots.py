@@ -28,9 +28,11 @@ marks the card whose goal and unlocked goals its own season came closest to.
 
 Decisions are deterministic functions of the observation (ties by action
 int), so a redealt position (``resample_hidden``) gets the same choice.
-Build plans and holding values are memoised per game, keyed by everything
-they depend on, so searching bots (which value the same holdings in playout
-after playout) pay for each once; the memos change no decision.
+A holding's value is a sum of terms (lands, enemies, the build plan, each
+goal) added in a fixed order; the terms, build plans, the margins of a
+holding and the action cards' die faces are memoised per game, keyed by
+everything they depend on, so searching bots (which value the same holdings
+in playout after playout) pay for each once; the memos change no decision.
 """
 
 from __future__ import annotations
@@ -52,22 +54,82 @@ from .engine import UndecimGame, UndecimObservation
 
 #: Most build plans kept per game before that memo starts afresh (bounded memory).
 PLAN_MEMO = 200_000
-#: Most decision contexts, and holding values in all, kept per game (likewise).
+#: Most decision contexts kept per game, and entries in their term tables in all
+#: (likewise).
 CTX_MEMO = 2_000
-VALUE_MEMO = 300_000
-#: Per game (weak keys: the memos go with their game): build-plan values, and
-#: holding values by decision context. Both are pure functions of their keys,
-#: so the memos change no decision, only how often one is computed.
-_MEMOS: "weakref.WeakKeyDictionary[UndecimGame, tuple[dict[tuple[Any, ...], float], " \
-        "dict[tuple[Any, ...], dict[tuple[Any, ...], float]], list[int]]]" = \
-    weakref.WeakKeyDictionary()
+TERM_MEMO = 300_000
+
+
+class _Shared:
+    """What every heuristic bot of one game shares: tables of the game, and memos.
+
+    The tables are functions of the (immutable) game, built once instead of
+    in every bot (a searching bot seats fresh playout bots in every playout);
+    the memos are pure functions of their keys, so sharing them changes no
+    decision, only how often one is computed.
+    """
+
+    __slots__ = ("type_total", "gain_kinds", "plans", "by_ctx", "stored", "faces")
+
+    def __init__(self, g: UndecimGame) -> None:
+        """The tables of ``g`` and empty memos."""
+        # Copies of each type in the whole game (for the unseen-card estimate).
+        counts = [0] * g.n_types
+        for t in g.card_type:
+            counts[t] += 1
+        self.type_total: tuple[int, ...] = tuple(counts)
+        #: Kinds a hand card of type t may be gained as under gain quantity q, in
+        #: the engine's option order: gain_kinds[q][t].
+        self.gain_kinds: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(tuple(g.types[a >> 1][a & 1] for a in opts) for opts in per_type)
+            for per_type in g.gain_opts)
+        #: Build-plan values (see HeuristicBot._plan).
+        self.plans: dict[tuple[Any, ...], float] = {}
+        #: Value terms by decision context (see _Terms).
+        self.by_ctx: dict[tuple[Any, ...], _Terms] = {}
+        #: Land and margin entries stored in ``by_ctx`` (bounded by TERM_MEMO).
+        self.stored = 0
+        #: Per (Story, action card): its quantities on die faces 1–6 before a gold
+        #: boost (U1a, U1b; the Story's action bonuses included, U1h).
+        self.faces: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+
+
+#: Per game (weak keys: the memos go with their game).
+_SHARED: "weakref.WeakKeyDictionary[UndecimGame, _Shared]" = weakref.WeakKeyDictionary()
+
+
+class _Terms:
+    """One decision context's terms of a holding's value, kept as they are met.
+
+    :meth:`HeuristicBot.value` adds the same terms in the same order as a
+    whole-holding valuation did; each term depends on a small part of the
+    holding (the lands, the enemies, the progress towards one goal), so the
+    options of a decision, and later decisions in the same context, mostly
+    find their terms here instead of valuing whole holdings again.
+    """
+
+    __slots__ = ("land", "enemy", "builds", "story", "margins")
+
+    def __init__(self) -> None:
+        """Empty tables (``story`` is set from the first context)."""
+        #: Land counts → (their end VP plus round-end VP to come, land cards).
+        self.land: dict[tuple[int, ...], tuple[float, int]] = {}
+        #: Enemies held → their expected VP.
+        self.enemy: dict[int, float] = {}
+        #: Builds this action still allows → builds the plan may expect.
+        self.builds: dict[int, int] = {}
+        #: Holdings (counts, settlements) → their value and the margin of each kind.
+        self.margins: dict[tuple[Any, ...], tuple[float, list[float]]] = {}
+        #: Per unmet Story goal: (condition, threshold, VP added by progress
+        #: 0 … threshold; None adds nothing).
+        self.story: tuple[tuple[int, int, tuple[float | int | None, ...]], ...] = ()
 
 
 class _Ctx:
     """What a valuation needs besides the holding (computed once per decision)."""
 
     __slots__ = ("ends", "builds", "nights", "major_gap", "story", "full_vp", "gold_extra",
-                 "limit", "enemy_vp")
+                 "limit", "enemy_vp", "terms")
 
     def __init__(self) -> None:
         """Empty context."""
@@ -80,6 +142,11 @@ class _Ctx:
         self.gold_extra = 0
         self.limit = 1
         self.enemy_vp = 5
+        #: The context's value terms (set by HeuristicBot._ctx).
+        self.terms = _EMPTY_TERMS
+
+
+_EMPTY_TERMS = _Terms()
 
 
 class HeuristicBot(Bot):
@@ -119,30 +186,18 @@ class HeuristicBot(Bot):
         self.table = g.settle_table
         self.last = len(g.settle_table) - 1
         self.types = g.types
-        # Copies of each type in the whole game (for the unseen-card estimate).
-        counts = [0] * g.n_types
-        for t in g.card_type:
-            counts[t] += 1
-        self.type_total = counts
-        self.story_limit = g.story_rules(())[1]
-        #: Kinds a hand card of type t may be gained as under gain quantity q, in
-        #: the engine's option order: _gain_kinds[q][t].
-        self._gain_kinds: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-            tuple(tuple(g.types[a >> 1][a & 1] for a in opts) for opts in per_type)
-            for per_type in g.gain_opts)
+        shared = _SHARED.get(g)
+        if shared is None:
+            shared = _SHARED[g] = _Shared(g)
+        self._shared = shared
+        self.type_total = shared.type_total
+        self._gain_kinds = shared.gain_kinds
+        #: Build plans valued so far, shared by the bots of one game.
+        self._plans = shared.plans
         #: Per decision: marginal value of one more half of each kind, rivals' enemies.
         self._margin: list[float] = []
+        self._best_kind: list[dict[int, tuple[float, int] | None]] = []
         self._most_other = 0
-        #: Valuations of this decision (the context is fixed within one decision).
-        self._memo: dict[tuple[Any, ...], float] = {}
-        #: Build plans and holdings valued so far, shared by the bots of one game.
-        memos = _MEMOS.get(g)
-        if memos is None:
-            memos = _MEMOS[g] = ({}, {}, [0])
-        self._plans: dict[tuple[Any, ...], float] = memos[0]
-        self._by_ctx: dict[tuple[Any, ...], dict[tuple[Any, ...], float]] = memos[1]
-        #: Holding values stored in ``_by_ctx`` (one-item list: shared and counted).
-        self._stored: list[int] = memos[2]
 
     # -- context -----------------------------------------------------------------
 
@@ -178,24 +233,33 @@ class HeuristicBot(Bot):
             if obs.achieved[j][0] < 0:
                 s = g.scenarios[i]
                 ctx.story.append((s.condition, s.threshold, s.bonus))
+        ctx.terms = self._terms(ctx)
         return ctx
 
-    def _values(self, ctx: _Ctx) -> dict[tuple[Any, ...], float]:
-        """The memo of holding values under ``ctx`` (shared with earlier decisions
-        and other bots of the game that met the same context)."""
+    def _terms(self, ctx: _Ctx) -> _Terms:
+        """The value terms of ``ctx`` (shared with earlier decisions and other bots
+        of the game that met the same context)."""
         key = (ctx.ends, ctx.builds, ctx.nights, ctx.major_gap, tuple(ctx.story), ctx.full_vp,
                ctx.gold_extra, ctx.limit, ctx.enemy_vp)
-        by_ctx = self._by_ctx
-        if self._stored[0] >= VALUE_MEMO:
+        shared = self._shared
+        by_ctx = shared.by_ctx
+        if shared.stored >= TERM_MEMO:
             by_ctx.clear()
-            self._stored[0] = 0
-        memo = by_ctx.get(key)
-        if memo is None:
+            shared.stored = 0
+        terms = by_ctx.get(key)
+        if terms is None:
             if len(by_ctx) >= CTX_MEMO:
                 by_ctx.clear()
-                self._stored[0] = 0
-            memo = by_ctx[key] = {}
-        return memo
+                shared.stored = 0
+            terms = by_ctx[key] = _Terms()
+            # Per goal, what each step of progress adds (U1g goals, PROGRESS share).
+            progress = self.PROGRESS
+            terms.story = tuple(
+                (cond, thr, tuple(bonus if have >= thr else
+                                  progress * bonus * (have / thr) ** 2 if have > 0 else None
+                                  for have in range(thr + 1)))
+                for cond, thr, bonus in ctx.story)
+        return terms
 
     @staticmethod
     def _my_action_pending(obs: UndecimObservation) -> bool:
@@ -219,9 +283,8 @@ class HeuristicBot(Bot):
         A pure function of its inputs, memoised across decisions and bots of one
         game (searching bots value the same holdings over and over).
         """
-        m0 = self.M0
-        key = (tuple(cnt[m0:m0 + self.M]), cnt[self.GOLD], tuple(setl), builds,
-               ctx.gold_extra, ctx.builds)
+        # Materials then gold: the kinds from M0 on (gold is the last kind).
+        key = (tuple(cnt[self.M0:]), tuple(setl), builds, ctx.gold_extra, ctx.builds)
         memo = self._plans
         v = memo.get(key)
         if v is None:
@@ -302,39 +365,32 @@ class HeuristicBot(Bot):
 
     def value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
               now_builds: int, ctx: _Ctx) -> float:
-        """Expected end VP of a holding (banked VP excluded), memoised per decision."""
-        key = (tuple(cnt), tuple(setl), now_builds)
-        v = self._memo.get(key)
-        if v is None:
-            v = self._memo[key] = self._value(cnt, setl, now_builds, ctx)
-            self._stored[0] += 1
-        return v
+        """Expected end VP of a holding (banked VP excluded).
 
-    def _value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
-               now_builds: int, ctx: _Ctx) -> float:
-        """:meth:`value`, computed."""
-        g = self.g
-        L = self.L
-        lands = cnt[:L]
-        n_lands = sum(lands)
-        v = float(n_lands * g.land_card_vp)
-        if ctx.ends:
-            # round_land_vp (U6), inline: this runs for every holding valued.
-            if L and min(lands) >= g.full_min:
-                v += ctx.ends * (ctx.full_vp * L)
-            else:
-                v += ctx.ends * (g.land_kind_vp * (L - lands.count(0)))
+        The terms (lands, enemies, the build plan, each unmet goal) are added
+        in this order from the context's tables, each computed the first time
+        its part of the holding is met (:meth:`_land_term`, :meth:`_enemy_term`,
+        :meth:`_plan`, :class:`_Terms`): the same floats as valuing the whole
+        holding each time, for a few lookups.
+        """
+        terms = ctx.terms
+        lands = tuple(cnt[:self.L])
+        got = terms.land.get(lands)
+        if got is None:
+            got = terms.land[lands] = self._land_term(lands, ctx)
+            self._shared.stored += 1
+        v, n_lands = got
         e = cnt[self.EN]
         if e:
-            nights = ctx.nights
-            sure = min(float(e), max(nights, 0.0))
-            p1 = min(1.0, nights)
-            rest = e - sure
-            major = self.MAJOR if ctx.major_gap >= 0 else self.MINOR
-            v += ctx.enemy_vp * (sure * p1 + rest * p1 * major)
-        builds = min(6, int(now_builds + ctx.builds + 0.5))
+            ev = terms.enemy.get(e)
+            if ev is None:
+                ev = terms.enemy[e] = self._enemy_term(e, ctx)
+            v += ev
+        builds = terms.builds.get(now_builds)
+        if builds is None:
+            builds = terms.builds[now_builds] = min(6, int(now_builds + ctx.builds + 0.5))
         v += self._plan(cnt, setl, builds, ctx)
-        for cond, thr, bonus in ctx.story:
+        for cond, thr, adds in terms.story:
             # The commonest goals inline; _progress defines them all.
             if cond == C_LANDS:
                 have = n_lands
@@ -342,11 +398,35 @@ class HeuristicBot(Bot):
                 have = len(setl)
             else:
                 have = self._progress(cond, cnt, setl)
-            if have >= thr:
-                v += bonus
-            elif have > 0:
-                v += self.PROGRESS * bonus * (have / thr) ** 2
+            add = adds[have if have < thr else thr]
+            if add is not None:
+                v += add
         return v
+
+    def _land_term(self, lands: tuple[int, ...], ctx: _Ctx) -> tuple[float, int]:
+        """End VP of the lands plus the round-end VP they pay while rounds remain (U6),
+        and the number of land cards."""
+        g = self.g
+        L = self.L
+        n_lands = sum(lands)
+        v = float(n_lands * g.land_card_vp)
+        if ctx.ends:
+            # round_land_vp (U6), inline: the same numbers, without a call.
+            if L and min(lands) >= g.full_min:
+                v += ctx.ends * (ctx.full_vp * L)
+            else:
+                v += ctx.ends * (g.land_kind_vp * (L - lands.count(0)))
+        return v, n_lands
+
+    def _enemy_term(self, e: int, ctx: _Ctx) -> float:
+        """Expected VP of ``e`` enemies: cashed at the Nights to come (U5), all of them
+        only when holding the most."""
+        nights = ctx.nights
+        sure = min(float(e), max(nights, 0.0))
+        p1 = min(1.0, nights)
+        rest = e - sure
+        major = self.MAJOR if ctx.major_gap >= 0 else self.MINOR
+        return ctx.enemy_vp * (sure * p1 + rest * p1 * major)
 
     def _progress(self, cond: int, cnt: Sequence[int],
                   setl: Sequence[tuple[int, int, int]]) -> int:
@@ -385,7 +465,6 @@ class HeuristicBot(Bot):
         if ph == "red_moon_night":
             return legal_actions[-1]          # cash every enemy it may (U5)
         ctx = self._ctx(obs)
-        self._memo = self._values(ctx)
         me = obs.seat
         cnt = list(obs.loose[me])
         setl = list(obs.settlements[me])
@@ -493,7 +572,7 @@ class HeuristicBot(Bot):
     def _unseen_pad(self, obs: UndecimObservation, hand: list[int]) -> list[int]:
         """``hand`` topped up to the refill size with the most common unseen types."""
         g = self.g
-        left = self.type_total[:]
+        left = list(self.type_total)
         for t in obs.hand:
             left[t] -= 1
         for t in obs.discard:
@@ -508,58 +587,124 @@ class HeuristicBot(Bot):
             left[t] -= 1
         return out
 
+    def _faces(self, story: tuple[int, ...], card: int) -> tuple[tuple[int, ...], ...]:
+        """Quantities of ``card`` on die faces 1–6 before a gold boost (U1a, U1b, U1h)."""
+        key = (story, card)
+        faces = self._shared.faces.get(key)
+        if faces is None:
+            spec = self.g.actions[card]
+            bonus = self.g.story_rules(story)[0][card]
+            fixed = [a + b for a, b in zip(spec.amounts, bonus)]
+            out = []
+            for die in range(1, 7):
+                amt = fixed[:]
+                if spec.die_target >= 0:
+                    amt[spec.die_target] += spec.die_add[die - 1]
+                out.append(tuple(amt))
+            faces = self._shared.faces[key] = tuple(out)
+        return faces
+
+    def _margins(self, cnt: list[int], setl: list[tuple[int, int, int]], hand: list[int],
+                 ctx: _Ctx) -> float:
+        """Value of the holding now; sets the per-decision tables of :meth:`_card_gain`.
+
+        ``_margin[k]``: the value one more half of kind ``k`` adds; ``_best_kind[q][t]``:
+        the best kind (the first of the highest margin, in the engine's option
+        order) a hand card of type ``t`` can be gained as under gain quantity
+        ``q``, with its margin, or None when it cannot be gained so. The greedy
+        gains of every card and die face then read the tables.
+        """
+        key = (tuple(cnt), tuple(setl))
+        memo = ctx.terms.margins
+        got = memo.get(key)
+        if got is None:
+            base = self.value(cnt, setl, 1, ctx)
+            margin = []
+            for k in range(self.K):
+                cnt[k] += 1
+                margin.append(self.value(cnt, setl, 1, ctx) - base)
+                cnt[k] -= 1
+            got = memo[key] = (base, margin)
+            self._shared.stored += 1
+        base, margin = got
+        self._margin = margin
+        kinds_of = self._gain_kinds
+        best_kind: list[dict[int, tuple[float, int] | None]] = []
+        for q in range(len(GAIN_QUANTITIES)):
+            row: dict[int, tuple[float, int] | None] = {}
+            kinds_q = kinds_of[q]
+            for t in hand:
+                if t in row:
+                    continue
+                best_v = -1e9
+                best_k = -1
+                for k in kinds_q[t]:
+                    mv = margin[k]
+                    if mv > best_v:
+                        best_v, best_k = mv, k
+                row[t] = (best_v, best_k) if best_k >= 0 else None
+            best_kind.append(row)
+        self._best_kind = best_kind
+        return base
+
     def _card_gain(self, obs: UndecimObservation, ctx: _Ctx, card: int, hand: list[int],
                    base: float) -> float:
-        """Expected value added by playing ``card`` now, over the six die faces."""
-        g = self.g
-        spec = g.actions[card]
-        bonus = g.story_rules(obs.story)[0][card]
+        """Expected value added by playing ``card`` now, over the six die faces.
+
+        Needs the tables :meth:`_margins` set for this decision.
+        """
+        spec = self.g.actions[card]
         me = obs.seat
-        kinds_of = self._gain_kinds
-        margin = self._margin
         en = self.EN
+        gold = self.GOLD
         total = 0.0
         counters = obs.counters
-        # Marginal value of one more half of each kind (held constant in the estimate).
         cnt0 = list(obs.loose[me])
         setl = list(obs.settlements[me])
-        fixed = [a + b for a, b in zip(spec.amounts, bonus)]
+        # The gold boost (U1d) takes the same gold on every face: settled once.
+        boost_q = -1
+        boost_k = 0
+        if spec.boost_target >= 0 and cnt0[gold]:
+            boost_k = min(spec.boost_max, cnt0[gold])
+            if spec.boost_target != Q_TIME:
+                cnt0[gold] -= boost_k
+                boost_q = spec.boost_target
+        best_kind = self._best_kind
         # A face's value depends only on the quantities and on whether this card's
         # time sets off a Night; faces that share both (most cards have no die
         # effect) are valued once, and every face still adds its term in order.
         by_face: dict[tuple[tuple[int, ...], bool], float] = {}
-        for die in range(1, 7):
-            amt = fixed[:]
-            if spec.die_target >= 0:
-                amt[spec.die_target] += spec.die_add[die - 1]
-            cnt = cnt0[:]
-            if spec.boost_target >= 0 and cnt[self.GOLD]:
-                k = min(spec.boost_max, cnt[self.GOLD])
-                if spec.boost_target not in (Q_TIME,):
-                    cnt[self.GOLD] -= k
-                    amt[spec.boost_target] += k
-            removed = die + amt[Q_TIME]
-            moon_night = counters - die <= 0
-            sets_off = bool(not moon_night and amt[Q_TIME] and counters - removed <= 0)
-            key = (tuple(amt), sets_off)
+        for die, amt in enumerate(self._faces(tuple(obs.story), card), 1):
+            if boost_q >= 0:
+                boosted = list(amt)
+                boosted[boost_q] += boost_k
+                amt = tuple(boosted)
+            time_q = amt[Q_TIME]
+            # A die that sets off the Night itself leaves this card's time no Night.
+            sets_off = bool(counters - die > 0 and time_q and counters - die - time_q <= 0)
+            key = (amt, sets_off)
             v = by_face.get(key)
             if v is None:
+                cnt = cnt0[:]
                 # The gains, taken greedily by marginal value (first best in hand order).
                 left = list(hand)
                 for q in range(len(GAIN_QUANTITIES)):
-                    kinds_q = kinds_of[q]
-                    for _ in range(amt[q]):
-                        best_k = -1
+                    n_q = amt[q]
+                    if not n_q:
+                        continue
+                    row = best_kind[q]
+                    for _ in range(n_q):
                         best_i = -1
                         best_v = -1e9
                         for i, t in enumerate(left):
-                            for k in kinds_q[t]:
-                                mv = margin[k]
-                                if mv > best_v:
-                                    best_v, best_k, best_i = mv, k, i
+                            bk = row[t]
+                            if bk is not None and bk[0] > best_v:
+                                best_v, best_i = bk[0], i
                         if best_i < 0:
                             break
-                        cnt[best_k] += 1
+                        bk = row[left[best_i]]
+                        assert bk is not None
+                        cnt[bk[1]] += 1
                         del left[best_i]
                 night = 0.0
                 if sets_off:
@@ -586,14 +731,7 @@ class HeuristicBot(Bot):
         hand = list(obs.hand)
         if pad:
             hand = self._unseen_pad(obs, hand)
-        cnt = list(obs.loose[me])
-        setl = list(obs.settlements[me])
-        base = self.value(cnt, setl, 1, ctx)
-        self._margin = []
-        for k in range(self.K):
-            cnt[k] += 1
-            self._margin.append(self.value(cnt, setl, 1, ctx) - base)
-            cnt[k] -= 1
+        base = self._margins(list(obs.loose[me]), list(obs.settlements[me]), hand, ctx)
         en = self.EN
         self._most_other = max((obs.loose[p][en] for p in range(obs.num_players) if p != me),
                                default=0)
@@ -655,14 +793,7 @@ class HeuristicBot(Bot):
         """Swap the weakest card in hand for the strongest in the council if clearly better."""
         hand = self._unseen_pad(obs, [])
         me = obs.seat
-        cnt = list(obs.loose[me])
-        setl = list(obs.settlements[me])
-        base = self.value(cnt, setl, 1, ctx)
-        self._margin = []
-        for k in range(self.K):
-            cnt[k] += 1
-            self._margin.append(self.value(cnt, setl, 1, ctx) - base)
-            cnt[k] -= 1
+        base = self._margins(list(obs.loose[me]), list(obs.settlements[me]), hand, ctx)
         self._most_other = 0
         worth = {c: self._card_gain(obs, ctx, c, hand, base)
                  for c in set(obs.actions) | set(obs.council)}
