@@ -15,7 +15,7 @@ from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFResourceDictionary, PDFS
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, to_hex
-from pnp.render.fonts import AlreadyFlate
+from pnp.render.fonts import AlreadyFlate, ensure_font, registered_fonts
 from pnp.render.layout import Layout
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Text
 from pnp.render.pathdata import Ops
@@ -204,6 +204,7 @@ class _Drawer:
             c.setFillAlpha(t.opacity)
         if t.runs:
             obj = c.beginText()
+            registered = registered_fonts()
             color: RGB | None = None
             font = ""
             size = 0.0
@@ -212,6 +213,10 @@ class _Drawer:
                 # flip the text matrix back so glyphs are upright in y-down space
                 obj.setTextTransform(1, 0, 0, -1, r.x, r.y)
                 if r.font != font or r.size != size:
+                    if r.font not in registered:
+                        # a layout loaded from the build's cache was never
+                        # measured here, so its fonts may not be registered yet
+                        ensure_font(r.font)
                     obj.setFont(r.font, r.size)
                     font, size = r.font, r.size
                 if r.color != color:

@@ -306,6 +306,11 @@ def ensure_font(name: str) -> None:
     _registered.add(name)
 
 
+def registered_fonts() -> set[str]:
+    """The names of pnp's fonts registered so far (the live set: do not change it)."""
+    return _registered
+
+
 def register_fonts() -> None:
     """Register all of pnp's TTF fonts with ReportLab (later calls do nothing).
 

@@ -6,6 +6,7 @@ import hashlib
 import io
 import pickle
 import re
+import threading
 from dataclasses import dataclass
 from typing import Any
 
@@ -130,7 +131,7 @@ class LayoutStore:
         if data is None:
             return None
         try:
-            layout = _IconsByName(io.BytesIO(data), resolver).load()
+            layout = _load_layout(data, resolver)
         except Exception:  # a damaged entry, or an icon that changed or is gone: parse instead
             return None
         return layout if isinstance(layout, Layout) else None
@@ -153,29 +154,36 @@ class _IconsAsNames(pickle.Pickler):
 
     Icons are the bulk of a layout's shapes and are loaded once per process
     anyway; storing them by reference halves the time to load a layout.
+    (``reducer_override`` rather than ``persistent_id``: it is not called
+    for the many numbers and tuples of a layout.)
     """
 
-    def persistent_id(self, obj: Any) -> Any:
-        """An icon's reference; None (pickle it) for everything else."""
+    def reducer_override(self, obj: Any) -> Any:
+        """An icon as a call of :func:`_stored_icon`; NotImplemented for everything else."""
         if type(obj) is Icon:
-            return ("icon", obj.name, obj.key, str(obj.path))
-        return None
+            return _stored_icon, (obj.name, obj.key, str(obj.path))
+        return NotImplemented
 
 
-class _IconsByName(pickle.Unpickler):
-    """Loads a layout, resolving each icon reference as the template would now."""
+#: The icon resolver of the layout being loaded in this thread.
+_loading = threading.local()
 
-    def __init__(self, file: io.BytesIO, resolver: IconResolver) -> None:
-        super().__init__(file)
-        self.resolver = resolver
 
-    def persistent_load(self, pid: Any) -> Any:
-        """The icon the folder resolves ``pid``'s name to, if it is the same file and content."""
-        kind, name, key, path = pid
-        icon = self.resolver(name)
-        if kind != "icon" or icon.key != key or str(icon.path) != path:
-            raise pickle.UnpicklingError(f"icon {name!r} changed")
-        return icon
+def _stored_icon(name: str, key: str, path: str) -> Icon:
+    """The icon the folder resolves ``name`` to now, if it is the same file and content."""
+    icon = _loading.resolver(name)
+    if icon.key != key or str(icon.path) != path:
+        raise pickle.UnpicklingError(f"icon {name!r} changed")
+    return icon
+
+
+def _load_layout(data: bytes, resolver: IconResolver) -> Any:
+    """Unpickle a stored layout, resolving its icons with ``resolver``."""
+    _loading.resolver = resolver
+    try:
+        return pickle.loads(data)
+    finally:
+        _loading.resolver = None
 
 
 def _has_image(nodes: tuple[Node, ...]) -> bool:
@@ -190,12 +198,9 @@ def use_layout_store(env: PnpEnvironment, salt: str) -> bool:
     """Give ``env`` an on-disk layout cache (:class:`LayoutStore`); False if there is none."""
     from pnp.render.diskcache import open_cache
 
-    from pnp.render.fonts import register_fonts
-
     cache = open_cache("layouts", LAYOUT_DISK_LIMIT)
     if cache is None:
         return False
-    # a parsed layout registered the fonts it measured with; a loaded one did not
-    register_fonts()
+    # (a loaded layout's fonts are registered when it is drawn: pnp.render.draw)
     env.layout_store = LayoutStore(cache, salt)
     return True

@@ -187,3 +187,29 @@ def test_a_damaged_entry_reads_as_missing_and_is_removed(tmp_path: Path) -> None
         path.write_bytes(damage(path.read_bytes()))
         assert store.get(f"k{i}") is None
         assert not path.exists()
+
+
+def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: Path) -> None:
+    """A fresh `pnp build` whose layouts all come from the cache writes the same files.
+
+    (In a new process nothing was measured, so no font was registered by the
+    layout code: drawing must register the fonts a loaded layout names.)
+    """
+    import subprocess
+    import sys
+
+    data, templates = _game(tmp_path / "game", cards=2)
+    cold = _build(data, templates, tmp_path / "cold")
+    before = {p.name: p.stat().st_mtime_ns for p in _entries(cache, "layouts")}
+    out = tmp_path / "warm"
+    done = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "--no-rulebook", "-q",
+                           "--out", str(out), "--data-dir", str(data), "--templates-dir",
+                           str(templates)], cwd=tmp_path, capture_output=True, text=True,
+                          env=dict(os.environ, PNP_CACHE_DIR=str(cache),
+                                   PYTHONPATH=str(PROJECT_ROOT)))
+    assert done.returncode == 0, done.stderr
+    warm = {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(out.rglob("*")) if p.is_file()}
+    assert warm == cold
+    # every layout was read (a hit renews the entry), none written anew
+    assert {p.name for p in _entries(cache, "layouts")} == set(before)
