@@ -64,8 +64,13 @@ _CACHE_LIMIT = 20_000
 #: (coef, digit_ones, lane_ones, unpack, bytes) of FortunaGame._combo_table.
 _ComboTable = tuple[tuple[int, ...], int, int, Callable[[bytes], tuple[Any, ...]], int]
 
-#: (value, sorted types, the types as a ``held`` int, icon matches) of a set action.
-_SetInfo = tuple[int, tuple[int, ...], int, int]
+#: (value, sorted types, the types as a ``held`` int, VP, value bit, shape) of a set
+#: action; shape is _PLAIN, _ALL_IN or _NEVER (see FortunaGame._set_info_of).
+_SetInfo = tuple[int, tuple[int, ...], int, int, int, int]
+
+#: Shapes of a set action: k cards of value k, or 1–6 cards of value 0 (F3); fewer
+#: cards than the value, legal only as an all-in set (F4); never legal.
+_NEVER, _PLAIN, _ALL_IN = range(3)
 
 #: Runs of at most this many types get a full table of pass lists at set-up
 #: (2^width entries); wider runs (more icons than the printed five) fill theirs lazily.
@@ -270,6 +275,11 @@ class FortunaGame(Game["FortunaState"]):
         self._allin_add: tuple[int, ...] = tuple((half - h) * ones for h in range(MAX_VALUE))
         self._above: tuple[int, ...] = tuple(
             self._lane_top[1023 & ~((2 << h) - 1)] for h in range(MAX_VALUE))
+        #: _allin_tables[h]: (_allin_add[h], _above[h]) for a hand of h cards that
+        #: may make an all-in set (0 < h < MAX_VALUE, all-in sets allowed), else None.
+        self._allin_tables: tuple[tuple[int, int] | None, ...] = tuple(
+            (self._allin_add[h], self._above[h]) if 0 < h < MAX_VALUE and self.all_in else None
+            for h in range(n_cards + 1))
         #: _num_lanes[n][d]: lanes of the values number n may take with d in its slot.
         self._num_lanes: tuple[tuple[int, ...], ...] = tuple(
             tuple(lanes[m] for m in row) for row in self.vmask)
@@ -278,6 +288,11 @@ class FortunaGame(Game["FortunaState"]):
         self._usable_run: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple((v,) * (self.num_first[n + 1] - self.num_first[n]) for v in row) if n else ()
             for n, row in enumerate(self._num_lanes))
+        #: _usable_slice[n]: (the slice of FortunaState.usable holding the cards of
+        #: number n, _usable_run[n]), for the discard step.
+        self._usable_slice: tuple[tuple[slice, tuple[tuple[int, ...], ...]], ...] = tuple(
+            (slice(self.num_first[n], self.num_first[n + 1]), runs)
+            for n, runs in enumerate(self._usable_run))
         #: _exact_base[x]: action of an x-card set of value x minus its code's digit sum.
         self._exact_base: tuple[int, ...] = tuple(
             SET_BASE + x * self.x_step + self._ones[x] for x in range(MAX_VALUE + 1))
@@ -304,6 +319,11 @@ class FortunaGame(Game["FortunaState"]):
         self._type_lane: tuple[int, ...] = tuple(1 << (tw * t) for t in range(n_types + 1))
         #: _card_lane[c]: card c in a ``held`` int.
         self._card_lane: tuple[int, ...] = tuple(self._type_lane[t] for t in self.card_type)
+        #: _type_span[t]: (first card id of type t, one past its last, _type_lane[t]),
+        #: for every type; a pass or discard of anything else finds no entry.
+        self._type_span: dict[int, tuple[int, int, int]] = {
+            t: (self.type_first[t], self.type_first[t + 1], self._type_lane[t])
+            for t in range(n_types)}
         self._guard: int = sum(1 << (tw * t + tw - 1) for t in range(n_types + 1))
         self._invalid_need: int = self._type_lane[n_types]
         #: _num_tlanes[n]: every lane of the types of number n, all bits set, for
@@ -388,11 +408,17 @@ class FortunaGame(Game["FortunaState"]):
         self._set_info: dict[int, _SetInfo] = {}
         self._matches = {}
         self._wheel_blocks = {}
+        guard = self._guard
+        #: Every table the phase-main legal_actions reads, in one tuple (unpacked once per call).
+        self._main_tables = (guard, self._lane_low, *self._pass_chunks, self._lane_top,
+                             self._set_threshold, self._top_values, self._cache,
+                             self._allin_tables)
 
     #: Per-process caches, filled as games are played: left out when the
     #: game is pickled (the simulator ships it to each worker process once)
     #: and started empty there. The codec drops its own decode cache.
-    _CACHES = ("_cache", "_combos", "_set_info", "_matches", "_wheel_blocks", "_type_runs")
+    _CACHES = ("_cache", "_combos", "_set_info", "_matches", "_wheel_blocks", "_type_runs",
+               "_main_tables")
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled state: the base class's (without the loaded data), minus the caches."""
@@ -620,22 +646,30 @@ class FortunaGame(Game["FortunaState"]):
         return result
 
     def _set_info_of(self, action: int) -> _SetInfo:
-        """(value, sorted types, the types as a ``held`` int, icon matches) of a set action.
+        """What playing a set action needs and scores, from its code alone (cached per action).
 
-        Cached per action. A non-canonical code (decoded to the types ``(-1,)``)
-        needs one card of the spare lane, which no hand holds, so the hand check
-        rejects it.
+        (value, sorted types, the types as a ``held`` int, VP once complete,
+        the value's bit in ``FortunaState.used``, shape). The VP is size ×
+        matches (F8), the size of an all-in set being its value once its
+        filler is in (F4). A non-canonical code (decoded to the types
+        ``(-1,)``) and a value above 9 are shape _NEVER.
         """
         value, types = self.codec.decode_set(action)
         per_icon = [0] * self.n_icons
-        if types and types[0] < 0:
-            need = self._invalid_need
-        else:
-            need = sum(map(self._type_lane.__getitem__, types))
-            for t in types:
-                per_icon[self.type_icon[t]] += 1
+        k = len(types)
+        if (types and types[0] < 0) or not 0 < k or value > MAX_VALUE:
+            return (value, types, self._invalid_need, 0, 0, _NEVER)  # not worth caching
+        need = sum(map(self._type_lane.__getitem__, types))
+        for t in types:
+            per_icon[self.type_icon[t]] += 1
         matches = matches_from_counts(per_icon, self.goddess)  # ruling F8
-        found = (value, types, need, matches)
+        if k == value or (value == 0 and k <= ZERO_SET_MAX):  # ruling F3
+            shape = _PLAIN
+        elif k < value:
+            shape = _ALL_IN  # ruling F4
+        else:
+            shape = _NEVER
+        found = (value, types, need, (value or k) * matches, 1 << value, shape)
         if len(self._set_info) > _CACHE_LIMIT:
             self._set_info.clear()
         self._set_info[action] = found
@@ -800,40 +834,49 @@ class FortunaState(State[FortunaGame]):
         """
         if self.stage:  # MAIN is 0; the other phases are rarer
             return self._other_actions()
-        g = self.game
         p = self.cur
         held = self.held[p]
+        hand = self.hands[p]
+        # One tuple of the game's tables (FortunaGame._main_tables): a dozen
+        # attribute lookups per call showed in profiles of random playouts.
+        (guard, low, m0, t0, m1, t1, m2, t2, lane_top, threshold, top_values, cache,
+         allin_tables) = self.game._main_tables
         # Pass t is action t, one per type held: FortunaGame._types_held, written out.
-        guard = g._guard
-        occupied = ((held | guard) - g._lane_low) & guard
-        m0, t0, m1, t1, m2, t2 = g._pass_chunks
+        occupied = ((held | guard) - low) & guard
         acts = t0[occupied & m0] + t1[occupied & m1] + t2[occupied & m2]
         # Lane X of ``packed`` counts the hand cards usable as X (F1, F2).
-        hand = self.hands[p]
         packed = sum(map(self.usable.__getitem__, hand))
-        free = g._lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
-        values = g._top_values[(packed + g._set_threshold) & free]
+        free = lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
+        values = top_values[(packed + threshold) & free]
         if values:
             tm = self.tm
-            cache = g._cache
             for x in values:
                 usable = held & tm[x]
                 found = cache[x].get(usable)
                 if found is None:
-                    found = g._sets_of(usable, x)
+                    found = self.game._sets_of(usable, x)
                 acts += found
-        h = len(hand)
-        if 0 < h < MAX_VALUE and g.all_in:
-            # Ruling F4: values X > h usable by every hand card are all-in sets
-            # if the discard area can supply the X − h filler cards. They exceed
-            # every value above (those need X ≤ h cards), so acts stay sorted.
-            allin = g._top_values[(packed + g._allin_add[h]) & free & g._above[h]]
-            if allin:
-                filler = sum(map(len, self.slots))
-                code = g.codec.code_sorted(list(map(g.card_type.__getitem__, hand)))
-                x_step = g.x_step
-                acts += [SET_BASE + x * x_step + code for x in allin if filler >= x - h]
+        allin = allin_tables[len(hand)]
+        if allin is not None:
+            # Ruling F4: values X > h usable by every one of the h hand cards are
+            # all-in sets if the discard area can supply the X − h filler cards.
+            # They exceed every value above (those need X ≤ h cards), so acts
+            # stay sorted.
+            add, above = allin
+            allin_values = top_values[(packed + add) & free & above]
+            if allin_values:
+                acts += self._allin_actions(allin_values)
         return acts
+
+    def _allin_actions(self, values: tuple[int, ...]) -> list[int]:
+        """All-in set actions of ``values`` (each above the hand size) the filler allows (F4)."""
+        g = self.game
+        hand = self.hands[self.cur]
+        h = len(hand)
+        filler = sum(map(len, self.slots))
+        code = g.codec.code_sorted(list(map(g.card_type.__getitem__, hand)))
+        x_step = g.x_step
+        return [SET_BASE + x * x_step + code for x in values if filler >= x - h]
 
     def _other_actions(self) -> list[int]:
         """Legal actions in the phases discard (F5), fill (F4), wheel (F6) and over."""
@@ -1001,30 +1044,27 @@ class FortunaState(State[FortunaGame]):
         info = g._set_info.get(action)
         if info is None:
             info = g._set_info_of(action)
-        x, types, need, matches = info
+        x, types, need, score, bit, shape = info
         k = len(types)
         held = self.held[p]
         hand = self.hands[p]
         guard = g._guard
-        # The hand holds every card named (an invalid code needs a card no hand has).
-        ok = 0 < k and x <= MAX_VALUE and ((held | guard) - need) & guard == guard
-        allin = ok and k < x and k == len(hand) and g.all_in
-        bit = 1 << x if ok else 0
-        if ok:
-            ok = (not self.used[p] & bit
-                  and (k == x or allin or (x == 0 and k <= ZERO_SET_MAX))
-                  # Rulings F1, F2: all k cards must be usable as x with the slots as they are.
-                  and need & self.tm[x] == need)
+        ok = (shape and not self.used[p] & bit  # ruling F3: one set per value
+              # The hand holds every card named.
+              and ((held | guard) - need) & guard == guard
+              # Rulings F1, F2: all k cards must be usable as x with the slots as they are.
+              and need & self.tm[x] == need)
+        allin = shape == _ALL_IN
         if ok and allin:
-            ok = sum(map(len, self.slots)) >= x - k  # ruling F4: enough filler exists
+            # Ruling F4: every hand card, and enough filler in the discard area.
+            ok = k == len(hand) and g.all_in and sum(map(len, self.slots)) >= x - k
         if not ok:
             raise illegal(self, action)
         # Copies of one type are consecutive ids: take the lowest-id one of each.
         first = g.type_first
         played = tuple([hand.pop(bisect_left(hand, first[t])) for t in types])
         self.held[p] = held - need
-        # Ruling F8: size × matches; an all-in set's size is x once its filler is in.
-        self.vp[p] += (x or k) * matches
+        self.vp[p] += score  # ruling F8 (an all-in set scored at its full size)
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
         if self.obs_sets is not None:
@@ -1137,22 +1177,23 @@ class FortunaState(State[FortunaGame]):
         False, changing nothing, when the hand holds no card of type ``t``.
         """
         g = self.game
-        if not 0 <= t < g.n_types:
+        span = g._type_span.get(t)
+        if span is None:  # no card type
             return False
+        first, end, lane = span
         p = self.cur
         hand = self.hands[p]
-        first = g.type_first
-        i = bisect_left(hand, first[t])
-        if i == len(hand) or hand[i] >= first[t + 1]:
+        i = bisect_left(hand, first)
+        if i == len(hand) or hand[i] >= end:
             return False
         card = hand.pop(i)  # copies of one type are consecutive ids: the lowest-id one
-        self.held[p] -= g._type_lane[t]
+        self.held[p] -= lane
         n = g.card_number[card]
         slot = self.slots[n]
         slot.append(card)
         d = len(slot)
-        first = g.num_first
-        self.usable[first[n]:first[n + 1]] = g._usable_run[n][d]  # as _slot_changed does
+        cards, runs = g._usable_slice[n]
+        self.usable[cards] = runs[d]  # as _slot_changed does
         if d <= MAX_VALUE:  # one more card in slot n adds the value n + d (F2)
             self.tm[(n + d) % 10] |= g._num_tlanes[n]
         ev = self.ev
