@@ -30,6 +30,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.build.cards import (component_rows, component_size, is_round, kit_components,
                              print_kind, printable_components, resolve_templates_dir)
 from pnp.build.context import card_context
+from pnp.build.markup_cache import use_build_caches
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
@@ -47,7 +48,7 @@ from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_
                                  write_pages)
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
-from pnp.render.layout import Layout, render_layout, use_layout_store
+from pnp.render.layout import Layout, layout_of_markup, render_markup
 from pnp.units import mm, to_mm
 
 #: Size tolerance between a template's <card> and the manifest (points).
@@ -170,22 +171,39 @@ def render_card(env: PnpEnvironment, game: GameData, component: Component, row: 
     component, so it is rendered once.
     """
     where = f"{game.slug}/{component.id} {row.id}"
-    front = render_layout(env, component.face or "",
-                          card_context(game, component, row, "face"), where=where)
+    front = _side(env, game, component, row, "face", where)
     _check_size(front, component, where)
     back: Layout | None = None
     if component.back:
         back = shared.get(component.back) if shared is not None else None
         if back is None:
             # identical backs also share one cache key, so one PDF form
-            back = render_layout(env, component.back,
-                                 card_context(game, component, row, "back"), where=where)
+            back = _side(env, game, component, row, "back", where)
             _check_size(back, component, where)
             if shared is not None and component.back not in shared:
                 # asked once per deck; None: it reads the card, render it each time
                 shared[component.back] = (None if reads_card(env, component.back)
                                           else back)
     return front, back
+
+
+def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, side: str,
+          where: str) -> Layout:
+    """Render and lay out one side of a card, through the build's markup cache if it has one."""
+    template = (component.face if side == "face" else component.back) or ""
+    context = card_context(game, component, row, side)
+    store = env.markup_store
+    if store is None:
+        markup = render_markup(env, template, context, where=where)
+    else:
+        key = store.key(game, template, context)
+        cached = store.get(key)
+        if cached is None:
+            markup = render_markup(env, template, context, where=where)
+            store.put(key, markup)
+        else:
+            markup = cached
+    return layout_of_markup(env, template, markup, where=where)
 
 
 #: (template name, source, compiled code) -> whether the template itself may read
@@ -720,24 +738,6 @@ def count_faces(games: list[GameData], options: BuildOptions | None = None) -> i
     return cards * (1 + profiles)
 
 
-def layout_salt(env: PnpEnvironment) -> str:
-    """What every kept layout of this process depends on besides its markup.
-
-    pnp's code stamp (its render and layout code and the libraries it uses;
-    the engines, simulator, rulebook and print code do not shape a layout),
-    the font files (text fitting measures with them), the Python (pickles)
-    and the templates folder's real path (layouts hold absolute icon paths).
-    """
-    import sys
-
-    from pnp.build.serve import NOT_IN_PREVIEWS, code_stamp
-    from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, font_tag
-
-    return "|".join([code_stamp(NOT_IN_PREVIEWS), sys.version,
-                     str(env.templates_dir.resolve()),
-                     *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
-
-
 def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
     """Check the options, then load and strictly check the games (bad data stops the build)."""
     options.profiles()  # unknown preset, paper or layout: one line, before any loading
@@ -760,7 +760,7 @@ def build(games: list[GameData], options: BuildOptions,
     are written.
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
-    use_layout_store(env, layout_salt(env))
+    use_build_caches(env)
     plans = plan_build(games, options)
     profiles = options.profiles()
     if len(profiles) == 1 and profiles[0].output == "sheets":

@@ -34,6 +34,8 @@ class PnpEnvironment(BoundedSandbox):
         self.resolvers: dict[tuple[str, ...], Any] = {}
         #: Layouts kept on disk across builds (:func:`pnp.render.layout.use_layout_store`).
         self.layout_store: Any = None
+        #: Rendered markup kept on disk across builds (:mod:`pnp.build.markup_cache`).
+        self.markup_store: Any = None
 
 
 def _br(value: object) -> Markup:

@@ -58,6 +58,12 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
     and text that does not fit even at its min-size.
     """
     markup = render_template(env, template_name, context, where=where)
+    return layout_of_markup(env, template_name, markup, where=where)
+
+
+def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
+                     where: str) -> Layout:
+    """Parse markup that ``template_name`` rendered into a :class:`Layout` (see render_layout)."""
     dirs = icon_dirs(env.templates_dir, template_name)
     # Icon folders enter the key relative to the templates folder, so the key
     # (and whatever is named after it) is the same wherever the project lives.
@@ -95,7 +101,7 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
 #: Most bytes the layout cache keeps on disk (see :mod:`pnp.render.diskcache`).
 LAYOUT_DISK_LIMIT = 64 * 2**20
 #: Bump when :class:`Layout` or the nodes change shape (old entries are then ignored).
-LAYOUT_FORMAT = "layout-2"
+LAYOUT_FORMAT = "layout-3"
 
 
 class LayoutStore:

@@ -213,3 +213,51 @@ def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: P
     assert warm == cold
     # every layout was read (a hit renews the entry), none written anew
     assert {p.name for p in _entries(cache, "layouts")} == set(before)
+
+
+def test_edits_to_data_and_to_an_included_template_are_built_as_without_caches(
+        tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """After a CSV edit, an edit to a template another includes, and a table the
+    template reads, a warm build writes what a build without caches writes."""
+    data, templates = _game(tmp_path / "game", cards=3)
+    (templates / "mini" / "part.xml.j2").write_text(
+        '<rect x="2" y="2" width="10" height="4" fill="#aa3300"/>\n', encoding="utf-8")
+    face = templates / "mini" / "face.xml.j2"
+    face.write_text(face.read_text(encoding="utf-8").replace(
+        "</card>", '{% include "mini/part.xml.j2" %}\n'
+        '<text x="6" y="50" width="51" height="6" size="8">{{ tables.cards | length }} '
+        '{{ tables.cards[0].text[10:14] }}</text>\n</card>'), encoding="utf-8")
+    first = _build(data, templates, tmp_path / "a")
+    csv = data / "mini" / "cards.csv"
+    edits = [
+        lambda: csv.write_text(csv.read_text(encoding="utf-8").replace("1枚引く", "2枚捨てる"),
+                               encoding="utf-8"),
+        lambda: (templates / "mini" / "part.xml.j2").write_text(
+            '<rect x="2" y="2" width="20" height="4" fill="#0033aa"/>\n', encoding="utf-8"),
+    ]
+    seen = [first]
+    for i, edit in enumerate(edits):
+        edit()
+        monkeypatch.delenv("PNP_BUILD_CACHE", raising=False)
+        warm = _build(data, templates, tmp_path / f"warm{i}")
+        monkeypatch.setenv("PNP_BUILD_CACHE", "0")
+        assert warm == _build(data, templates, tmp_path / f"off{i}")
+        assert warm["mini/cards-a4.pdf"] not in {s["mini/cards-a4.pdf"] for s in seen}
+        seen.append(warm)
+
+
+def test_templates_that_use_random_are_not_markup_cached(tmp_path: Path) -> None:
+    """A templates folder using the random filter or lipsum gets no markup cache."""
+    from pnp.build.markup_cache import folder_digest
+
+    folder = tmp_path / "t"
+    folder.mkdir()
+    (folder / "a.xml.j2").write_text("{# no randomness here #}{{ card.random_pick }}",
+                                     encoding="utf-8")
+    stable = folder_digest(folder)
+    assert stable is not None
+    (folder / "a.xml.j2").write_text("{{ card.random_pick }}!", encoding="utf-8")
+    assert folder_digest(folder) not in (None, stable)   # any edit changes the digest
+    for text in ("{{ [1, 2] | random }}", "{{ lipsum(1) }}", "{% filter random %}x{% endfilter %}"):
+        (folder / "b.xml.j2").write_text(text, encoding="utf-8")
+        assert folder_digest(folder) is None

@@ -1,0 +1,144 @@
+"""The build's caches across runs: what a card side's template rendered, and its layout.
+
+A rebuild after an edit renders the same card sides as the last build,
+except those the edit touched. Two caches under the pnp cache folder
+(:mod:`pnp.render.diskcache`) let ``pnp build`` skip the work for the rest:
+
+- **markup** (this module): the text a template rendered for one card side,
+  keyed by everything the render reads — the context the template gets
+  (the card's row, the component, the game and all its tables), the
+  template's name, the content of every file in the templates folder (a
+  template may include or import any of them), pnp's code stamp and the
+  fonts (the ``text_width`` filter measures with them). Templates that use
+  Jinja's ``random`` filter or ``lipsum`` do not render the same text twice,
+  so a templates folder that mentions them is not cached.
+- **layouts** (:class:`pnp.render.layout.LayoutStore`): the fitted layout of
+  a rendered markup.
+
+Both give exactly what rendering anew gives (the tests build cold, warm and
+with damaged entries and compare every byte). ``PNP_BUILD_CACHE=0`` turns
+them off.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import sys
+from pathlib import Path
+from typing import Any
+
+from pnp.data.inventory import GameData
+from pnp.render.diskcache import DiskCache, digest, open_cache
+from pnp.render.jinja_env import PnpEnvironment
+from pnp.render.layout import use_layout_store
+
+#: Most bytes the markup cache keeps on disk.
+MARKUP_DISK_LIMIT = 32 * 2**20
+#: Bump when the key's parts change.
+MARKUP_FORMAT = "markup-1"
+#: Image files enter the templates digest by size and date (they are read only
+#: when drawn, never by a template); every other file by its content.
+_BY_STAT = (".png", ".jpg", ".jpeg")
+#: Uses of Jinja's ``random`` filter or ``lipsum`` global, whose output differs
+#: from one render to the next (a comment that says "random" is no use).
+_UNSTABLE = re.compile(rb"(\|\s*random\b|\bfilter\s+random\b|\blipsum\s*\()")
+
+
+def layout_salt(env: PnpEnvironment) -> str:
+    """What every kept layout of this process depends on besides its markup.
+
+    pnp's code stamp (its render and layout code and the libraries it uses;
+    the engines, simulator, rulebook and print code do not shape a layout),
+    the font files (text fitting measures with them), the Python (pickles)
+    and the templates folder's real path (layouts hold absolute icon paths).
+    """
+    from pnp.build.serve import NOT_IN_PREVIEWS, code_stamp
+    from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, font_tag
+
+    return "|".join([code_stamp(NOT_IN_PREVIEWS), sys.version,
+                     str(env.templates_dir.resolve()),
+                     *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
+
+
+def folder_digest(folder: Path) -> str | None:
+    """A digest of every file under ``folder`` (names and contents); None if unstable.
+
+    None when a template uses the ``random`` filter or ``lipsum`` (its output
+    changes from render to render), or when the folder cannot be read.
+    """
+    h = hashlib.blake2b(digest_size=20)
+    try:
+        for top, dirs, files in os.walk(folder):
+            dirs.sort()
+            for name in sorted(files):
+                path = os.path.join(top, name)
+                h.update(os.path.relpath(path, folder).encode("utf-8", "surrogateescape"))
+                h.update(b"\0")
+                if name.lower().endswith(_BY_STAT):
+                    st = os.stat(path)
+                    h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+                else:
+                    with open(path, "rb") as handle:
+                        data = handle.read()
+                    if name.endswith(".j2") and _UNSTABLE.search(data):
+                        return None
+                    h.update(len(data).to_bytes(8, "little"))
+                    h.update(data)
+    except OSError:
+        return None
+    return h.hexdigest()
+
+
+class MarkupStore:
+    """Rendered card markup kept on disk, keyed by everything the render reads."""
+
+    def __init__(self, cache: DiskCache, salt: str) -> None:
+        """Keep markup in ``cache``; ``salt`` covers the code, the fonts and the templates."""
+        self.cache = cache
+        self.salt = salt
+        #: Per game (held, so its id stays unique): the digest of all its tables.
+        self._tables: dict[int, tuple[GameData, str]] = {}
+
+    def _tables_digest(self, game: GameData) -> str:
+        """A digest of every row of every table of ``game`` (what ``tables`` can show)."""
+        hit = self._tables.get(id(game))
+        if hit is None or hit[0] is not game:
+            text = repr([(cid, [dict(r.values) for r in rows])
+                         for cid, rows in sorted(game.rows.items())])
+            hit = self._tables[id(game)] = (game, digest(text))
+        return hit[1]
+
+    def key(self, game: GameData, template_name: str, context: dict[str, Any]) -> str:
+        """The key of one render: the template, its context (tables by digest), the salt."""
+        # repr tells 1 from 1.0 from "1"; a value whose repr varies between runs
+        # (a set of strings) only costs a miss
+        shown = repr({k: v for k, v in context.items() if k != "tables"})
+        return digest(MARKUP_FORMAT, self.salt, template_name, shown, self._tables_digest(game))
+
+    def get(self, key: str) -> str | None:
+        """The markup stored under ``key``, or None."""
+        data = self.cache.get(key)
+        if data is None:
+            return None
+        try:
+            return data.decode("utf-8")
+        except UnicodeDecodeError:
+            return None
+
+    def put(self, key: str, markup: str) -> None:
+        """Keep ``markup`` under ``key``."""
+        self.cache.put(key, markup.encode("utf-8"))
+
+
+def use_build_caches(env: PnpEnvironment) -> None:
+    """Give ``env`` the build's on-disk caches (layouts; markup where templates are stable)."""
+    cache = open_cache("markup", MARKUP_DISK_LIMIT)
+    if cache is None:     # no cache folder, or PNP_BUILD_CACHE=0
+        return
+    salt = layout_salt(env)
+    use_layout_store(env, salt)
+    folder = folder_digest(env.templates_dir)
+    if folder is not None:
+        env.markup_store = MarkupStore(cache, digest(salt, folder))
