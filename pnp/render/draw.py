@@ -225,7 +225,9 @@ class _Drawer:
                 if r.spacing != spacing:
                     obj.setCharSpace(r.spacing)
                     spacing = r.spacing
-                obj.textOut(r.text)
+                # what textOut writes, without the string width it measures to
+                # advance a cursor we never use (every run sets its own matrix)
+                obj._code.append(obj._formatText(r.text))
             if spacing:
                 # Tc is graphics state: it outlives the text object, so put it back
                 obj.setCharSpace(0)
