@@ -1,12 +1,14 @@
 """Benchmark `pnp build`: wall time, time per card face, peak memory, PDF size.
 
 Run:  .venv/bin/python benchmarks/build_speed.py [--paper a4] [--repeat 3] [--phases]
+      [--cache user|cold|warm|off]
 
 ``--phases`` also prints where the build's CPU time goes, per phase, in the
 best run: import, data load, sheet planning (imposition), template render
 (Jinja), layout (markup parsing, text fitting), drawing (card forms and
 sheet pages into ReportLab), PDF write (ReportLab's save and the file) and
-the calibration sheet. Each phase counts its own time only (a card rendered
+the calibration sheet, and reading and writing the build caches (markup and
+layouts kept across runs). Each phase counts its own time only (a card rendered
 while a sheet is drawn counts as render and layout, not drawing).
 
 Each run builds every game that has templates into a temporary folder in a
@@ -20,6 +22,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -69,6 +72,14 @@ timed(decks, "draw_pages", "drawing (forms, pages)")
 timed(decks, "write_pages", "drawing (forms, pages)")
 timed(decks, "save_pending", "PDF write")
 timed(decks, "write_calibration", "calibration sheet")
+try:  # the build caches across runs (absent in older pnp: their time stays in "other")
+    import pnp.build.markup_cache as markup_cache
+    timed(layout.LayoutStore, "load", "build caches (read)")
+    timed(markup_cache.MarkupStore, "get", "build caches (read)")
+    timed(layout.LayoutStore, "save", "build caches (write)")
+    timed(markup_cache.MarkupStore, "put", "build caches (write)")
+except (ImportError, AttributeError):
+    pass
 load_for_build = decks.load_for_build
 out = Path(sys.argv[1]); paper = sys.argv[2]
 options = BuildOptions(paper=paper, out_dir=out, rulebooks=False)
@@ -86,12 +97,26 @@ print(json.dumps({
 """
 
 
-def run_once(paper: str) -> dict[str, Any]:
+def run_once(paper: str, env: dict[str, str] | None = None) -> dict[str, Any]:
     """Build everything once in a child process; return its figures."""
     with tempfile.TemporaryDirectory() as tmp:
         done = subprocess.run([sys.executable, "-c", CHILD, tmp, paper], cwd=ROOT,
-                              check=True, capture_output=True, text=True)
+                              check=True, capture_output=True, text=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def cache_env(kind: str, folder: Path, run: int) -> dict[str, str] | None:
+    """The child's environment for ``--cache KIND`` (None: this process's own)."""
+    if kind == "user":
+        return None
+    env = dict(os.environ)
+    if kind == "cold":     # a fresh cache folder for every run
+        env["PNP_CACHE_DIR"] = str(folder / f"cold{run}")
+    else:                  # warm and off share a folder primed by a first build
+        env["PNP_CACHE_DIR"] = str(folder / "primed")
+        if kind == "off":
+            env["PNP_BUILD_CACHE"] = "0"
+    return env
 
 
 def main() -> None:
@@ -101,14 +126,23 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--phases", action="store_true",
                         help="also print the CPU time of each build phase (best run)")
+    parser.add_argument("--cache", default="user", choices=["user", "cold", "warm", "off"],
+                        help="pnp's cache: yours (default), a fresh folder per run (cold), "
+                             "one filled by a first build (warm), or that with the build "
+                             "caches off (PNP_BUILD_CACHE=0: fonts and templates cached)")
     args = parser.parse_args()
-    runs = [run_once(args.paper) for _ in range(args.repeat)]
+    with tempfile.TemporaryDirectory() as caches:
+        if args.cache in ("warm", "off"):
+            run_once(args.paper, cache_env("warm", Path(caches), 0))
+        runs = [run_once(args.paper, cache_env(args.cache, Path(caches), i))
+                for i in range(args.repeat)]
     best = min(runs, key=lambda r: r["build_s"])
     faces = 2 * best["cards"]  # front and back of every physical card
     per_face_ms = best["build_s"] / faces * 1000
     kb_per_face = best["pdf_bytes"] / faces / 1024
     peak = max(r["peak_rss_mb"] for r in runs)
-    print(f"pnp build, every game with templates, paper {args.paper}, best of {args.repeat}")
+    print(f"pnp build, every game with templates, paper {args.paper}, best of {args.repeat}, "
+          f"cache: {args.cache}")
     print(f"  cards            {best['cards']} physical cards = {faces} printed faces")
     print(f"  wall time        {best['build_s']:.3f} s build + {best['import_s']:.3f} s import")
     print(f"  per card face    {per_face_ms:.3f} ms   (target ≤ 2 ms)   "
