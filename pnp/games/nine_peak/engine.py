@@ -466,7 +466,7 @@ class NinePeakState(State[NinePeakGame]):
         self.ac: list[int] = [0] * T
         #: Per column: the values its number's hand cards may stand for, as lanes
         #: (``game.lanes[i][len(area[i])]``, ``game.all_values`` once peaked), kept
-        #: up to date wherever a column or its peak changes (see _compute_legal).
+        #: up to date wherever a column or its peak changes (see legal_actions).
         self.cv: list[int] = [game.lanes[i][0] for i in _SIX]
         self.peaked: list[bool] = [False] * NUMBERS
         #: Replaced, never extended (clones and observations share it).
@@ -592,16 +592,20 @@ class NinePeakState(State[NinePeakGame]):
         return s
 
     def legal_actions(self) -> list[int]:
-        """Legal actions, ascending (encoding in :mod:`.codec`)."""
-        legal = self._legal
-        if legal is None:
-            legal = self._legal = self._compute_legal()
-        return legal[:]
+        """Legal actions, ascending (encoding in :mod:`.codec`).
 
-    def _compute_legal(self) -> list[int]:
-        """:meth:`legal_actions`, computed (phase pick also keeps its usable types)."""
+        Computed here once per position (phase pick also keeps the usable
+        types it derived) and kept until the next move, so ``apply_action``
+        validates by membership; the caller gets a copy. One method, not a
+        wrapper around a computing one: a random playout asks once per
+        position, so the extra call would be paid at every step.
+        """
+        legal = self._legal
+        if legal is not None:
+            return legal[:]
         ph = self.ph
         g = self.game
+        acts: list[int]
         if ph == MAIN:
             p = self.player
             hc = self.hc[p]
@@ -623,14 +627,13 @@ class NinePeakState(State[NinePeakGame]):
                 v = sum(map(mul, self.hn[p], self.cv))
                 # declare X (lo_x ≤ X ≤ hand size) when at least X cards are usable as X
                 acts += g.declare_of[(v + g.minus_x) & g.window[lo_x][h if h < 9 else 9]]
-            return acts
-        if ph == SECOND:
+        elif ph == SECOND:
             first = self.first_type
             # types ≥ the first card's (ruling N3a) still held
-            return list(compress(g.second_ranges[first], self.hc[self.player][first:]))
-        if ph == TAKE:
-            return list(compress(g.take_range, self.ac))
-        if ph == PICK:
+            acts = list(compress(g.second_ranges[first], self.hc[self.player][first:]))
+        elif ph == TAKE:
+            acts = list(compress(g.take_range, self.ac))
+        elif ph == PICK:
             if self._usable_ok:
                 usable = self._usable
             else:
@@ -645,10 +648,12 @@ class NinePeakState(State[NinePeakGame]):
                 if suffix >= need:
                     acts.append(a0 + t)
             acts.reverse()
-            return acts
-        if ph == KEEP:
-            return [g.A_KEEP, g.A_PLACE_DRAWN]
-        return []
+        elif ph == KEEP:
+            acts = [g.A_KEEP, g.A_PLACE_DRAWN]
+        else:
+            acts = []
+        self._legal = acts  # never changed in place (callers get copies)
+        return acts[:]
 
     def _usable_types(self, x: int, last: int) -> list[int]:
         """Hand types ≥ ``last`` usable as the value ``x`` (rulings N1, N2, N4)."""
@@ -678,6 +683,34 @@ class NinePeakState(State[NinePeakGame]):
             j = kn.index(t)
             self.known[p] = kn[:j] + kn[j + 1:]
         return c
+
+    def _hand_to_area(self, t: int) -> int:
+        """Place the current hand's first card of type t in its column (N1, N3); the column index.
+
+        :meth:`_from_hand` and :meth:`_to_area` in one call: every pass
+        places one or two hand cards, so this runs about once per step of a
+        random playout.
+        """
+        p = self.player
+        ht = self.ht[p]
+        j = ht.index(t)  # the first card of the type in hand order
+        del ht[j]
+        c = self.hands[p].pop(j)
+        self.hc[p][t] -= 1
+        g = self.game
+        i = g.type_col[t]
+        self.hn[p][i] -= 1
+        kn = self.known[p]
+        if kn and t in kn:
+            # placed publicly: no longer surely held (see _from_hand)
+            j = kn.index(t)
+            self.known[p] = kn[:j] + kn[j + 1:]
+        col = self.area[i]  # ruling N1: the column of its number
+        col.append(c)
+        self.ac[t] += 1
+        if not self.peaked[i]:
+            self.cv[i] = g.lanes[i][len(col)]
+        return i
 
     def _to_hand(self, c: int) -> None:
         """Put card c into the current player's hand."""
@@ -821,7 +854,9 @@ class NinePeakState(State[NinePeakGame]):
         """
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            self.legal_actions()  # computes and keeps them (the copy is not needed)
+            legal = self._legal
+            assert legal is not None
         if action not in legal:
             raise illegal(self, action)
         self._legal = None
@@ -829,40 +864,23 @@ class NinePeakState(State[NinePeakGame]):
         g = self.game
         T = g.num_types
         if ph == MAIN:
-            if action < T:  # N3: place one card (the commonest move: written out)
-                p = self.player
-                ht = self.ht[p]
-                j = ht.index(action)  # the first card of the type in hand order
-                del ht[j]
-                c = self.hands[p].pop(j)
-                self.hc[p][action] -= 1
-                i = g.type_col[action]
-                self.hn[p][i] -= 1
-                kn = self.known[p]
-                if kn and action in kn:
-                    j = kn.index(action)  # a new tuple: clones share it
-                    self.known[p] = kn[:j] + kn[j + 1:]
-                col = self.area[i]  # ruling N1: the column of its number
-                col.append(c)
-                if not self.peaked[i]:
-                    self.cv[i] = g.lanes[i][len(col)]
-                self.ac[action] += 1
+            if action < T:  # N3: place one card
+                i = self._hand_to_area(action)
                 self.ev[EV_PASS_ONE] += 1
-                if self._full or (not self.peaked[i] and i + 1 + len(col) >= PEAK):
-                    self._peak_check(p, (i,))
+                # N2: only the grown column can have reached 9 (every column
+                # after a position read from notation, see _peak_check)
+                if self._full or (not self.peaked[i] and i + 1 + len(self.area[i]) >= PEAK):
+                    self._peak_check(self.player, (i,))
                 self._end_turn()
             elif action < 2 * T:  # N3: first of two cards (a second of a type ≥ it remains, N3a)
                 t = action - T
-                self._to_area(self._from_hand(t))
+                self._hand_to_area(t)
                 self.first_type = t
                 self.ph = SECOND
             else:  # N4: declare X (X ≥ the previous set, enough usable cards: legal)
                 x = action - 2 * T + 1
                 usable = self._usable_types(x, 0)
-                hc = self.hc[self.player]
-                total = 0
-                for t in usable:
-                    total += hc[t]
+                total = sum(map(self.hc[self.player].__getitem__, usable))
                 self.declared = x
                 self.last_pick = 0
                 self.ph = PICK
@@ -870,7 +888,7 @@ class NinePeakState(State[NinePeakGame]):
                 self._usable, self._usable_ok = usable, True
                 self._autocomplete(usable, total)
         elif ph == SECOND:
-            self._second = self._to_area(self._from_hand(action - g.A_SECOND))
+            self._second = self._hand_to_area(action - g.A_SECOND)
             self.ph = TAKE
         elif ph == TAKE:
             t = action - g.A_TAKE
@@ -888,22 +906,24 @@ class NinePeakState(State[NinePeakGame]):
                 self.cv[i] = g.lanes[i][len(col)]
             self._to_hand(c)
             p = self.player
-            self.known[p] = tuple(sorted((*self.known[p], t)))  # everyone saw it taken (N3)
+            kn = self.known[p]  # everyone saw it taken (N3); usually nothing else is known
+            self.known[p] = tuple(sorted((*kn, t))) if kn else (t,)
             self.ev[EV_PASS_TWO] += 1
-            # N2: after all placing and taking; only the two placed columns grew
-            a, b = g.type_number[self.first_type] - 1, self._second
-            self._peak_check(p, _SIX if b < 0 else (a, b) if a < b else (b, a) if b < a
-                             else (a,))
+            # N2: after all placing and taking; only the two placed columns grew,
+            # and the check is called only when one of them reached 9 (most
+            # passes peak nothing)
+            a, b = g.type_col[self.first_type], self._second
+            if b < 0 or self._full:
+                self._peak_check(p)  # every column (see _peak_check)
+            else:
+                area, peaked = self.area, self.peaked
+                if ((not peaked[a] and a + 1 + len(area[a]) >= PEAK)
+                        or (not peaked[b] and b + 1 + len(area[b]) >= PEAK)):
+                    self._peak_check(p, (a, b) if a < b else (b, a) if b < a else (a,))
             self._end_turn()
         elif ph == PICK:
             t = action - g.A_PICK
             # legal: t is usable, ≥ the last pick, and the set can still be finished
-            usable = self._usable
-            hc = self.hc[self.player]
-            left = 0
-            for u in usable:
-                if u >= t:
-                    left += hc[u]
             self.picking.append(self._from_hand(t))
             self.last_pick = t
             if len(self.picking) == self.declared:
@@ -912,9 +932,10 @@ class NinePeakState(State[NinePeakGame]):
                 # what may still be picked: the usable types ≥ t still held (the
                 # area does not change while picking, so this is what
                 # _usable_types would find for the next pick)
-                rest = [u for u in usable if u >= t and hc[u]]
+                hc = self.hc[self.player]
+                rest = [u for u in self._usable if u >= t and hc[u]]
                 self._usable, self._usable_ok = rest, True
-                self._autocomplete(rest, left - 1)
+                self._autocomplete(rest, sum(map(hc.__getitem__, rest)))
         else:  # KEEP
             c = self.pending
             self.pending = -1
