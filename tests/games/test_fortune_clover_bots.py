@@ -211,3 +211,102 @@ def test_folded_sort_keys_order_as_the_heuristic_tuples(game: FortuneCloverGame)
         for a, b in combinations(cards, 2):
             assert (low[a] < low[b]) == ((row[a], a) < (row[b], b))
             assert (high[a] > high[b]) == ((row[a], -a) > (row[b], -b))
+
+
+def _reference_play(bot: HeuristicBot, obs: object, legal: list[int], want: float,
+                    fmask: int) -> int:
+    """The card play as first written, card by card (the mask version must choose as it does)."""
+    from pnp.games.fortune_clover.bots import _trick_key
+    from pnp.games.fortune_clover.engine import CLUB
+    g = bot.g
+    suit, led_key, club_key = g.suit, g.led_key, g.club_key
+    trick_cards, hand, won = obs.trick, obs.hand, obs.won  # type: ignore[attr-defined]
+    led = obs.led_suit  # type: ignore[attr-defined]
+    n, seat, voids = obs.num_players, obs.seat, obs.voids  # type: ignore[attr-defined]
+    trick = sum(1 << c for c in trick_cards)
+    known = trick | sum(1 << c for c in hand) | sum(1 << c for cards in won for c in cards)
+    if obs.discard >= 0:  # type: ignore[attr-defined]
+        known |= 1 << obs.discard  # type: ignore[attr-defined]
+    playable = 0
+    for k in range(1, n - len(trick_cards)):
+        playable |= sum(m for s, m in enumerate(g.suit_mask) if not voids[(seat + k) % n] >> s & 1)
+    threat = (1 << g.n_cards) - 1 & ~known & playable
+    best, cur = -1, -1
+    for c in trick_cards:  # replayed in play order (C3: clubs before the led suit is set)
+        if cur < 0 and suit[c] != CLUB:
+            cur = suit[c]
+        best = max(best, _trick_key(c, cur, suit, led_key, club_key))
+
+    def beaten(c: int) -> bool:
+        """Some threat card beats ``c`` (C5; a leader's card sets the led suit)."""
+        lead = suit[c] if led < 0 and suit[c] != CLUB else led
+        mine = _trick_key(c, lead, suit, led_key, club_key)
+        return any(threat >> u & 1 and _trick_key(u, lead, suit, led_key, club_key) > mine
+                   for u in range(g.n_cards))
+
+    by_trick = g.fortune_by_trick[obs.fortune]  # type: ignore[attr-defined]
+    in_trick = (trick & fmask).bit_count()
+    all_cards = (1 << g.n_cards) - 1
+
+    def stakes(c: int) -> float:
+        k = in_trick + (1 if fmask >> c & 1 else 0)
+        if by_trick:
+            return 1.0 if (k or fmask == all_cards) else 0.0
+        return float(k)
+
+    def key(c: int) -> int:
+        return _trick_key(c, led, suit, led_key, club_key)
+
+    strength = g.strength
+    winners = [c for c in legal if key(c) > best]
+    losers = [c for c in legal if key(c) <= best]
+    safe = [c for c in winners if not beaten(c)]
+    leading = not trick_cards
+    cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
+
+    def shed(c: int) -> tuple[int, int]:
+        return (strength[c] + 5 * (suit[c] == CLUB) + 8 * cls * (fmask >> c & 1), c)
+
+    if want > 0:
+        worth = [c for c in safe if stakes(c) * want > 0 or (leading and want > 0.5)]
+        if worth:
+            pool = [c for c in worth if fmask >> c & 1] or worth
+            return min(pool, key=lambda c: (key(c), c))
+        if not leading and winners and in_trick and want > 0.5:
+            return max(winners, key=lambda c: (key(c), -c))
+    if want < 0 and losers:
+        return max(losers, key=lambda c: (fmask >> c & 1, strength[c], -c))
+    if losers:
+        return min(losers, key=shed)
+    if not [c for c in winners if beaten(c)] and want <= 0:
+        return max(winners, key=lambda c: (strength[c], -c))
+    return min(winners, key=shed)
+
+
+def test_card_play_matches_the_card_by_card_reference(game: FortuneCloverGame) -> None:
+    """The mask-based card play picks what the card-by-card reference picks.
+
+    Positions come from random and heuristic play at every seat count and
+    every want class (the Fortune card decides what the bot wants), so leads,
+    follows, voids and trick-unit cards all occur.
+    """
+    checked = 0
+    for n in range(3, 7):
+        for g_ in range(6):
+            st = game.new_initial_state(n, 100 * n + g_)
+            rng = random.Random(g_)
+            bots = [HeuristicBot(game, s, random.Random(s)) for s in range(n)]
+            while not st.is_terminal():
+                p = st.current_player()
+                legal = st.legal_actions()
+                obs = st.observation(p)
+                if legal[0] < 100 and len(legal) > 1:
+                    fmask = game.fortune_mask[obs.fortune]
+                    for want in (1.0, 0.3, -1.0, bots[p].want(obs)):
+                        assert (bots[p]._play(obs, legal, want, fmask)
+                                == _reference_play(bots[p], obs, legal, want, fmask))
+                        checked += 1
+                heuristic = g_ % 2 == 0
+                st.apply_action(bots[p].act(obs, legal) if heuristic
+                                else legal[int(rng.random() * len(legal))])
+    assert checked > 2000

@@ -134,10 +134,20 @@ class _Tables:
         self.wants: dict[tuple[Any, ...], float] = {}
         #: Fortune mask → max key of (counted, strength, −c).
         self.avoid: dict[int, tuple[int, ...]] = {}
+        #: (led suit + 1) → {best key: the cards whose key beats it}, filled lazily.
+        self.above_memo: tuple[dict[int, int], ...] = tuple({} for _ in self.keys)
         #: The last ``obs.won`` seen and its card mask: the seats of one state
         #: share that tuple until a trick ends (identity, so never stale).
         self.won_memo: tuple[object, int] = ((), 0)
         self._g = g
+
+    def above(self, row: int, best: int) -> int:
+        """The cards whose trick key in ``keys[row]`` is above ``best`` (C5)."""
+        memo = self.above_memo[row]
+        mask = memo.get(best)
+        if mask is None:
+            mask = memo[best] = sum(1 << c for c, k in enumerate(self.keys[row]) if k > best)
+        return mask
 
     def shed_keys(self, fmask: int, want: float) -> tuple[int, ...]:
         """Per card: its shed score (lower = better to throw away) · SPAN + c."""
@@ -188,11 +198,20 @@ def _keep_value(strength: int, club: bool, counted: bool, want: float) -> int:
 _GAME_TABLES: "WeakKeyDictionary[FortuneCloverGame, _Tables]" = WeakKeyDictionary()
 
 
+#: The last game asked for and its tables: a search seats four fresh bots per
+#: playout, all of one game, and a weak-dictionary lookup costs more than this.
+_LAST_TABLES: tuple[Any, Any] = (None, None)
+
+
 def _tables_of(g: FortuneCloverGame) -> _Tables:
     """The shared :class:`_Tables` of ``g``."""
+    global _LAST_TABLES
+    if _LAST_TABLES[0] is g:
+        return _LAST_TABLES[1]
     tables = _GAME_TABLES.get(g)
     if tables is None:
         tables = _GAME_TABLES[g] = _Tables(g)
+    _LAST_TABLES = (g, tables)
     return tables
 
 
@@ -223,6 +242,7 @@ class HeuristicBot(Bot):
         self.keys = tables.keys
         self.open_suits = tables.open_suits
         self.bit = g.bit.__getitem__
+        self.ids_of = g.ids_of
 
     # -- what the deal is worth ------------------------------------------------
 
@@ -305,18 +325,13 @@ class HeuristicBot(Bot):
         return -1
 
     def _best_key(self, obs: FortuneCloverObservation) -> int:
-        """Key of the best card in the current trick (-1 if empty)."""
-        best = -1
-        led = -1
-        suit, keys = self.suit, self.keys
-        for c in obs.trick:
-            s = suit[c]
-            if led < 0 and s != CLUB:
-                led = s
-            k = keys[led + 1][c]
-            if k > best:
-                best = k
-        return best
+        """Key of the best card in the current trick (-1 if empty), C5.
+
+        Every card's key under the trick's led suit as the observation shows
+        it: clubs keep their club key whether they came before or after the
+        card that set the led suit (C3), so no replay in play order is needed.
+        """
+        return max((-1, *map(self.keys[obs.led_suit + 1].__getitem__, obs.trick)))
 
     def _playable(self, obs: FortuneCloverObservation) -> int:
         """Cards some player after this seat in the trick might still hold (voids, C3/C4)."""
@@ -329,11 +344,17 @@ class HeuristicBot(Bot):
 
     def _play(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
               fmask: int) -> int:
-        """Pick a card to play (C3–C5 heuristics)."""
+        """Pick a card to play (C3–C5 heuristics).
+
+        Card sets are bit masks (bit c: card c) and each choice is one min or
+        max over the ids of a mask: the bot runs at every step of a searching
+        bot's playouts, and per-card lists and closures cost several times more.
+        """
         # hand, won cards and trick are disjoint sets of distinct cards: the
         # sum of their bits is their union (summed in C)
         bit = self.bit
         tables = self.tables
+        ids_of = self.ids_of
         trick = sum(map(bit, obs.trick))
         won = obs.won
         memo = tables.won_memo
@@ -348,44 +369,57 @@ class HeuristicBot(Bot):
         if obs.discard >= 0:
             known |= 1 << obs.discard
         led = obs.led_suit
-        # Unseen cards a later player of this trick may hold and play.
-        threat = self.all_cards & ~known & self._playable(obs)
-        beats = self.beats[led + 1]
-        by_trick = self.g.fortune_by_trick[obs.fortune]
+        row = led + 1
+        trick_cards = obs.trick
+        # Unseen cards a later player of this trick may hold and play
+        # (:meth:`_playable`, written out: it runs at every card).
+        n, seat, voids, open_suits = obs.num_players, obs.seat, obs.voids, self.open_suits
+        playable = 0
+        for k in range(1, n - len(trick_cards)):
+            playable |= open_suits[voids[(seat + k) % n]]
+        threat = self.all_cards & ~known & playable
         in_trick = (trick & fmask).bit_count()
-        best = self._best_key(obs)
-
-        def stakes(c: int) -> float:
-            """Counted cards (or the trick itself, for trick-unit cards) won with ``c``."""
-            k = in_trick + (1 if fmask >> c & 1 else 0)
-            if by_trick:
-                return 1.0 if (k or fmask == self.all_cards) else 0.0
-            return float(k)
-
-        keyrow = self.keys[led + 1]
-        winners = [c for c in legal if keyrow[c] > best]
-        losers = [c for c in legal if keyrow[c] <= best]
-        safe = [c for c in winners if not threat & beats[c]]
-        leading = not obs.trick
+        # The best card so far (:meth:`_best_key`, written out).
+        best = max((-1, *map(self.keys[row].__getitem__, trick_cards)))
+        legal_mask = sum(map(bit, legal))
+        above = tables.above_memo[row].get(best)
+        if above is None:
+            above = tables.above(row, best)
+        winners = legal_mask & above  # cards that would take the lead
+        losers = legal_mask ^ winners
+        # A winner is safe when no threat card beats it.
+        safe = 0
+        if winners:
+            beats = self.beats[row]
+            for c in ids_of(winners):
+                if not threat & beats[c]:
+                    safe |= 1 << c
+        leading = not trick_cards
         if want > 0:
-            # Cash a sure winner when the trick (or the card itself) is worth it.
-            worth = [c for c in safe if stakes(c) * want > 0 or (leading and want > 0.5)]
+            # Cash a sure winner when the trick (or the card itself) is worth it:
+            # the trick already holds counted cards, the card is counted, every
+            # trick counts (a trick-unit card counting all cards), or a leader
+            # that wants counted cards leads its sure winner anyway.
+            if ((leading and want > 0.5) or in_trick
+                    or (fmask == self.all_cards and self.g.fortune_by_trick[obs.fortune])):
+                worth = safe
+            else:
+                worth = safe & fmask
             if worth:
-                counted = [c for c in worth if fmask >> c & 1]
-                pool = counted or worth
-                return min(pool, key=tables.key_low[led + 1].__getitem__)
+                return min(ids_of(worth & fmask or worth),  # counted ones first
+                           key=tables.key_low[row].__getitem__)
             if not leading and winners and in_trick and want > 0.5:
                 # No sure winner: the strongest try, unless losing is cheap anyway.
-                return max(winners, key=tables.key_high[led + 1].__getitem__)
+                return max(ids_of(winners), key=tables.key_high[row].__getitem__)
         if want < 0 and losers:
             # Avoid the trick: hand counted cards to whoever wins it, else throw
             # the most dangerous (highest) card that still loses.
-            return max(losers, key=tables.avoid_keys(fmask).__getitem__)
+            return max(ids_of(losers), key=tables.avoid_keys(fmask).__getitem__)
         # Shedding: the lowest shed score (strength, +5 for a club, ±8 for a
         # counted card as the bot wants them or not), ties to the lower id.
         if losers:
-            return min(losers, key=tables.shed_keys(fmask, want).__getitem__)
+            return min(ids_of(losers), key=tables.shed_keys(fmask, want).__getitem__)
         # Every card wins for now: the cheapest, or the highest if the trick is ours anyway.
-        if not [c for c in winners if threat & beats[c]] and want <= 0:
-            return max(winners, key=tables.strength_high.__getitem__)
-        return min(winners, key=tables.shed_keys(fmask, want).__getitem__)
+        if safe == winners and want <= 0:
+            return max(ids_of(winners), key=tables.strength_high.__getitem__)
+        return min(ids_of(winners), key=tables.shed_keys(fmask, want).__getitem__)

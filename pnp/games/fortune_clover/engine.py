@@ -252,8 +252,8 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         self.pass_base: tuple[int, ...] = tuple(
             PASS_BASE + a * PASS_STRIDE for a in range(self.n_cards))
 
-        #: pair_ids memo: pass masks → ids.
-        self._pair_memo: dict[int, tuple[int, ...]] = {}
+        #: pair_ids memo: pass masks → ids (0: no pass chosen).
+        self._pair_memo: dict[int, tuple[int, ...]] = {0: ()}
         self._set_tables()
 
     @staticmethod
@@ -910,7 +910,17 @@ class FortuneCloverState(State[FortuneCloverGame]):
         if cached is None or cached[0] != won:
             cached = self._won_ids = (won[:], tuple([tuple(ids_of(m)) for m in won]))
         hands = self.hands
-        pair_ids = g.pair_ids
+        # pair_ids' memo read here (a call per pass costs more than the lookup);
+        # 0, no pass chosen yet, is in it from the start.
+        pairs = g._pair_memo
+        passed = pairs.get(self.passes[player])
+        if passed is None:
+            passed = g.pair_ids(self.passes[player])
+        received: tuple[int, ...] = ()
+        if exchanged:
+            received = pairs.get(self.passes[player - 1])  # type: ignore[assignment]
+            if received is None:
+                received = g.pair_ids(self.passes[player - 1])
         obs = _new_observation(FortuneCloverObservation)
         obs.__dict__.update(
             seat=player,
@@ -923,8 +933,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
             fortunes_seen=tuple(self.fortune_order[:seen]),
             hand=tuple(ids_of(hands[player])),
             discard=self.discards[player],
-            passed=pair_ids(self.passes[player]),
-            received=pair_ids(self.passes[(player - 1) % n]) if exchanged else (),
+            passed=passed,
+            received=received,
             leader=self.lead,
             trick=tuple(self.trick),
             led_suit=self.led,
