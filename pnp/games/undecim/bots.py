@@ -69,7 +69,7 @@ class _Shared:
     decision, only how often one is computed.
     """
 
-    __slots__ = ("type_total", "gain_kinds", "plans", "by_ctx", "stored", "faces")
+    __slots__ = ("type_total", "gain_kinds", "goals", "plans", "by_ctx", "stored", "faces")
 
     def __init__(self, g: UndecimGame) -> None:
         """The tables of ``g`` and empty memos."""
@@ -83,7 +83,9 @@ class _Shared:
         self.gain_kinds: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
             tuple(tuple(g.types[a >> 1][a & 1] for a in opts) for opts in per_type)
             for per_type in g.gain_opts)
-        #: Build-plan values (see HeuristicBot._plan).
+        self.goals: tuple[tuple[int, int, int], ...] = tuple(
+            (s.condition, s.threshold, s.bonus) for s in g.scenarios)
+        #: Build-plan values (see HeuristicBot._plan and value).
         self.plans: dict[tuple[Any, ...], float] = {}
         #: Value terms by decision context (see _Terms).
         self.by_ctx: dict[tuple[Any, ...], _Terms] = {}
@@ -137,7 +139,8 @@ class _Ctx:
         self.builds = 0.0
         self.nights = 0.0
         self.major_gap = 0
-        self.story: list[tuple[int, int, int]] = []
+        #: Unmet Story goals: (condition, threshold, bonus VP).
+        self.story: tuple[tuple[int, int, int], ...] = ()
         self.full_vp = 0
         self.gold_extra = 0
         self.limit = 1
@@ -192,6 +195,8 @@ class HeuristicBot(Bot):
         self._shared = shared
         self.type_total = shared.type_total
         self._gain_kinds = shared.gain_kinds
+        #: Per scenario card: its goal (condition, threshold, bonus VP).
+        self._goals = shared.goals
         #: Build plans valued so far, shared by the bots of one game.
         self._plans = shared.plans
         #: Per decision: marginal value of one more half of each kind, rivals' enemies.
@@ -223,23 +228,22 @@ class HeuristicBot(Bot):
         else:
             ctx.nights = (removal / c) ** 3
         en = self.EN
-        others = max((obs.loose[p][en] for p in range(obs.num_players) if p != me), default=0)
-        ctx.major_gap = obs.loose[me][en] - others
+        loose = obs.loose
+        others = max([row[en] for p, row in enumerate(loose) if p != me], default=0)
+        ctx.major_gap = loose[me][en] - others
         ctx.limit = rules[1]
         ctx.enemy_vp = rules[2]
         ctx.full_vp = rules[4]
         ctx.gold_extra = rules[5]
-        for j, i in enumerate(obs.story):
-            if obs.achieved[j][0] < 0:
-                s = g.scenarios[i]
-                ctx.story.append((s.condition, s.threshold, s.bonus))
+        goals = self._goals
+        ctx.story = tuple([goals[i] for i, (r, _m) in zip(obs.story, obs.achieved) if r < 0])
         ctx.terms = self._terms(ctx)
         return ctx
 
     def _terms(self, ctx: _Ctx) -> _Terms:
         """The value terms of ``ctx`` (shared with earlier decisions and other bots
         of the game that met the same context)."""
-        key = (ctx.ends, ctx.builds, ctx.nights, ctx.major_gap, tuple(ctx.story), ctx.full_vp,
+        key = (ctx.ends, ctx.builds, ctx.nights, ctx.major_gap, ctx.story, ctx.full_vp,
                ctx.gold_extra, ctx.limit, ctx.enemy_vp)
         shared = self._shared
         by_ctx = shared.by_ctx
@@ -281,29 +285,16 @@ class HeuristicBot(Bot):
         """VP of settlements, gold and materials after ``builds`` greedy builds (U4, U6).
 
         A pure function of its inputs, memoised across decisions and bots of one
-        game (searching bots value the same holdings over and over).
+        game by :meth:`value` (searching bots value the same holdings over and over).
         """
-        # Materials then gold: the kinds from M0 on (gold is the last kind).
-        key = (tuple(cnt[self.M0:]), tuple(setl), builds, ctx.gold_extra, ctx.builds)
-        memo = self._plans
-        v = memo.get(key)
-        if v is None:
-            if len(memo) >= PLAN_MEMO:
-                memo.clear()
-            v = memo[key] = self._plan_now(cnt, setl, builds, ctx)
-        return v
-
-    def _plan_now(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
-                  builds: int, ctx: _Ctx) -> float:
-        """:meth:`_plan`, computed."""
         table = self.table
         last = self.last
         m0 = self.M0
         M = self.M
-        mats = [cnt[m0 + m] for m in range(M)]
+        mats = list(cnt[m0:m0 + M])
         gold = cnt[self.GOLD]
         LEFTOVER_MATERIAL = self.LEFTOVER_MATERIAL
-        st = [[m, mask, size] for m, mask, size in setl]
+        st = [list(x) for x in setl]
         for _ in range(builds):
             ns = len(st)
             best = 0.5
@@ -330,13 +321,18 @@ class HeuristicBot(Bot):
                     gain = table[2] + new_set - 2 * LEFTOVER_MATERIAL
                     if gain > best:
                         best, op = gain, (3, m, 2)
-            for a in range(M):
-                if mats[a]:
-                    for b in range(a + 1, M):
-                        if mats[b]:
-                            gain = table[2] + new_set - 2 * LEFTOVER_MATERIAL - 0.3
-                            if gain > best:
-                                best, op = gain, (4, a, b)
+            # Every two-material settlement gains the same, so only the first pair
+            # can improve on the best (a later equal gain is not strictly better).
+            a = 0
+            while a < M and not mats[a]:
+                a += 1
+            b = a + 1
+            while b < M and not mats[b]:
+                b += 1
+            if b < M:
+                gain = table[2] + new_set - 2 * LEFTOVER_MATERIAL - 0.3
+                if gain > best:
+                    best, op = gain, (4, a, b)
             if op is None:
                 break
             kind, x, y = op
@@ -355,7 +351,7 @@ class HeuristicBot(Bot):
                 mats[y] -= 1
                 st.append([-1, (1 << x) | (1 << y), 2])
         ns = len(st)
-        v = float(sum(table[s[2] if s[2] < last else last] for s in st))
+        v = float(sum([table[s[2] if s[2] < last else last] for s in st]))
         v += sum(mats) * (LEFTOVER_MATERIAL + self.LEFTOVER_FUTURE * min(ctx.builds, 3.0))
         if ns:
             v += gold * (ns + ctx.gold_extra)
@@ -389,7 +385,15 @@ class HeuristicBot(Bot):
         builds = terms.builds.get(now_builds)
         if builds is None:
             builds = terms.builds[now_builds] = min(6, int(now_builds + ctx.builds + 0.5))
-        v += self._plan(cnt, setl, builds, ctx)
+        # The build plan, memoised (materials then gold: the kinds from M0 on).
+        key = (tuple(cnt[self.M0:]), tuple(setl), builds, ctx.gold_extra, ctx.builds)
+        plans = self._plans
+        pv = plans.get(key)
+        if pv is None:
+            if len(plans) >= PLAN_MEMO:
+                plans.clear()
+            pv = plans[key] = self._plan(cnt, setl, builds, ctx)
+        v += pv
         for cond, thr, adds in terms.story:
             # The commonest goals inline; _progress defines them all.
             if cond == C_LANDS:
@@ -582,7 +586,7 @@ class HeuristicBot(Bot):
         want = g.base_hand - len(hand)
         out = list(hand)
         for _ in range(max(0, want)):
-            t = max(range(len(left)), key=lambda x: (left[x], -x))
+            t = left.index(max(left))       # the commonest, the lowest type among equals
             out.append(t)
             left[t] -= 1
         return out

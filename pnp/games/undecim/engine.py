@@ -551,6 +551,15 @@ class UndecimState(State[UndecimGame]):
         #: settlements) or None, and the discard's types or None.
         self._tab: list[tuple[Any, ...] | None] = [None] * n
         self._disc_t: tuple[int, ...] | None = None
+        #: The observation's (loose, settlements, table, settled) built from ``_tab``;
+        #: valid while no entry of ``_tab`` is None.
+        self._rows: tuple[tuple[Any, ...], ...] = ()
+        #: Per seat, the observation's action-card fields (actions, council, known,
+        #: action_counts, shown) or None; the list is replaced, never emptied in
+        #: place, whenever an action card moves (_acts_moved).
+        self._acts: list[tuple[Any, ...] | None] = [None] * n
+        #: The observation's (achieved, achieved_order), or None after a change.
+        self._ach_t: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
         self._set_rules()
 
     # -- derived rules ----------------------------------------------------------
@@ -560,6 +569,7 @@ class UndecimState(State[UndecimGame]):
         self.story = story
         self.ach = [[-1, 0, 0] for _ in story]
         self.ach_seq = 0
+        self._ach_t = None
         self._set_rules()
 
     def _set_rules(self) -> None:
@@ -601,6 +611,7 @@ class UndecimState(State[UndecimGame]):
         d["season_vp"] = self.season_vp[:]
         d["_legal"] = None
         d["_tab"] = self._tab[:]
+        d["_acts"] = self._acts[:]
         return new
 
     # -- set-up -------------------------------------------------------------------
@@ -631,6 +642,7 @@ class UndecimState(State[UndecimGame]):
         for a in order[k:]:
             self.council |= 1 << a
         self.known = [0] * n
+        self._acts_moved()
         self.chosen = [-1] * n
         self.order = []
         self.counters = self.full_counters
@@ -906,6 +918,7 @@ class UndecimState(State[UndecimGame]):
             self.council &= ~bit
             self.ahand[p] |= bit
             self.known[p] |= bit
+            self._acts_moved()
             self.idx += 1
             self._pick_next()
         elif ph == PH_NIGHT:
@@ -920,6 +933,7 @@ class UndecimState(State[UndecimGame]):
                 self.ahand[p] ^= (1 << give) | (1 << take)
                 self.council ^= (1 << give) | (1 << take)
                 self.known[p] |= 1 << take        # taken in view of everyone (U2a)
+                self._acts_moved()
                 self.ev[EV_MULL] += 1
             self.idx += 1
             if self.idx < self.num_players:
@@ -978,6 +992,10 @@ class UndecimState(State[UndecimGame]):
         self.cnt[p][kind] -= k
         return out
 
+    def _acts_moved(self) -> None:
+        """Forget the observations' action-card fields (an action card moved)."""
+        self._acts = [None] * self.num_players
+
     def _discard(self, cards: list[int]) -> None:
         """Cards to the discard pile (face up; their orientation is forgotten)."""
         for c in cards:
@@ -1033,6 +1051,7 @@ class UndecimState(State[UndecimGame]):
             self.ahand[p] &= ~bit
             self.known[p] &= ~bit
             self.council |= bit       # played cards lie face up in the council (U2)
+        self._acts_moved()
         self.log.append(tuple(self.chosen))
         self.chosen = [-1] * n
         played = self.log[-1]
@@ -1265,6 +1284,7 @@ class UndecimState(State[UndecimGame]):
                 self.council &= ~opts
                 self.ahand[p] |= opts
                 self.known[p] |= opts
+                self._acts_moved()
             self.idx += 1
         self._end_round()
 
@@ -1402,6 +1422,7 @@ class UndecimState(State[UndecimGame]):
                 mask |= 1 << p
             self.ach_seq += 1
             rec[0], rec[1], rec[2] = self.rnd, self.ach_seq, mask
+            self._ach_t = None
             self.ev[EV_SCEN] += 1
             if len(who) > 1:
                 self.ev[EV_SCEN_SPLIT] += 1
@@ -1458,13 +1479,6 @@ class UndecimState(State[UndecimGame]):
                 self.ph == PH_NIGHT and self.n_origin == NIGHT_ACTION):
             acting = self.order[self.idx]
 
-        table = g.bit_tuples
-
-        def bits(mask: int) -> tuple[int, ...]:
-            if table:
-                return table[mask]
-            return tuple(a for a in range(na) if mask >> a & 1)
-
         tab = self._tab
         if None in tab:
             codes = g.card_codes
@@ -1474,17 +1488,38 @@ class UndecimState(State[UndecimGame]):
                 if tab[p] is None:
                     setl = self.setl[p]
                     tab[p] = (tuple([codes[c * kinds + up[c]] for c in self.loose[p]]),
-                              tuple(tuple([codes[c * kinds + up[c]] for c in cards])
-                                    for _m, _k, cards in setl),
+                              tuple([tuple([codes[c * kinds + up[c]] for c in cards])
+                                     for _m, _k, cards in setl]),
                               tuple(self.cnt[p]),
                               tuple([(m, mask, len(cards)) for m, mask, cards in setl]))
-        rows = cast(list[tuple[Any, ...]], tab)      # every seat's row is built now
+            rows = cast(list[tuple[Any, ...]], tab)      # every seat's row is built now
+            # Most steps move one seat's cards: the other seats' rows are reused,
+            # and these tuples until the next move.
+            self._rows = (tuple([t[2] for t in rows]), tuple([t[3] for t in rows]),
+                          tuple([t[0] for t in rows]), tuple([t[1] for t in rows]))
+        loose, settlements, table_t, settled = self._rows
         disc = self._disc_t
         if disc is None:
             disc = self._disc_t = tuple(sorted([ct[c] for c in self.disc]))
+        # The action-card fields change a few times a round (reveal, picks, mulligan).
+        acts = self._acts[player]
+        if acts is None:
+            bit_tuples = g.bit_tuples
 
-        known = tuple([bits(self.ahand[p]) if p == player else bits(self.known[p])
-                       for p in range(n)])
+            def bits(mask: int) -> tuple[int, ...]:
+                if bit_tuples:
+                    return bit_tuples[mask]
+                return tuple(a for a in range(na) if mask >> a & 1)
+
+            acts = self._acts[player] = (
+                bits(self.ahand[player]), bits(self.council),
+                tuple([bits(self.ahand[p]) if p == player else bits(self.known[p])
+                       for p in range(n)]),
+                tuple([m.bit_count() for m in self.ahand]), bits(self.known[player]))
+        ach = self._ach_t
+        if ach is None:
+            ach = self._ach_t = (tuple([(a[0], a[2]) for a in self.ach]),
+                                 tuple([a[1] for a in self.ach]))
         # A frozen dataclass's __init__ sets its 40 fields one object.__setattr__
         # at a time, most of an observation's cost (bots ask for one at every
         # decision of every playout); the instance dict is filled at once
@@ -1506,20 +1541,20 @@ class UndecimState(State[UndecimGame]):
             drawing=tuple([d >= 0 for d in self.drawn]),
             deck_size=len(self.deck),
             discard=disc,
-            loose=tuple([t[2] for t in rows]),
-            settlements=tuple([t[3] for t in rows]),
+            loose=loose,
+            settlements=settlements,
             vp=tuple(map(tuple, self.vp)),
-            actions=bits(self.ahand[player]),
-            council=bits(self.council),
-            known=known,
-            action_counts=tuple([m.bit_count() for m in self.ahand]),
+            actions=acts[0],
+            council=acts[1],
+            known=acts[2],
+            action_counts=acts[3],
             chosen=self.chosen[player],
             has_chosen=tuple([c >= 0 for c in self.chosen]),
             played=self.log[-1] if revealed else (-1,) * n,
             order=tuple(self.order),
             log=tuple(self.log),
             story=tuple(self.story),
-            achieved=tuple([(a[0], a[2]) for a in self.ach]),
+            achieved=ach[0],
             acting=acting,
             gains=tuple(self.gq) if acting >= 0 else (),
             time_left=self.time_left,
@@ -1527,10 +1562,10 @@ class UndecimState(State[UndecimGame]):
             night_most=self.n_most,
             night_discards=tuple(self.n_disc),
             markers=tuple(self.markers),
-            achieved_order=tuple([a[1] for a in self.ach]),
-            shown=bits(self.known[player]),
-            table=tuple([t[0] for t in rows]),
-            settled=tuple([t[1] for t in rows]),
+            achieved_order=ach[1],
+            shown=acts[4],
+            table=table_t,
+            settled=settled,
         )
         return obs
 
@@ -1572,6 +1607,7 @@ class UndecimState(State[UndecimGame]):
                 mask |= 1 << a
             k += count
             new.ahand[p] = mask
+            new._acts_moved()
             if self.chosen[p] >= 0:
                 held = [a for a in range(self.game.n_actions) if mask >> a & 1]
                 new.chosen[p] = held[int(rng.random() * len(held))]
@@ -1694,6 +1730,8 @@ class UndecimState(State[UndecimGame]):
         st.story = list(pos.story)
         st.ach = [list(a) for a in pos.ach]
         st.ach_seq = pos.ach_seq
+        st._ach_t = None
+        st._acts_moved()
         st.markers = list(pos.markers)
         # A record only (the rules never read it; a position built from an
         # observation leaves it out), so only its shape is checked.
