@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
-from typing import Callable, Iterable, overload
+from typing import TYPE_CHECKING, Callable, Iterable, overload
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -41,15 +41,18 @@ from pnp.printing.forms import placer
 from pnp.printing.imposition import PagePlan, SheetLayout, bleed_by_side, compute_layout
 from pnp.printing.packing import Piece, pack_pieces
 from pnp.printing.profiles import Profile, ProfileTable, load_profiles
-from pnp.printing.service import (ServiceCard, bleed_shortfall, page_geometry, service_product,
-                                  write_card_pdf, write_card_pngs)
 from pnp.printing.output import pending_canvas, save_pending
 from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_sheets,
                                  write_pages)
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
-from pnp.render.layout import Layout, layout_of_markup, render_markup
+from pnp.render.layout import Layout, layout_of_markup, render_layout
 from pnp.units import mm, to_mm
+
+if TYPE_CHECKING:
+    # (imported where used: a plain home-sheet build never needs the print-service
+    # exports, and loading them costs it a thread pool module)
+    from pnp.printing.service import ServiceCard
 
 #: Size tolerance between a template's <card> and the manifest (points).
 SIZE_TOLERANCE = 0.5
@@ -194,16 +197,13 @@ def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, s
     context = card_context(game, component, row, side)
     store = env.markup_store
     if store is None:
-        markup = render_markup(env, template, context, where=where)
-    else:
-        key = store.key(game, template, context)
-        cached = store.get(key)
-        if cached is None:
-            markup = render_markup(env, template, context, where=where)
-            store.put(key, markup)
-        else:
-            markup = cached
-    return layout_of_markup(env, template, markup, where=where)
+        return render_layout(env, template, context, where=where)
+    key = store.key(game, template, context)
+    cached = store.get(key)
+    if cached is not None:
+        return layout_of_markup(env, template, cached, where=where)
+    return render_layout(env, template, context, where=where,
+                         on_markup=lambda markup: store.put(key, markup))
 
 
 #: (template name, source, compiled code) -> whether the template itself may read
@@ -280,6 +280,8 @@ def render_cards(env: PnpEnvironment, game: GameData, component: Component,
                  progress: Progress | None = None,
                  only: Iterable[str] | None = None) -> list[ServiceCard]:
     """Render each distinct card of ``component`` once; rows with qty 0 are left out."""
+    from pnp.printing.service import ServiceCard
+
     wanted = set(only) if only is not None else None
     cards: list[ServiceCard] = []
     shared: dict[str, Layout | None] = {}
@@ -616,6 +618,9 @@ def _write_service(game: GameData, profile: Profile, cards: dict[str, list[Servi
                    options: BuildOptions, result: BuildResult,
                    progress: Progress | None) -> None:
     """Write one game's print-service files (card PDFs or card PNGs) for ``profile``."""
+    from pnp.printing.service import (bleed_shortfall, page_geometry, service_product,
+                                      write_card_pdf, write_card_pngs)
+
     folder = options.out_dir / game.slug / profile.out_folder()
     for component in options.kit(game):
         if not cards.get(component.id):

@@ -8,7 +8,7 @@ import pickle
 import re
 import threading
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from pnp.render.icons import IconResolver, icon_dirs
 from pnp.render.jinja_env import PnpEnvironment, display_path, render_template
@@ -50,15 +50,20 @@ def render_markup(env: PnpEnvironment, template_name: str, context: dict[str, An
 
 
 def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, Any],
-                  *, where: str) -> Layout:
+                  *, where: str, on_markup: Callable[[str], None] | None = None) -> Layout:
     """Render ``template_name`` with ``context`` and parse it into a :class:`Layout`.
 
     ``where`` names the card in error messages (e.g. ``fortuna/reel reel-3-bolt``).
     Raises PnpError for template errors (file:line), bad markup, unknown icons
-    and text that does not fit even at its min-size.
+    and text that does not fit even at its min-size. ``on_markup`` is called
+    with the rendered markup once it parsed (the build keeps it: see
+    :mod:`pnp.build.markup_cache`).
     """
     markup = render_template(env, template_name, context, where=where)
-    return layout_of_markup(env, template_name, markup, where=where)
+    layout = layout_of_markup(env, template_name, markup, where=where)
+    if on_markup is not None:
+        on_markup(markup)
+    return layout
 
 
 def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
