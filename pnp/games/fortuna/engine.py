@@ -401,7 +401,8 @@ class FortunaGame(Game["FortunaState"]):
         #: (mask, table) × 3 of _type_run_tables: the types of a ``held`` int's cards.
         self._type_runs = self._type_run_tables()
         #: _cache[x]: the hand's cards usable as x (a ``held`` int) → its x-sets.
-        self._cache: tuple[dict[int, list[int]], ...] = tuple({} for _ in range(MAX_VALUE + 1))
+        self._cache: tuple[dict[int, tuple[int, ...]], ...] = tuple(
+            {} for _ in range(MAX_VALUE + 1))
         #: (cards, value) → tables of _combo_table.
         self._combos: dict[tuple[int, int], _ComboTable | None] = {}
         #: set action → _SetInfo.
@@ -572,14 +573,18 @@ class FortunaGame(Game["FortunaState"]):
         """VP of a set: size × most face-up cards showing one icon, goddesses wild (F8)."""
         return size * self.icon_matches(face_up)
 
-    def _set_actions(self, elig: Sequence[int], value: int) -> list[int]:
-        """Sorted set actions of ``value`` drawn from the sorted eligible types ``elig``."""
+    def _set_actions(self, elig: Sequence[int], value: int) -> tuple[int, ...]:
+        """Sorted set actions of ``value`` drawn from the sorted eligible types ``elig``.
+
+        A tuple: the caches hold thousands of these, and a tuple is one
+        allocation (a list two) and smaller.
+        """
         k = len(elig)
         offset = SET_BASE + value * self.x_step
         if value == 1 or (value == 0 and k == 1):  # any one card, one action per type
-            return [offset + t + 1 for t in dict.fromkeys(elig)]  # a 1-card code is t + 1
+            return tuple([offset + t + 1 for t in dict.fromkeys(elig)])  # a 1-card code: t + 1
         if k == value:  # exactly the cards needed: one set
-            return [self._exact_base[value] + sum(map(mul, elig, self._powr[value]))]
+            return (self._exact_base[value] + sum(map(mul, elig, self._powr[value])),)
         repeats = len(set(elig)) < k
         table = self._combos.get((k, value))
         if table is None:
@@ -590,7 +595,7 @@ class FortunaGame(Game["FortunaState"]):
             packed = sum(map(mul, elig, coef)) + digit_ones + offset * lane_ones
             found = unpack(packed.to_bytes(size, "little"))
             # Codes come sorted (see below); equal multisets give equal codes.
-            return list(dict.fromkeys(found) if repeats else found)
+            return tuple(dict.fromkeys(found)) if repeats else found
         sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
         result: list[int] = []
         for size in sizes:
@@ -602,7 +607,7 @@ class FortunaGame(Game["FortunaState"]):
             one = offset + self._ones[size]
             codes = [sum(map(mul, combo, pw)) + one for combo in combinations(elig, size)]
             result += dict.fromkeys(codes) if repeats else codes
-        return result
+        return tuple(result)
 
     def _combo_table(self, k: int, value: int) -> "_ComboTable | None":
         """Tables computing the codes of every set of ``value`` from ``k`` eligible cards at once.
@@ -631,7 +636,7 @@ class FortunaGame(Game["FortunaState"]):
         self._combos[(k, value)] = table
         return table
 
-    def _sets_of(self, usable: int, value: int) -> list[int]:
+    def _sets_of(self, usable: int, value: int) -> tuple[int, ...]:
         """Set actions of ``value`` from the cards ``usable`` (a ``held`` int), cached.
 
         ``usable`` is a hand's cards usable as ``value``; callers ask only when
