@@ -261,6 +261,10 @@ def _avoid_short_last_line(lines: list[tuple[list[tuple[_Chunk, bool]], float]],
     lines[last] = (tail, _width(tail))
 
 
+#: Broken lines: (list of (chunk, keep its glue), line width in em).
+_Lines = list[tuple[list[tuple[_Chunk, bool]], float]]
+
+
 def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chunk, bool]], float]] | None:
     """Greedy line filling in em units; None if some chunk is wider than ``budget``.
 
@@ -382,8 +386,8 @@ def fit_text(pieces: tuple[Piece, ...], width: float, height: float, size: float
         return hit
     chs = chunks(pieces)
 
-    def attempt(s: float) -> TextFit | str:
-        """Lay out at size ``s``; return the fit or why it failed."""
+    def attempt(s: float) -> _Lines | str:
+        """Break the lines at size ``s``; return them or why they do not fit."""
         lines = break_lines(chs, width / s)
         if lines is None:
             return "a word or unbreakable group is wider than the box"
@@ -392,10 +396,12 @@ def fit_text(pieces: tuple[Piece, ...], width: float, height: float, size: float
         if len(lines) * line_height * s > height + 1e-6:
             room = int((height + 1e-6) // (line_height * s))
             return f"needs {len(lines)} lines, room for {room}"
-        return _place(lines, s, width, height, line_height, align, valign)
+        return lines
 
-    result = attempt(size)
-    if isinstance(result, str) and min_size < size:
+    # only the size finally chosen is placed (the search tries several)
+    chosen = size
+    found = attempt(size)
+    if isinstance(found, str) and min_size < size:
         # Sizes tried: size, size - 0.25, ... down to min_size. Greedy line
         # counts never grow as the font shrinks, so "fits" is monotonic and a
         # binary search over the steps finds the largest size that fits.
@@ -407,7 +413,7 @@ def fit_text(pieces: tuple[Piece, ...], width: float, height: float, size: float
         last = attempt(grid[hi])
         if isinstance(last, str):
             raise TextTooLong(f"{last} at {min_size:g}pt")
-        best: TextFit = last
+        best, chosen = last, grid[hi]
         hi -= 1
         while lo <= hi:
             mid = (lo + hi) // 2
@@ -415,10 +421,11 @@ def fit_text(pieces: tuple[Piece, ...], width: float, height: float, size: float
             if isinstance(r, str):
                 lo = mid + 1
             else:
-                best, hi = r, mid - 1
-        result = best
-    if isinstance(result, str):
-        raise TextTooLong(f"{result} at {size:g}pt")
+                best, chosen, hi = r, grid[mid], mid - 1
+        found = best
+    if isinstance(found, str):
+        raise TextTooLong(f"{found} at {size:g}pt")
+    result = _place(found, chosen, width, height, line_height, align, valign)
     _remember(_fit_cache, key, result, _FIT_LIMIT)
     return result
 
