@@ -39,8 +39,11 @@ MARKUP_DISK_LIMIT = 32 * 2**20
 #: Bump when the key's parts change.
 MARKUP_FORMAT = "markup-1"
 #: Image files enter the templates digest by size and date (they are read only
-#: when drawn, never by a template); every other file by its content.
+#: when drawn, never by a template); every other file by its content, unless
+#: it is larger than any template.
 _BY_STAT = (".png", ".jpg", ".jpeg")
+#: Files larger than this (no template is) enter the digest by size and date too.
+_BY_STAT_SIZE = 2**20
 #: Uses of Jinja's ``random`` filter or ``lipsum`` global, whose output differs
 #: from one render to the next (a comment that says "random" is no use).
 _UNSTABLE = re.compile(rb"(\|\s*random\b|\bfilter\s+random\b|\blipsum\s*\()")
@@ -76,7 +79,7 @@ def folder_digest(folder: Path) -> str | None:
                 path = os.path.join(top, name)
                 h.update(os.path.relpath(path, folder).encode("utf-8", "surrogateescape"))
                 h.update(b"\0")
-                if name.lower().endswith(_BY_STAT):
+                if name.lower().endswith(_BY_STAT) or os.path.getsize(path) > _BY_STAT_SIZE:
                     st = os.stat(path)
                     h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
                 else:

@@ -30,6 +30,9 @@ MAGIC = b"pnp-cache-1\n"
 _DIGEST = 16
 #: Entry file suffix (anything else in the folder is left alone).
 SUFFIX = ".entry"
+#: A hit renews an entry's date only when it is older than this (seconds):
+#: pruning needs no finer order, and a warm build then writes nothing.
+RENEW_AFTER = 3600.0
 
 
 def digest(*parts: bytes | str) -> str:
@@ -62,6 +65,7 @@ class DiskCache:
         try:
             with open(path, "rb") as handle:
                 data = handle.read()
+                used = os.fstat(handle.fileno()).st_mtime
         except OSError:
             return None
         head = len(MAGIC) + _DIGEST
@@ -75,10 +79,11 @@ class DiskCache:
             except OSError:
                 pass
             return None
-        try:
-            os.utime(path)  # recently used: kept longest when the folder is pruned
-        except OSError:
-            pass
+        if time.time() - used > RENEW_AFTER:
+            try:
+                os.utime(path)  # recently used: kept longest when the folder is pruned
+            except OSError:
+                pass
         self.hits += 1
         return payload
 
