@@ -119,7 +119,7 @@ def test_combination_sum_equals_the_loop(monkeypatch: pytest.MonkeyPatch) -> Non
     slow = [slow_game._set_actions(elig, value) for elig, value in cases]
     assert fast == slow
     for (elig, value), codes in zip(cases, fast):
-        assert codes == sorted(set(codes))  # ascending, each multiset once
+        assert list(codes) == sorted(set(codes))  # ascending, each multiset once
         assert all(sorted(G.decode_set(a)[1]) == list(G.decode_set(a)[1]) for a in codes)
         assert {G.decode_set(a)[0] for a in codes} == {value}
 
