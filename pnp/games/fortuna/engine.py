@@ -61,8 +61,8 @@ _BITS = tuple(tuple(x for x in range(10) if m >> x & 1) for m in range(1024))
 # (200,000 took ~150 MB over a 100,000-game run with no speed gain).
 _CACHE_LIMIT = 20_000
 
-#: (coef, digit_ones, lane_ones, unpack, bytes) of FortunaGame._combo_table.
-_ComboTable = tuple[tuple[int, ...], int, int, Callable[[bytes], tuple[Any, ...]], int]
+#: (coef, constant, unpack, bytes) of FortunaGame._combo_table, or () where it refuses.
+_ComboTable = tuple[tuple[int, ...], int, Callable[[bytes], tuple[Any, ...]], int] | tuple[()]
 
 #: (value, sorted types, the types as a ``held`` int, VP, value bit, shape) of a set
 #: action; shape is _PLAIN, _ALL_IN or _NEVER (see FortunaGame._set_info_of).
@@ -404,7 +404,7 @@ class FortunaGame(Game["FortunaState"]):
         self._cache: tuple[dict[int, tuple[int, ...]], ...] = tuple(
             {} for _ in range(MAX_VALUE + 1))
         #: (cards, value) → tables of _combo_table.
-        self._combos: dict[tuple[int, int], _ComboTable | None] = {}
+        self._combos: dict[tuple[int, int], _ComboTable] = {}
         #: set action → _SetInfo.
         self._set_info: dict[int, _SetInfo] = {}
         self._matches = {}
@@ -591,9 +591,8 @@ class FortunaGame(Game["FortunaState"]):
             table = self._combo_table(k, value)
         if table:
             # Every combination's code at once, one 64-bit lane each (see _combo_table).
-            coef, digit_ones, lane_ones, unpack, size = table
-            packed = sum(map(mul, elig, coef)) + digit_ones + offset * lane_ones
-            found = unpack(packed.to_bytes(size, "little"))
+            coef, constant, unpack, size = table
+            found = unpack((sum(map(mul, elig, coef)) + constant).to_bytes(size, "little"))
             # Codes come sorted (see below); equal multisets give equal codes.
             return tuple(dict.fromkeys(found)) if repeats else found
         sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
@@ -609,21 +608,21 @@ class FortunaGame(Game["FortunaState"]):
             result += dict.fromkeys(codes) if repeats else codes
         return tuple(result)
 
-    def _combo_table(self, k: int, value: int) -> "_ComboTable | None":
+    def _combo_table(self, k: int, value: int) -> _ComboTable:
         """Tables computing the codes of every set of ``value`` from ``k`` eligible cards at once.
 
         Lane j (64 bits) of the sum Σ (tᵢ + 1)·coef[i] is the code of the
         j-th combination of the k sorted types (combinations() order, sizes
         ascending for a 0 set), so one big-int sum replaces a loop per
-        combination. ``digit_ones`` is Σ coef (the "+1" of each digit) and
-        ``lane_ones`` a 1 in every lane (to add the action offset). Lanes
-        never carry: a set action is below 10·B⁹ + SET_BASE < 2⁶⁴ for
-        B ≤ 100. Cached per (k, value); None (and the loop is used) when
-        there would be more than _COMBO_LANES combinations.
+        combination. ``constant`` adds Σ coef (the "+1" of each digit) and
+        the action offset of ``value`` in every lane. Lanes never carry: a
+        set action is below 10·B⁹ + SET_BASE < 2⁶⁴ for B ≤ 100. Cached per
+        (k, value); ``()`` (and the loop is used) when there would be more
+        than _COMBO_LANES combinations.
         """
         sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
         combos = [c for size in sizes for c in combinations(range(k), size)]
-        table = None
+        table: _ComboTable = ()
         if len(combos) <= _COMBO_LANES:
             coef = [0] * k
             for j, combo in enumerate(combos):
@@ -631,8 +630,9 @@ class FortunaGame(Game["FortunaState"]):
                 for pos, i in enumerate(combo):
                     coef[i] += self.codec.base ** (top - pos) << (64 * j)
             lane_ones = sum(1 << (64 * j) for j in range(len(combos)))
+            offset = SET_BASE + value * self.x_step
             unpack = struct.Struct(f"<{len(combos)}Q").unpack
-            table = (tuple(coef), sum(coef), lane_ones, unpack, 8 * len(combos))
+            table = (tuple(coef), sum(coef) + offset * lane_ones, unpack, 8 * len(combos))
         self._combos[(k, value)] = table
         return table
 
