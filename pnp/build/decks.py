@@ -11,7 +11,9 @@ each sheet file is drawn while its cards are rendered, a few cards held at
 a time, and the drawn files are written only once every card of every game
 has rendered, so memory stays nearly flat as decks grow and a bad card
 still leaves no file. A back template that never reads ``card`` is rendered
-once per deck (:func:`reads_card`).
+once per deck (:func:`reads_card`). Card sides go through the build's caches
+across runs (:mod:`pnp.build.markup_cache`): a side whose inputs did not
+change since an earlier build is neither rendered nor laid out again.
 """
 
 from __future__ import annotations
