@@ -270,12 +270,14 @@ def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, 
     best_v, best = -1.0, []
     base = g.base_points
     scores = _score_table(full, base)
+    of_type = tsuit.__getitem__ if full else tcolor.__getitem__
+    head = tuple(map(of_type, prefix))
     for order in orders:
         chosen = order[:k]
         if len(chosen) < k:
             continue
-        allt = list(prefix) + chosen
-        key = tuple([tsuit[t] for t in allt] if full else [tcolor[t] for t in allt])
+        # the suits (colours) of prefix + chosen, read in C
+        key = head + tuple(map(of_type, chosen))
         value = scores.get(key)
         if value is None:
             value = scores[key] = (score_set_full(key, base) if full
@@ -392,10 +394,18 @@ def _choose(g: NinePeakGame, obs: NinePeakObservation, legal: Sequence[int]) -> 
         return best
     if phase == "take":
         best, best_v = legal[0], None
+        # a take's peak VP and gift depend only on its column: scored once per
+        # column; usefulness(t, in_hand=False) written out (the same floats)
+        by_col: dict[int, tuple[int, float]] = {}
+        tcol, tsuit, weight = g.type_col, g.type_suit, view.weight
+        a0 = g.A_TAKE
         for a in legal:
-            t = a - g.A_TAKE
-            gain, gift = view.gain_and_gift([], taken=t)
-            v = view.usefulness(t, in_hand=False) + gain - gift
+            t = a - a0
+            i = tcol[t]
+            gg = by_col.get(i)
+            if gg is None:
+                gg = by_col[i] = view.gain_and_gift((), taken=t)
+            v = (weight[i] or view._row(i))[tsuit[t]] + gg[0] - gg[1]
             if best_v is None or v > best_v:
                 best, best_v = a, v
         return best
