@@ -200,7 +200,8 @@ def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, s
     store = env.markup_store
     if store is None:
         return render_layout(env, template, context, where=where)
-    key = store.key(game, template, context)
+    key = store.key(game, template, context,
+                    tables=store.reads(template, lambda: reads_card(env, template, var="tables")))
     cached = store.get(key)
     if cached is not None:
         return layout_of_markup(env, template, cached, where=where)
@@ -208,9 +209,9 @@ def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, s
                          on_markup=lambda markup: store.put(key, markup))
 
 
-#: (template name, source, compiled code) -> whether the template itself may read
-#: ``card``, and the templates it pulls in with the card's context.
-_READS_CARD: dict[tuple[str, str, CodeType], tuple[bool, tuple[str, ...]]] = {}
+#: (template name, source, compiled code, variable) -> whether the template itself
+#: may read the variable (``card``), and the templates it pulls in with the context.
+_READS_CARD: dict[tuple[str, str, CodeType, str], tuple[bool, tuple[str, ...]]] = {}
 #: A tag that names another template: its kind and the rest of the tag.
 _TEMPLATE_TAG = re.compile(r"\{%[-+]?\s*(include|import|from|extends)\s+(.*?)[-+]?%\}", re.S)
 _LITERAL = re.compile(r"""^(["'])([^"']+)\1""")
@@ -227,7 +228,8 @@ def _constants(code: CodeType, out: set[str]) -> set[str]:
     return out
 
 
-def reads_card(env: PnpEnvironment, name: str, _open: frozenset[str] = frozenset()) -> bool:
+def reads_card(env: PnpEnvironment, name: str, _open: frozenset[str] = frozenset(), *,
+               var: str = "card") -> bool:
     """Return False only if template ``name``, and every template it names, never reads ``card``.
 
     The other values a card side gets (game, component, size, tables) are
@@ -240,7 +242,8 @@ def reads_card(env: PnpEnvironment, name: str, _open: frozenset[str] = frozenset
     passing it is a read here). Anything unclear (a computed template name,
     a template that cannot be loaded, one that includes itself) counts as
     reading ``card``. Results are kept per compiled code, so an edited
-    template (``pnp watch``) is looked at again.
+    template (``pnp watch``) is looked at again. ``var`` asks the same about
+    another context value (the build's markup cache asks about ``tables``).
     """
     if name in _open:
         return True
@@ -251,20 +254,20 @@ def reads_card(env: PnpEnvironment, name: str, _open: frozenset[str] = frozenset
     except Exception:  # rendering reports the real problem, with its line
         return True
     code = template.root_render_func.__code__
-    local = _READS_CARD.get((name, source, code))
+    local = _READS_CARD.get((name, source, code, var))
     if local is None:
-        local = _own_reads(source, code)
+        local = _own_reads(source, code, var)
         if len(_READS_CARD) > 256:
             _READS_CARD.clear()
-        _READS_CARD[(name, source, code)] = local
+        _READS_CARD[(name, source, code, var)] = local
     reads, pulled = local
     # the templates it pulls in are checked each time: one may have changed alone
-    return reads or any(reads_card(env, other, _open | {name}) for other in pulled)
+    return reads or any(reads_card(env, other, _open | {name}, var=var) for other in pulled)
 
 
-def _own_reads(source: str, code: CodeType) -> tuple[bool, tuple[str, ...]]:
-    """Whether a template itself may read ``card``, and the templates whose reads count too."""
-    if "card" in _constants(code, set()):
+def _own_reads(source: str, code: CodeType, var: str = "card") -> tuple[bool, tuple[str, ...]]:
+    """Whether a template itself may read ``var``, and the templates whose reads count too."""
+    if var in _constants(code, set()):
         return True, ()
     pulled: list[str] = []
     for tag in _TEMPLATE_TAG.finditer(source):

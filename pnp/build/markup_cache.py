@@ -6,7 +6,8 @@ except those the edit touched. Two caches under the pnp cache folder
 
 - **markup** (this module): the text a template rendered for one card side,
   keyed by everything the render reads — the context the template gets
-  (the card's row, the component, the game and all its tables), the
+  (the card's row, the component, the game, and all its tables if the
+  template may read them: :func:`pnp.build.decks.reads_card`), the
   template's name, the content of every file in the templates folder (a
   template may include or import any of them), pnp's code stamp and the
   fonts (the ``text_width`` filter measures with them). Templates that use
@@ -27,7 +28,7 @@ import os
 import re
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from pnp.data.inventory import GameData
 from pnp.render.diskcache import DiskCache, digest, open_cache
@@ -103,6 +104,8 @@ class MarkupStore:
         self.salt = salt
         #: Per game (held, so its id stays unique): the digest of all its tables.
         self._tables: dict[int, tuple[GameData, str]] = {}
+        #: Per template: whether it (or what it includes) may read ``tables``.
+        self._reads_tables: dict[str, bool] = {}
 
     def _tables_digest(self, game: GameData) -> str:
         """A digest of every row of every table of ``game`` (what ``tables`` can show)."""
@@ -113,12 +116,26 @@ class MarkupStore:
             hit = self._tables[id(game)] = (game, digest(text))
         return hit[1]
 
-    def key(self, game: GameData, template_name: str, context: dict[str, Any]) -> str:
-        """The key of one render: the template, its context (tables by digest), the salt."""
+    def reads(self, template_name: str, ask: Callable[[], bool]) -> bool:
+        """Whether ``template_name`` may read ``tables`` (``ask`` answers; once per build)."""
+        hit = self._reads_tables.get(template_name)
+        if hit is None:
+            hit = self._reads_tables[template_name] = ask()
+        return hit
+
+    def key(self, game: GameData, template_name: str, context: dict[str, Any], *,
+            tables: bool = True) -> str:
+        """The key of one render: the template, its context, the salt.
+
+        ``tables``: whether the template may read the game's tables (then a
+        digest of all of them is part of the key; a card template that never
+        reads them keeps its entries when another card's row changes).
+        """
         # repr tells 1 from 1.0 from "1"; a value whose repr varies between runs
         # (a set of strings) only costs a miss
         shown = repr({k: v for k, v in context.items() if k != "tables"})
-        return digest(MARKUP_FORMAT, self.salt, template_name, shown, self._tables_digest(game))
+        return digest(MARKUP_FORMAT, self.salt, template_name, shown,
+                      self._tables_digest(game) if tables else "-")
 
     def get(self, key: str) -> str | None:
         """The markup stored under ``key``, or None."""

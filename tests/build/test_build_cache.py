@@ -261,3 +261,17 @@ def test_templates_that_use_random_are_not_markup_cached(tmp_path: Path) -> None
     for text in ("{{ [1, 2] | random }}", "{{ lipsum(1) }}", "{% filter random %}x{% endfilter %}"):
         (folder / "b.xml.j2").write_text(text, encoding="utf-8")
         assert folder_digest(folder) is None
+
+
+def test_a_row_edit_keeps_the_other_cards_markup_when_no_template_reads_tables(
+        tmp_path: Path, cache: Path) -> None:
+    """Only the edited card is rendered again when the templates never read ``tables``."""
+    data, templates = _game(tmp_path / "game", cards=4)
+    _build(data, templates, tmp_path / "a")
+    before = set(_entries(cache, "markup"))
+    assert len(before) == 4 + 1                  # four faces and the shared back
+    csv = data / "mini" / "cards.csv"
+    csv.write_text(csv.read_text(encoding="utf-8").replace("3枚引く", "3枚捨てる"),
+                   encoding="utf-8")
+    _build(data, templates, tmp_path / "b")
+    assert len(set(_entries(cache, "markup")) - before) == 1
