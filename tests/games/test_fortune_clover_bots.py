@@ -9,7 +9,8 @@ import pytest
 from gamedata import build_game
 from pnp.games.bots import RandomBot
 from pnp.games.fortune_clover.bots import HeuristicBot
-from pnp.games.fortune_clover.engine import FortuneCloverGame, FortuneCloverState
+from pnp.games.fortune_clover.engine import FortuneCloverGame, FortuneCloverObservation, \
+    FortuneCloverState
 from pnp.games.fortune_clover.stats import FortuneCloverStats
 
 
@@ -67,10 +68,10 @@ def test_knows_the_yellow_penalty(game: FortuneCloverGame) -> None:
     st = game.new_initial_state(4, 3)
     _with_fortune(game, st, "F10")
     bot = HeuristicBot(game, 0, random.Random(0))
-    st.yellow = [0, 3, 2, 0]
+    st.yellow = (0, 3, 2, 0)  # chips are tuples in the state
     assert bot.want(st.observation(0)) == 1.0
-    st.yellow = [4, 1, 0, 0]
-    st.white = [9, 5, 5, 5]
+    st.yellow = (4, 1, 0, 0)
+    st.white = (9, 5, 5, 5)
     assert bot.want(st.observation(0)) == -1.0
     _with_fortune(game, st, "F02")  # white only: always worth winning
     assert bot.want(st.observation(0)) == 1.0
@@ -213,20 +214,20 @@ def test_folded_sort_keys_order_as_the_heuristic_tuples(game: FortuneCloverGame)
             assert (high[a] > high[b]) == ((row[a], -a) > (row[b], -b))
 
 
-def _reference_play(bot: HeuristicBot, obs: object, legal: list[int], want: float,
+def _reference_play(bot: HeuristicBot, obs: FortuneCloverObservation, legal: list[int], want: float,
                     fmask: int) -> int:
     """The card play as first written, card by card (the mask version must choose as it does)."""
     from pnp.games.fortune_clover.bots import _trick_key
     from pnp.games.fortune_clover.engine import CLUB
     g = bot.g
     suit, led_key, club_key = g.suit, g.led_key, g.club_key
-    trick_cards, hand, won = obs.trick, obs.hand, obs.won  # type: ignore[attr-defined]
-    led = obs.led_suit  # type: ignore[attr-defined]
-    n, seat, voids = obs.num_players, obs.seat, obs.voids  # type: ignore[attr-defined]
+    trick_cards, hand, won = obs.trick, obs.hand, obs.won
+    led = obs.led_suit
+    n, seat, voids = obs.num_players, obs.seat, obs.voids
     trick = sum(1 << c for c in trick_cards)
     known = trick | sum(1 << c for c in hand) | sum(1 << c for cards in won for c in cards)
-    if obs.discard >= 0:  # type: ignore[attr-defined]
-        known |= 1 << obs.discard  # type: ignore[attr-defined]
+    if obs.discard >= 0:
+        known |= 1 << obs.discard
     playable = 0
     for k in range(1, n - len(trick_cards)):
         playable |= sum(m for s, m in enumerate(g.suit_mask) if not voids[(seat + k) % n] >> s & 1)
@@ -244,7 +245,7 @@ def _reference_play(bot: HeuristicBot, obs: object, legal: list[int], want: floa
         return any(threat >> u & 1 and _trick_key(u, lead, suit, led_key, club_key) > mine
                    for u in range(g.n_cards))
 
-    by_trick = g.fortune_by_trick[obs.fortune]  # type: ignore[attr-defined]
+    by_trick = g.fortune_by_trick[obs.fortune]
     in_trick = (trick & fmask).bit_count()
     all_cards = (1 << g.n_cards) - 1
 

@@ -246,7 +246,7 @@ def test_ranking_ties_and_zero_card_exclusion_in_play(game: FortuneCloverGame) -
     play(st, "♠2", "♠3", "♠A", "♠4")
     assert st.log[-1] == (5, 5, 3, 0)
     assert st.ret_y == [1, 1, 0, 0] and st.ret_w == [1, 1, 0, 0]  # C8: tied yellow leaders
-    assert (st.yellow, st.white) == ([0, 0, 0, 0], [1, 1, 1, 0])
+    assert (st.yellow, st.white) == ((0, 0, 0, 0), (1, 1, 1, 0))
     ev = st.events()
     assert ev["tied_place"] == 1 and ev["nobody_paid_place"] == 1
     assert ev["zero_card_excluded"] == 0  # 4th is not a paying place on F01
@@ -265,7 +265,7 @@ def test_zero_card_seat_is_not_paid_at_a_listed_place(game: FortuneCloverGame) -
     assert st.log[-1] == (7, 5, 2, 0)
     # 1st W3, 2nd W1, 3rd Y1; 4th's Y2 is paid to nobody.
     assert st.ret_y == [0, 0, 1, 0] and st.ret_w == [0, 0, 1, 0]  # C8: seat 2 holds most
-    assert st.white == [8, 6, 4, 5] and st.yellow == [0, 0, 0, 0]
+    assert st.white == (8, 6, 4, 5) and st.yellow == (0, 0, 0, 0)
     assert st.winners() == [0]
     ev = st.events()
     assert ev["zero_card_excluded"] == 1 and ev["nobody_paid_place"] == 1

@@ -200,7 +200,7 @@ def test_payouts_follow_an_edited_reward(tmp_path: Path) -> None:
     assert st.log[-1] == (5, 3, 5, 0)
     # F01 4p: 1st Y1W2 (seats 0 and 2, tied), 2nd W2 unpaid, 3rd W1 (seat 1).
     assert st.ret_y == [1, 0, 1, 0]
-    assert (st.yellow, st.white) == ([0, 0, 0, 0], [1, 1, 1, 0])
+    assert (st.yellow, st.white) == ((0, 0, 0, 0), (1, 1, 1, 0))
 
     csv_path = _copy_data(tmp_path)
     _edit_row(csv_path, "F01", reward_4p="1st:W5;3rd:Y2")
@@ -208,7 +208,7 @@ def test_payouts_follow_an_edited_reward(tmp_path: Path) -> None:
     assert isinstance(edited, FortuneCloverGame)
     st = _last_trick(edited)
     assert st.ret_y == [0, 2, 0, 0] and st.ret_w == [0, 0, 0, 0]
-    assert (st.yellow, st.white) == ([0, 0, 0, 0], [5, 0, 5, 0])
+    assert (st.yellow, st.white) == ((0, 0, 0, 0), (5, 0, 5, 0))
 
 
 def test_counts_follow_an_edited_selector(tmp_path: Path) -> None:

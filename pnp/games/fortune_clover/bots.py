@@ -95,7 +95,9 @@ def _open_suit_table(suit_mask: tuple[int, ...]) -> tuple[int, ...]:
 
 #: Sort keys below fold a card-id tie-break into one int: ``k·SPAN + c``
 #: orders as ``(k, c)`` and ``k·SPAN − c`` as ``(k, −c)`` (card ids < SPAN), so
-#: min/max take a C-level ``tuple.__getitem__`` key instead of a lambda per card.
+#: min/max take a C-level ``__getitem__`` key instead of a lambda per card. The
+#: key tables are lists: a list's bound ``__getitem__`` is a builtin method,
+#: about half again as fast per call as a tuple's (a slot wrapper).
 SPAN = 128
 assert MAX_CARDS <= SPAN
 
@@ -116,24 +118,26 @@ class _Tables:
         # suit is L (L = -1: not set yet, c or a later card sets it), C5.
         self.beats = _beat_tables(g.suit, g.led_key, g.club_key, suits)
         # keys[L + 1][c]: the trick key of c (C5), looked up instead of computed.
-        self.keys = _key_tables(g.suit, g.led_key, g.club_key, suits)
+        self.keys = tuple(list(row) for row in _key_tables(g.suit, g.led_key, g.club_key, suits))
         # open_suits[v]: the cards of every suit not in the void bits v (C3/C4)
         self.open_suits = _open_suit_table(g.suit_mask)
         #: min by (key, c) and max by (key, −c), per led suit + 1.
-        self.key_low = tuple(tuple(k * SPAN + c for c, k in enumerate(row)) for row in self.keys)
-        self.key_high = tuple(tuple(k * SPAN - c for c, k in enumerate(row)) for row in self.keys)
+        self.key_low = tuple([k * SPAN + c for c, k in enumerate(row)] for row in self.keys)
+        self.key_high = tuple([k * SPAN - c for c, k in enumerate(row)] for row in self.keys)
         #: max by (strength, −c).
-        self.strength_high = tuple(strength[c] * SPAN - c for c in range(n))
+        self.strength_high = [strength[c] * SPAN - c for c in range(n)]
+        #: The card bits by id, as a list's ``__getitem__`` (see :data:`SPAN`).
+        self.bit = list(g.bit).__getitem__
         self._low_strength = min(strength, default=0)
         self._strength_span = max(strength, default=0) - self._low_strength + 1
         #: (Fortune mask, want class) → min key of HeuristicBot's shed score and c.
-        self.shed: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.shed: dict[tuple[int, int], list[int]] = {}
         #: (Fortune mask, want class) → min key of the exchange keep value and c.
-        self.keep: dict[tuple[int, int], tuple[int, ...]] = {}
+        self.keep: dict[tuple[int, int], list[int]] = {}
         #: (seat, players, (fortune, deal, yellow, white)) → HeuristicBot._want.
         self.wants: dict[tuple[Any, ...], float] = {}
         #: Fortune mask → max key of (counted, strength, −c).
-        self.avoid: dict[int, tuple[int, ...]] = {}
+        self.avoid: dict[int, list[int]] = {}
         #: (led suit + 1) → {best key: the cards whose key beats it}, filled lazily.
         self.above_memo: tuple[dict[int, int], ...] = tuple({} for _ in self.keys)
         #: The last ``obs.won`` seen and its card mask: the seats of one state
@@ -149,38 +153,38 @@ class _Tables:
             mask = memo[best] = sum(1 << c for c, k in enumerate(self.keys[row]) if k > best)
         return mask
 
-    def shed_keys(self, fmask: int, want: float) -> tuple[int, ...]:
+    def shed_keys(self, fmask: int, want: float) -> list[int]:
         """Per card: its shed score (lower = better to throw away) · SPAN + c."""
         cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
         keys = self.shed.get((fmask, cls))
         if keys is None:
             g = self._g
             counted_bonus = 8 * cls  # counted cards: keep (+8) when wanted, shed (−8) if not
-            keys = self.shed[fmask, cls] = tuple(
+            keys = self.shed[fmask, cls] = [
                 (g.strength[c] + (5 if g.suit[c] == CLUB else 0)
                  + (counted_bonus if fmask >> c & 1 else 0)) * SPAN + c
-                for c in range(g.n_cards))
+                for c in range(g.n_cards)]
         return keys
 
-    def keep_keys(self, fmask: int, want: float) -> tuple[int, ...]:
+    def keep_keys(self, fmask: int, want: float) -> list[int]:
         """Per card: :meth:`HeuristicBot._keep` · SPAN + c (min = the card to give away)."""
         cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
         keys = self.keep.get((fmask, cls))
         if keys is None:
             g = self._g
-            keys = self.keep[fmask, cls] = tuple(
+            keys = self.keep[fmask, cls] = [
                 _keep_value(g.strength[c], g.suit[c] == CLUB, bool(fmask >> c & 1), want) * SPAN
-                + c for c in range(g.n_cards))
+                + c for c in range(g.n_cards)]
         return keys
 
-    def avoid_keys(self, fmask: int) -> tuple[int, ...]:
+    def avoid_keys(self, fmask: int) -> list[int]:
         """Per card: a max key ordered as (counted, strength, −c)."""
         keys = self.avoid.get(fmask)
         if keys is None:
             g, low, span = self._g, self._low_strength, self._strength_span
-            keys = self.avoid[fmask] = tuple(
+            keys = self.avoid[fmask] = [
                 ((fmask >> c & 1) * span + g.strength[c] - low) * SPAN - c
-                for c in range(g.n_cards))
+                for c in range(g.n_cards)]
         return keys
 
 
@@ -241,7 +245,7 @@ class HeuristicBot(Bot):
         self.beats = tables.beats
         self.keys = tables.keys
         self.open_suits = tables.open_suits
-        self.bit = g.bit.__getitem__
+        self.bit = tables.bit
         self.ids_of = g.ids_of
 
     # -- what the deal is worth ------------------------------------------------

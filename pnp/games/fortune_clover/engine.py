@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from itertools import combinations, repeat, starmap
-from operator import add, itemgetter
+from operator import add, itemgetter, sub
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
@@ -381,8 +381,8 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
         seen_f = list(obs.fortunes_seen)
         st.fortune_order = seen_f + [f for f in range(len(self.fortunes)) if f not in seen_f]
         st.future_seeds = [] if over else [0] * (self.deals - obs.deal)
-        st.yellow, st.white = list(obs.yellow), list(obs.white)
-        st.log = list(obs.past_counts)
+        st.yellow, st.white = tuple(obs.yellow), tuple(obs.white)
+        st.log = tuple(obs.past_counts)
         st.voids = list(obs.voids)
         st.ntricks = list(obs.tricks_won)
         st.counted = list(obs.counted)
@@ -530,9 +530,11 @@ class FortuneCloverState(State[FortuneCloverGame]):
         self.ntricks = [0] * n
         self.counted = [0] * n
         self.voids = [0] * n
-        self.yellow = [0] * n
-        self.white = [0] * n
-        self.log: list[tuple[int, ...]] = []
+        # Chips and the deal log are tuples: they change only between deals, and
+        # observations and clones share them instead of copying at every step.
+        self.yellow: tuple[int, ...] = (0,) * n
+        self.white: tuple[int, ...] = (0,) * n
+        self.log: tuple[tuple[int, ...], ...] = ()
         self.ret_y: list[int] = []
         self.ret_w: list[int] = []
         self.n_turns = 0
@@ -744,14 +746,14 @@ class FortuneCloverState(State[FortuneCloverGame]):
         counts = tuple(self.counted)
         reward = g.fortunes[self.fortune].rewards[n]
         ys, ws, tied, unpaid, zero = deal_outcome(counts, reward)  # ruling C7
-        self.yellow = list(map(add, self.yellow, ys))
-        self.white = list(map(add, self.white, ws))
+        self.yellow = tuple(map(add, self.yellow, ys))
+        self.white = tuple(map(add, self.white, ws))
         ev[EV_TIED] += tied
         ev[EV_UNPAID] += unpaid
         ev[EV_ZERO] += zero
         if not any(ys) and not any(ws):
             ev[EV_NOBODY] += 1
-        self.log.append(counts)
+        self.log += (counts,)
         self.deal += 1
         if self.deal < g.deals:
             # ruling C9: the last trick's winner (self.lead) leads the next deal.
@@ -765,9 +767,8 @@ class FortuneCloverState(State[FortuneCloverGame]):
         else:
             ret_y, ret_w = n_ret, n_ret[:]
         self.ret_y, self.ret_w = ret_y, ret_w
-        for s in range(n):
-            self.yellow[s] -= ret_y[s]
-            self.white[s] -= ret_w[s]
+        self.yellow = tuple(map(sub, self.yellow, ret_y))
+        self.white = tuple(map(sub, self.white, ret_w))
         if any(ret_y):
             ev[EV_YELLOW_RETURN] += 1
         if len(final_winners(self.yellow, self.white)) > 1:
@@ -833,7 +834,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         new.hands, new.discards, new.passes = self.hands[:], self.discards[:], self.passes[:]
         new.trick, new.tricks, new.won = self.trick[:], self.tricks[:], self.won[:]
         new.ntricks, new.counted, new.voids = self.ntricks[:], self.counted[:], self.voids[:]
-        new.yellow, new.white, new.log = self.yellow[:], self.white[:], self.log[:]
+        new.yellow, new.white, new.log = self.yellow, self.white, self.log  # tuples: shared
         new.ret_y, new.ret_w, new.ev = self.ret_y[:], self.ret_w[:], self.ev[:]
         return new
 
@@ -944,9 +945,9 @@ class FortuneCloverState(State[FortuneCloverGame]):
             voids=tuple(self.voids),
             centre_count=self.centre.bit_count(),
             hand_sizes=tuple(map(int.bit_count, hands)),
-            yellow=tuple(self.yellow),
-            white=tuple(self.white),
-            past_counts=tuple(self.log),
+            yellow=self.yellow,
+            white=self.white,
+            past_counts=self.log,
             # empty until the end: skip building an empty zip
             returned=tuple(zip(self.ret_y, self.ret_w)) if self.ret_y else (),
         )
@@ -1066,7 +1067,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
             order.append(k)
         st.fortune_order = order
         st.future_seeds = list(pos.seeds)
-        st.yellow, st.white = list(pos.yellow), list(pos.white)
+        st.yellow, st.white = tuple(pos.yellow), tuple(pos.white)
         st.hands = [g.mask_of(h) for h in pos.hands]
         st.centre = g.mask_of(pos.centre)
         st.discards = list(pos.discards)
@@ -1074,7 +1075,7 @@ class FortuneCloverState(State[FortuneCloverGame]):
         st.trick = list(pos.trick)
         st.tmask = g.mask_of(pos.trick)
         st.voids = list(pos.voids)
-        st.log = list(pos.log)
+        st.log = tuple(pos.log)
         st.ret_y, st.ret_w = list(pos.ret_yellow), list(pos.ret_white)
         st.n_turns = pos.turns
         # Every card exactly once (C1: the whole deck is in play every deal).
