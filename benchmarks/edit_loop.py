@@ -16,7 +16,8 @@ Run:  .venv/bin/python benchmarks/edit_loop.py [--repeat 5] [--big 2500]
   ms per printed face, against a bare ReportLab script drawing the same
   number of simple card faces (a rectangle, a circle, two lines of text),
   with cold caches (a fresh cache folder per run), with the build caches
-  off and with warm caches, all interleaved with the bare script;
+  off, with warm caches and warm after a one-card edit, all interleaved
+  with the bare script;
 - memory: peak RSS of `pnp build` of a generated game with N distinct cards.
 
 Wall times on a shared machine swing with its load, so every figure is the
@@ -312,24 +313,37 @@ def build(tmp: Path, repeat: int, big: list[int]) -> None:
     - build caches off (``PNP_BUILD_CACHE=0``) with warm font and template
       caches: what earlier sessions measured as "the" build;
     - warm: every cache filled by an earlier build of the same inputs (the
-      edit loop's rebuild when nothing that shapes a card changed).
+      edit loop's rebuild when nothing that shapes a card changed);
+    - warm with one card edited: a different text on one card each round (a
+      copy of the data), the edit loop's usual rebuild.
     """
     warm_cache = tmp / "cache-warm"
     rest_cache = tmp / "cache-rest"
+    edit_cache = tmp / "cache-edit"
+    # a copy of the data whose one card (a Fortune Clover fortune) changes every round
+    edited = tmp / "card_data"
+    shutil.copytree(ROOT / "card_data", edited)
+    table = edited / "fortune_clover" / "fortune.csv"
+    text = table.read_text(encoding="utf-8")
 
-    def run(out: Path, cache: Path, **extra: str) -> tuple[float, float, str]:
+    def run(out: Path, cache: Path, data: Path = ROOT / "card_data",
+            **extra: str) -> tuple[float, float, str]:
         return timed(PNP + ["build", "--no-rulebook", "--out", str(out), "--data-dir",
-                            str(ROOT / "card_data"), "--templates-dir", str(ROOT / "templates"),
+                            str(data), "--templates-dir", str(ROOT / "templates"),
                             "-q"], ROOT, dict(env_with(cache), **extra))
 
     faces = _faces(tmp / "build-prime")
     run(tmp / "build-prime", warm_cache)                 # fills the warm cache (and bytecode)
     run(tmp / "build-prime", rest_cache, PNP_BUILD_CACHE="0")
-    cold, off, warm, bare = [], [], [], []
+    run(tmp / "build-prime", edit_cache, edited)
+    cold, off, warm, edit, bare = [], [], [], [], []
     for i in range(repeat):
         cold.append(run(tmp / f"build-cold{i}", tmp / f"cache-cold{i}"))
         off.append(run(tmp / f"build-off{i}", rest_cache, PNP_BUILD_CACHE="0"))
         warm.append(run(tmp / f"build-warm{i}", warm_cache))
+        table.write_text(text.replace("4枚しかないので", f"4枚しかないので{'。' * (i + 1)}", 1),
+                         encoding="utf-8")
+        edit.append(run(tmp / f"build-edit{i}", edit_cache, edited))
         bare.append(timed([PY, "-c", BARE, str(faces), str(tmp / "bare.pdf")], tmp,
                           env_with(tmp / "cache-bare")))
     bare_cpu = min(r[1] for r in bare)
@@ -338,13 +352,14 @@ def build(tmp: Path, repeat: int, big: list[int]) -> None:
     print(f"  bare ReportLab, same faces  {bare_cpu * 1000 / faces:.3f} ms CPU   "
           f"({min(r[0] for r in bare) * 1000 / faces:.2f} ms wall)")
     for label, runs in (("pnp, cold caches", cold), ("pnp, build caches off", off),
-                        ("pnp, warm caches", warm)):
+                        ("pnp, warm caches", warm), ("pnp, warm, one card edited", edit)):
         cpu = min(r[1] for r in runs)
         wall = min(r[0] for r in runs)
         print(f"  {label:<27} {cpu * 1000 / faces:.3f} ms CPU   ({wall * 1000 / faces:.2f} ms "
               f"wall)  -> pnp/bare {cpu / bare_cpu:.1f}x CPU (target <= 2x)")
     print("  (cold: a fresh cache folder per run; caches off: PNP_BUILD_CACHE=0 with fonts "
-          "and compiled templates cached; warm: every cache filled by an earlier build)")
+          "and compiled templates cached; warm: every cache filled by an earlier build; "
+          "one card edited: warm, after a new text on one Fortune Clover card)")
     env = env_with(tmp / "cache-memory")      # cold build caches: every layout made
     for n in big:
         folder = tmp / f"g{n}"
