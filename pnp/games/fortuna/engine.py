@@ -1001,16 +1001,19 @@ class FortunaState(State[FortunaGame]):
         number = self.game.card_number[card]
         return card_values(number, len(self.slots[number]))
 
-    def _obs_seat_changed(self, p: int) -> None:
-        """Rebuild seat ``p``'s entry of :attr:`obs_sets` after its sets changed.
+    def _obs_last_set(self, p: int, added: bool) -> None:
+        """Show seat ``p``'s last set in :attr:`obs_sets`: appended if ``added``, else updated.
 
-        The other seats' entries stay: in a searching bot's playouts with the
+        A set is only ever added at the end of the seat's sets or, while it
+        takes filler (F4), changed there, so only that entry is rebuilt; the
+        other seats' entries stay. In a searching bot's playouts with the
         greedy bot, which asks for an observation at every decision, the sets
-        change every few steps and rebuilding every seat's showed in profiles.
+        change every few steps and rebuilding them showed in profiles.
         """
-        shown = tuple([(v, up, len(down)) for v, up, down in self.sets[p]])
+        x, up, down = self.sets[p][-1]
         old = cast(tuple[tuple[tuple[int, tuple[int, ...], int], ...], ...], self.obs_sets)
-        self.obs_sets = old[:p] + (shown,) + old[p + 1:]
+        seat = old[p] if added else old[p][:-1]
+        self.obs_sets = old[:p] + (seat + ((x, up, len(down)),),) + old[p + 1:]
 
     def _held_of(self, hand: Iterable[int]) -> int:
         """``hand`` as per-type counts in one int (see :attr:`held`)."""
@@ -1073,7 +1076,7 @@ class FortunaState(State[FortunaGame]):
         self.used[p] |= bit
         self.sets[p].append((x, played, ()))
         if self.obs_sets is not None:
-            self._obs_seat_changed(p)
+            self._obs_last_set(p, True)
         ev = self.ev
         ev[EV_SET] += 1
         if x == 0:
@@ -1157,7 +1160,7 @@ class FortunaState(State[FortunaGame]):
         x, up, down = seat_sets[-1]
         seat_sets[-1] = (x, up, down + (card,))
         if self.obs_sets is not None:
-            self._obs_seat_changed(self.cur)
+            self._obs_last_set(self.cur, False)
         self.fill_left -= 1
         self.fill_min = s
 
