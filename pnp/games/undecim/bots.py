@@ -69,7 +69,8 @@ class _Shared:
     decision, only how often one is computed.
     """
 
-    __slots__ = ("type_total", "gain_kinds", "goals", "plans", "by_ctx", "stored", "faces")
+    __slots__ = ("type_total", "gain_kinds", "goals", "plans", "plan_count", "ctxs", "by_ctx",
+                 "stored", "faces")
 
     def __init__(self, g: UndecimGame) -> None:
         """The tables of ``g`` and empty memos."""
@@ -85,8 +86,12 @@ class _Shared:
             for per_type in g.gain_opts)
         self.goals: tuple[tuple[int, int, int], ...] = tuple(
             (s.condition, s.threshold, s.bonus) for s in g.scenarios)
-        #: Build-plan values (see HeuristicBot._plan and value).
-        self.plans: dict[tuple[Any, ...], float] = {}
+        #: Build-plan values (see HeuristicBot._plan and value) by the plan's
+        #: context, (gold VP, builds to expect), and the number stored in all.
+        self.plans: dict[tuple[int, float], dict[tuple[Any, ...], float]] = {}
+        self.plan_count = 0
+        #: Decision contexts by the numbers of the observation they depend on.
+        self.ctxs: dict[tuple[Any, ...], _Ctx] = {}
         #: Value terms by decision context (see _Terms).
         self.by_ctx: dict[tuple[Any, ...], _Terms] = {}
         #: Land and margin entries stored in ``by_ctx`` (bounded by TERM_MEMO).
@@ -110,16 +115,17 @@ class _Terms:
     find their terms here instead of valuing whole holdings again.
     """
 
-    __slots__ = ("land", "enemy", "builds", "story", "margins")
+    __slots__ = ("head", "builds", "plans", "story", "margins")
 
     def __init__(self) -> None:
         """Empty tables (``story`` is set from the first context)."""
-        #: Land counts → (their end VP plus round-end VP to come, land cards).
-        self.land: dict[tuple[int, ...], tuple[float, int]] = {}
-        #: Enemies held → their expected VP.
-        self.enemy: dict[int, float] = {}
+        #: Land and enemy counts → (their VP to expect, land cards).
+        self.head: dict[tuple[int, ...], tuple[float, int]] = {}
         #: Builds this action still allows → builds the plan may expect.
         self.builds: dict[int, int] = {}
+        #: Build plans of the contexts with this one's gold VP and builds to expect
+        #: (shared with them): (material and gold counts, settlements, builds) → VP.
+        self.plans: dict[tuple[Any, ...], float] = {}
         #: Holdings (counts, settlements) → their value and the margin of each kind.
         self.margins: dict[tuple[Any, ...], tuple[float, list[float]]] = {}
         #: Per unmet Story goal: (condition, threshold, VP added by progress
@@ -197,24 +203,43 @@ class HeuristicBot(Bot):
         self._gain_kinds = shared.gain_kinds
         #: Per scenario card: its goal (condition, threshold, bonus VP).
         self._goals = shared.goals
-        #: Build plans valued so far, shared by the bots of one game.
-        self._plans = shared.plans
         #: Per decision: marginal value of one more half of each kind, rivals' enemies.
         self._margin: list[float] = []
-        self._best_kind: list[dict[int, tuple[float, int] | None]] = []
+        self._gain_order: list[list[tuple[int, int]]] = []
         self._most_other = 0
 
     # -- context -----------------------------------------------------------------
 
     def _ctx(self, obs: UndecimObservation) -> _Ctx:
-        """Round ends left, builds to expect, Nights to expect, the Story's goals."""
-        g = self.g
+        """Round ends left, builds to expect, Nights to expect, the Story's goals.
+
+        A context is a function of a few numbers of the observation; equal ones
+        share one context object (read-only once made) across decisions and bots.
+        """
         me = obs.seat
+        en = self.EN
+        loose = obs.loose
+        others = max([row[en] for p, row in enumerate(loose) if p != me], default=0)
+        pending = self._my_action_pending(obs)
+        over = obs.phase == "over"
+        key = (obs.round, over, pending, obs.die == 0, obs.counters, obs.story, obs.achieved,
+               loose[me][en] - others)
+        ctxs = self._shared.ctxs
+        ctx = ctxs.get(key)
+        if ctx is None:
+            if len(ctxs) >= CTX_MEMO:
+                ctxs.clear()
+            ctx = ctxs[key] = self._new_ctx(obs, over, pending, loose[me][en] - others)
+        return ctx
+
+    def _new_ctx(self, obs: UndecimObservation, over: bool, pending: bool,
+                 major_gap: int) -> _Ctx:
+        """:meth:`_ctx`, computed."""
+        g = self.g
         ctx = _Ctx()
         rounds = obs.rounds
         rnd = obs.round
-        ctx.ends = rounds - rnd + 1 if obs.phase != "over" else 0
-        pending = self._my_action_pending(obs)
+        ctx.ends = rounds - rnd + 1 if not over else 0
         future_actions = rounds - rnd + (1 if pending else 0)
         ctx.builds = future_actions * self.BUILDS_PER_ROUND
         # Red Moon: counters still to fall before the end.
@@ -227,10 +252,7 @@ class HeuristicBot(Bot):
             ctx.nights = 1.0 + (removal - c) / full
         else:
             ctx.nights = (removal / c) ** 3
-        en = self.EN
-        loose = obs.loose
-        others = max([row[en] for p, row in enumerate(loose) if p != me], default=0)
-        ctx.major_gap = loose[me][en] - others
+        ctx.major_gap = major_gap
         ctx.limit = rules[1]
         ctx.enemy_vp = rules[2]
         ctx.full_vp = rules[4]
@@ -247,15 +269,14 @@ class HeuristicBot(Bot):
                ctx.gold_extra, ctx.limit, ctx.enemy_vp)
         shared = self._shared
         by_ctx = shared.by_ctx
-        if shared.stored >= TERM_MEMO:
+        if shared.stored >= TERM_MEMO or len(by_ctx) >= CTX_MEMO:
             by_ctx.clear()
+            shared.ctxs.clear()     # they hold terms: let those go too
             shared.stored = 0
         terms = by_ctx.get(key)
         if terms is None:
-            if len(by_ctx) >= CTX_MEMO:
-                by_ctx.clear()
-                shared.stored = 0
             terms = by_ctx[key] = _Terms()
+            terms.plans = shared.plans.setdefault((ctx.gold_extra, ctx.builds), {})
             # Per goal, what each step of progress adds (U1g goals, PROGRESS share).
             progress = self.PROGRESS
             terms.story = tuple(
@@ -365,34 +386,34 @@ class HeuristicBot(Bot):
 
         The terms (lands, enemies, the build plan, each unmet goal) are added
         in this order from the context's tables, each computed the first time
-        its part of the holding is met (:meth:`_land_term`, :meth:`_enemy_term`,
-        :meth:`_plan`, :class:`_Terms`): the same floats as valuing the whole
+        its part of the holding is met (:meth:`_head_term`, :meth:`_plan`,
+        :class:`_Terms`): the same floats as valuing the whole
         holding each time, for a few lookups.
         """
         terms = ctx.terms
-        lands = tuple(cnt[:self.L])
-        got = terms.land.get(lands)
+        m0 = self.M0
+        # Lands and the enemy: the kinds before M0.
+        head = tuple(cnt[:m0])
+        got = terms.head.get(head)
         if got is None:
-            got = terms.land[lands] = self._land_term(lands, ctx)
+            got = terms.head[head] = self._head_term(head, ctx)
             self._shared.stored += 1
         v, n_lands = got
-        e = cnt[self.EN]
-        if e:
-            ev = terms.enemy.get(e)
-            if ev is None:
-                ev = terms.enemy[e] = self._enemy_term(e, ctx)
-            v += ev
         builds = terms.builds.get(now_builds)
         if builds is None:
             builds = terms.builds[now_builds] = min(6, int(now_builds + ctx.builds + 0.5))
-        # The build plan, memoised (materials then gold: the kinds from M0 on).
-        key = (tuple(cnt[self.M0:]), tuple(setl), builds, ctx.gold_extra, ctx.builds)
-        plans = self._plans
+        # The build plan (materials then gold: the kinds from M0 on), memoised.
+        key = (tuple(cnt[m0:]), tuple(setl), builds)
+        plans = terms.plans
         pv = plans.get(key)
         if pv is None:
-            if len(plans) >= PLAN_MEMO:
-                plans.clear()
+            shared = self._shared
+            if shared.plan_count >= PLAN_MEMO:
+                for memo in shared.plans.values():
+                    memo.clear()        # in place: the contexts' terms keep them
+                shared.plan_count = 0
             pv = plans[key] = self._plan(cnt, setl, builds, ctx)
+            shared.plan_count += 1
         v += pv
         for cond, thr, adds in terms.story:
             # The commonest goals inline; _progress defines them all.
@@ -407,11 +428,15 @@ class HeuristicBot(Bot):
                 v += add
         return v
 
-    def _land_term(self, lands: tuple[int, ...], ctx: _Ctx) -> tuple[float, int]:
+    def _head_term(self, head: tuple[int, ...], ctx: _Ctx) -> tuple[float, int]:
         """End VP of the lands plus the round-end VP they pay while rounds remain (U6),
-        and the number of land cards."""
+        plus the enemies' expected VP; and the number of land cards.
+
+        ``head``: the counts of the kinds before the materials (lands, the enemy).
+        """
         g = self.g
         L = self.L
+        lands = head[:L]
         n_lands = sum(lands)
         v = float(n_lands * g.land_card_vp)
         if ctx.ends:
@@ -420,6 +445,9 @@ class HeuristicBot(Bot):
                 v += ctx.ends * (ctx.full_vp * L)
             else:
                 v += ctx.ends * (g.land_kind_vp * (L - lands.count(0)))
+        e = head[self.EN]
+        if e:
+            v += self._enemy_term(e, ctx)
         return v, n_lands
 
     def _enemy_term(self, e: int, ctx: _Ctx) -> float:
@@ -612,11 +640,11 @@ class HeuristicBot(Bot):
                  ctx: _Ctx) -> float:
         """Value of the holding now; sets the per-decision tables of :meth:`_card_gain`.
 
-        ``_margin[k]``: the value one more half of kind ``k`` adds; ``_best_kind[q][t]``:
-        the best kind (the first of the highest margin, in the engine's option
-        order) a hand card of type ``t`` can be gained as under gain quantity
-        ``q``, with its margin, or None when it cannot be gained so. The greedy
-        gains of every card and die face then read the tables.
+        ``_margin[k]``: the value one more half of kind ``k`` adds;
+        ``_gain_order[q]``: the hand cards (position, kind) a gain of quantity
+        ``q`` can take, best first: each card as its best kind (the first of the
+        highest margin, in the engine's option order), cards by margin, then by
+        position. The greedy gains of every card and die face read the order.
         """
         key = (tuple(cnt), tuple(setl))
         memo = ctx.terms.margins
@@ -633,12 +661,12 @@ class HeuristicBot(Bot):
         base, margin = got
         self._margin = margin
         kinds_of = self._gain_kinds
-        best_kind: list[dict[int, tuple[float, int] | None]] = []
+        gain_order: list[list[tuple[int, int]]] = []
         for q in range(len(GAIN_QUANTITIES)):
-            row: dict[int, tuple[float, int] | None] = {}
             kinds_q = kinds_of[q]
+            best: dict[int, tuple[float, int] | None] = {}
             for t in hand:
-                if t in row:
+                if t in best:
                     continue
                 best_v = -1e9
                 best_k = -1
@@ -646,9 +674,14 @@ class HeuristicBot(Bot):
                     mv = margin[k]
                     if mv > best_v:
                         best_v, best_k = mv, k
-                row[t] = (best_v, best_k) if best_k >= 0 else None
-            best_kind.append(row)
-        self._best_kind = best_kind
+                best[t] = (best_v, best_k) if best_k >= 0 else None
+            # Highest margin first, the earlier card among equals: the order in
+            # which a greedy scan of the hand (first strictly best, card removed)
+            # takes the cards.
+            ranked = [(-b[0], i, b[1]) for i, t in enumerate(hand) if (b := best[t]) is not None]
+            ranked.sort()
+            gain_order.append([(i, k) for _v, i, k in ranked])
+        self._gain_order = gain_order
         return base
 
     def _card_gain(self, obs: UndecimObservation, ctx: _Ctx, card: int, hand: list[int],
@@ -673,7 +706,7 @@ class HeuristicBot(Bot):
             if spec.boost_target != Q_TIME:
                 cnt0[gold] -= boost_k
                 boost_q = spec.boost_target
-        best_kind = self._best_kind
+        gain_order = self._gain_order
         # A face's value depends only on the quantities and on whether this card's
         # time sets off a Night; faces that share both (most cards have no die
         # effect) are valued once, and every face still adds its term in order.
@@ -690,26 +723,20 @@ class HeuristicBot(Bot):
             v = by_face.get(key)
             if v is None:
                 cnt = cnt0[:]
-                # The gains, taken greedily by marginal value (first best in hand order).
-                left = list(hand)
+                # The gains, taken greedily by marginal value (first best in hand
+                # order): the best cards not yet taken, in gain_order.
+                used = 0
                 for q in range(len(GAIN_QUANTITIES)):
                     n_q = amt[q]
-                    if not n_q:
+                    if n_q <= 0:
                         continue
-                    row = best_kind[q]
-                    for _ in range(n_q):
-                        best_i = -1
-                        best_v = -1e9
-                        for i, t in enumerate(left):
-                            bk = row[t]
-                            if bk is not None and bk[0] > best_v:
-                                best_v, best_i = bk[0], i
-                        if best_i < 0:
-                            break
-                        bk = row[left[best_i]]
-                        assert bk is not None
-                        cnt[bk[1]] += 1
-                        del left[best_i]
+                    for i, k in gain_order[q]:
+                        if not used >> i & 1:
+                            used |= 1 << i
+                            cnt[k] += 1
+                            n_q -= 1
+                            if not n_q:
+                                break
                 night = 0.0
                 if sets_off:
                     # This card's time sets off a Night (U1e): cash now, rivals cash too.
