@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 from weakref import WeakKeyDictionary
 
 from pnp.games.api import Observation
@@ -239,6 +239,9 @@ class HeuristicBot(Bot):
         self.all_cards = (1 << g.n_cards) - 1
         self.suit_mask = g.suit_mask
         self._want_memo: tuple[Any, float] = (None, 0.0)
+        #: (Fortune mask, want) of ``_shed``, the shed keys' getter in use.
+        self._shed_for: tuple[int, float] = (-1, 0.0)
+        self._shed: Callable[[int], int] = int
         # Built once per game (see _Tables): a searching bot seats a fresh bot
         # for every playout.
         tables = self.tables = _tables_of(g)
@@ -383,8 +386,10 @@ class HeuristicBot(Bot):
             playable |= open_suits[voids[(seat + k) % n]]
         threat = self.all_cards & ~known & playable
         in_trick = (trick & fmask).bit_count()
-        # The best card so far (:meth:`_best_key`, written out).
-        best = max((-1, *map(self.keys[row].__getitem__, trick_cards)))
+        # The best card so far (:meth:`_best_key`, written out; -1 if none).
+        best = max(map(self.keys[row].__getitem__, trick_cards), default=-1)
+        if best < -1:
+            best = -1
         legal_mask = sum(map(bit, legal))
         above = tables.above_memo[row].get(best)
         if above is None:
@@ -421,9 +426,13 @@ class HeuristicBot(Bot):
             return max(ids_of(losers), key=tables.avoid_keys(fmask).__getitem__)
         # Shedding: the lowest shed score (strength, +5 for a club, ±8 for a
         # counted card as the bot wants them or not), ties to the lower id.
+        if fmask != self._shed_for[0] or want != self._shed_for[1]:
+            # The shed keys change only with the deal's Fortune card and want.
+            self._shed_for = (fmask, want)
+            self._shed = tables.shed_keys(fmask, want).__getitem__
         if losers:
-            return min(ids_of(losers), key=tables.shed_keys(fmask, want).__getitem__)
+            return min(ids_of(losers), key=self._shed)
         # Every card wins for now: the cheapest, or the highest if the trick is ours anyway.
         if safe == winners and want <= 0:
             return max(ids_of(winners), key=tables.strength_high.__getitem__)
-        return min(ids_of(winners), key=tables.shed_keys(fmask, want).__getitem__)
+        return min(ids_of(winners), key=self._shed)
