@@ -2,7 +2,8 @@
 
 The bot's view shares the value ranges of equal boards, sums usefulness rows
 once per set of overlapping hand numbers, scores only the columns a pass
-touches, and remembers set values; each is compared here, bit for bit, with
+touches, remembers set values and counts a set's suits and colours by whole
+per-number rows; each is compared here, bit for bit, with
 the plain definition on views of positions from seeded games (the seeded
 greedy games themselves are pinned in ``test_fingerprints.py``).
 """
@@ -108,3 +109,45 @@ def test_remembered_set_values_are_the_scores() -> None:
         bots._best_set(GAME, prefix, pool, min(len(pool), 3))
     for suits, value in table.items():
         assert value == score_set_full(suits, GAME.base_points)
+
+
+def _plain_set_value(g: NinePeakGame, view: bots._View, x: int) -> int:
+    """The bot's set value of x, its counts taken card type by card type."""
+    suits, colors, total = [0] * 5, [0] * 3, 0
+    for t, k in view.hand_types.items():
+        i = g.type_col[t]
+        if view.lo[i] <= x <= view.hi[i]:
+            suits[g.type_suit[t]] += k
+            colors[g.type_color[t]] += k
+            total += k
+    if total < x:
+        return -1
+    b, p = g.base_points[x - 1], suits[PERSONA]
+    if g.params["scoring"] != "full":
+        return b * min(x, max(colors[0], colors[1]) + colors[2])
+    best = 0
+    for s in range(4):
+        a = min(suits[s], x)
+        pp = min(p, x - a)
+        best = max(best, b * (a + pp + 1) if a + pp == x else b * (a + pp))
+    d = min(x, sum(1 for s in range(4) if suits[s]))
+    return max(best, x * min(4, d + min(p, x - d)))
+
+
+def test_set_values_from_number_rows_match_the_type_counts() -> None:
+    """_set_value adds whole per-number rows; the plain count goes type by type.
+
+    Both scoring methods (ruling N6), every value 1–9, on views of seeded games.
+    """
+    simple = build_game("nine_peak", {"scoring": "simple"})
+    assert isinstance(simple, NinePeakGame)
+    checked = playable = 0
+    for view in _views(6, 4):
+        for g in (GAME, simple):
+            view.g = g
+            for x in range(1, 10):
+                got = bots._set_value(g, view, x)
+                assert got == _plain_set_value(g, view, x), (x, view.obs.hand)
+                playable += got >= 0
+                checked += 1
+    assert checked > 5000 and playable > 1000

@@ -21,7 +21,9 @@ Plan, by phase:
 from __future__ import annotations
 
 import random
+from collections import Counter
 from functools import lru_cache
+from operator import add
 from typing import Any, Sequence, cast
 
 from pnp.games.api import Game, Observation
@@ -66,12 +68,9 @@ class _View:
         peaked = self.peaked = obs.peaked
         cols = self.cols = tuple(map(len, obs.area))
         self.lo, self.hi = _ranges(peaked, cols)  # read-only, shared
-        counts: dict[int, int] = {}
-        ctype = g.card_type
-        for c in obs.hand:
-            t = ctype[c]
-            counts[t] = counts.get(t, 0) + 1
-        self.hand_types = counts
+        #: Hand cards per type, types in first-seen hand order (the order the
+        #: choices iterate in); Counter counts in C.
+        self.hand_types: dict[int, int] = Counter(map(g.card_type.__getitem__, obs.hand))
         self.num_count: list[list[int]] | None = None
         #: Numbers with hand cards (set with num_count).
         self.held: list[int] = []
@@ -84,14 +83,19 @@ class _View:
         self.gain0 = -1
 
     def _num_count(self) -> list[list[int]]:
-        """Per number: hand cards by suit (index 5 = all), for the usefulness sums."""
+        """Per number: hand cards by suit (indices 0–4), all (5) and by colour (6–8).
+
+        The usefulness sums read the suits and the total; :func:`_set_value`
+        adds up whole rows of the numbers usable as a value.
+        """
         g = self.g
-        tcol, ts = g.type_col, g.type_suit
-        by_num = [[0] * 6 for _ in _SIX]
+        tcol, ts, tc = g.type_col, g.type_suit, g.type_color
+        by_num = [[0] * 9 for _ in _SIX]
         for t, k in self.hand_types.items():
             row = by_num[tcol[t]]
             row[ts[t]] += k
             row[5] += k
+            row[6 + tc[t]] += k
         self.num_count = by_num
         self.held = [j for j in _SIX if by_num[j][5]]
         return by_num
@@ -291,19 +295,17 @@ def _best_set(g: NinePeakGame, prefix: Sequence[int], pool: Sequence[tuple[int, 
 
 def _set_value(g: NinePeakGame, view: "_View", x: int) -> int:
     """Best value of a set of x hand cards usable as x, from suit/colour counts only."""
-    tn, ts, tc = g.type_number, g.type_suit, g.type_color
     lo, hi = view.lo, view.hi
-    suits = [0] * 5
-    colors = [0] * 3
-    total = 0
-    for t, k in view.hand_types.items():
-        i = tn[t] - 1
+    by_num = view.num_count or view._num_count()
+    # suit, total and colour counts of the usable hand cards: the per-number
+    # rows of the numbers usable as x, added up in C (int sums: exact)
+    counts = [0] * 9
+    for i in view.held:
         if lo[i] <= x <= hi[i]:
-            suits[ts[t]] += k
-            colors[tc[t]] += k
-            total += k
-    if total < x:
+            counts = list(map(add, counts, by_num[i]))
+    if counts[5] < x:
         return -1
+    suits, colors = counts, counts[6:]
     b = g.base_points[x - 1]
     p = suits[PERSONA]
     if g.params["scoring"] != "full":
