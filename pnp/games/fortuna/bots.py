@@ -49,7 +49,6 @@ class GreedyBot(Bot):
             return _fill_choice(obs, legal_actions)
         if phase == "wheel":
             return _wheel_choice(game, obs, legal_actions)
-        hand_types = [game.card_type[c] for c in obs.hand]
         sets = [a for a in legal_actions if a >= SET_BASE]
         if sets:
             best, quality = _best_set(game, sets, self.rng, self._worth)
@@ -57,6 +56,7 @@ class GreedyBot(Bot):
             if endgame or quality >= GOOD_MATCH:
                 return best
         base = DISCARD_BASE if phase == "discard" else 0
+        hand_types = [game.card_type[c] for c in obs.hand]
         return _discard_choice(game, obs, hand_types,
                                [a for a in legal_actions if a < SET_BASE], base, self.rng)
 
@@ -123,25 +123,29 @@ def _discard_choice(game: FortunaGame, obs: FortunaObservation, hand_types: Sequ
                     options: Sequence[int], base: int, rng: random.Random) -> int:
     """Discard the card that shares the fewest numbers and icons with the rest."""
     slots = obs.slots
-    type_number, type_icon = game.type_number, game.type_icon
+    type_number, type_icon, goddess = game.type_number, game.type_icon, game.goddess
     # Hand cards per number and per icon, counted once for every option.
     per_number = [0] * (NUM_SLOTS + 1)
     per_icon = [0] * len(game.icons)
     for u in hand_types:
         per_number[type_number[u]] += 1
         per_icon[type_icon[u]] += 1
-    scored: list[tuple[float, int]] = []
+    # The least useful options, in the order given (one pass: a list of every
+    # option's score and a second pass over it showed in greedy-bot profiles).
+    low = float("inf")
+    ties: list[int] = []
     for a in options:
         t = a - base
         n, icon = type_number[t], type_icon[t]
         same_n = per_number[n] - 1  # other hand cards of this number
         same_i = per_icon[icon] - 1  # other hand cards of this icon
-        keep: float = same_n + same_i + (3 if icon == game.goddess else 0)
+        keep: float = same_n + same_i + (3 if icon == goddess else 0)
         if n + len(slots[n - 1]) + 1 == 10:
             keep -= 1.5  # this discard fires the Wheel of Fortune (F6)
-        scored.append((keep, a))
-    low = min(k for k, _ in scored)
-    ties = [a for k, a in scored if k == low]
+        if keep < low:
+            low, ties = keep, [a]
+        elif keep == low:
+            ties.append(a)
     return ties[0] if len(ties) == 1 else rng.choice(ties)
 
 
