@@ -205,7 +205,8 @@ class HeuristicBot(Bot):
         self._goals = shared.goals
         #: Per decision: marginal value of one more half of each kind, rivals' enemies.
         self._margin: list[float] = []
-        self._gain_order: list[list[tuple[int, int]]] = []
+        self._hand: list[int] = []
+        self._gain_order: list[list[tuple[int, int]] | None] = []
         self._most_other = 0
 
     # -- context -----------------------------------------------------------------
@@ -660,29 +661,32 @@ class HeuristicBot(Bot):
             self._shared.stored += 1
         base, margin = got
         self._margin = margin
-        kinds_of = self._gain_kinds
-        gain_order: list[list[tuple[int, int]]] = []
-        for q in range(len(GAIN_QUANTITIES)):
-            kinds_q = kinds_of[q]
-            best: dict[int, tuple[float, int] | None] = {}
-            for t in hand:
-                if t in best:
-                    continue
-                best_v = -1e9
-                best_k = -1
-                for k in kinds_q[t]:
-                    mv = margin[k]
-                    if mv > best_v:
-                        best_v, best_k = mv, k
-                best[t] = (best_v, best_k) if best_k >= 0 else None
-            # Highest margin first, the earlier card among equals: the order in
-            # which a greedy scan of the hand (first strictly best, card removed)
-            # takes the cards.
-            ranked = [(-b[0], i, b[1]) for i, t in enumerate(hand) if (b := best[t]) is not None]
-            ranked.sort()
-            gain_order.append([(i, k) for _v, i, k in ranked])
-        self._gain_order = gain_order
+        self._hand = hand
+        self._gain_order = [None] * len(GAIN_QUANTITIES)   # made as a card needs one
         return base
+
+    def _order(self, q: int) -> list[tuple[int, int]]:
+        """``_gain_order[q]`` (see :meth:`_margins`), made and kept for this decision."""
+        margin = self._margin
+        kinds_q = self._gain_kinds[q]
+        hand = self._hand
+        best: dict[int, tuple[float, int] | None] = {}
+        for t in hand:
+            if t in best:
+                continue
+            best_v = -1e9
+            best_k = -1
+            for k in kinds_q[t]:
+                mv = margin[k]
+                if mv > best_v:
+                    best_v, best_k = mv, k
+            best[t] = (best_v, best_k) if best_k >= 0 else None
+        # Highest margin first, the earlier card among equals: the order in which
+        # a greedy scan of the hand (first strictly best, card removed) takes them.
+        ranked = [(-b[0], i, b[1]) for i, t in enumerate(hand) if (b := best[t]) is not None]
+        ranked.sort()
+        order = self._gain_order[q] = [(i, k) for _v, i, k in ranked]
+        return order
 
     def _card_gain(self, obs: UndecimObservation, ctx: _Ctx, card: int, hand: list[int],
                    base: float) -> float:
@@ -730,7 +734,10 @@ class HeuristicBot(Bot):
                     n_q = amt[q]
                     if n_q <= 0:
                         continue
-                    for i, k in gain_order[q]:
+                    order = gain_order[q]
+                    if order is None:
+                        order = self._order(q)
+                    for i, k in order:
                         if not used >> i & 1:
                             used |= 1 << i
                             cnt[k] += 1

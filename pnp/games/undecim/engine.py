@@ -810,8 +810,13 @@ class UndecimState(State[UndecimGame]):
         key = seen << 3 | q
         out = g._gain_memo.get(key)
         if out is None:
+            # Hands are varied (the memo misses often): walk the set bits only.
             opts = g.gain_opts[q]
-            found = [a for t in range(g.n_types) if seen >> t & 1 for a in opts[t]]
+            found: list[int] = []
+            while seen:
+                low = seen & -seen
+                found.extend(opts[low.bit_length() - 1])
+                seen ^= low
             out = g._gain_memo[key] = tuple(sorted(found))
         return out
 
