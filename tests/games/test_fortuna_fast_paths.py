@@ -170,3 +170,29 @@ def test_set_vp_kept_in_step_equals_the_final_score() -> None:
             legal = state.legal_actions()
             state.apply_action(legal[int(rng.random() * len(legal))])
         assert state.returns() == state._score() == list(map(float, state._vp_of_sets()))
+
+
+def test_resample_hidden_redeals_as_the_library_shuffle() -> None:
+    """resample_hidden's inline shuffle deals and draws exactly as ``rng.shuffle`` of the pool."""
+    for seed in range(30):
+        state = G.new_initial_state(4, seed)
+        rng = random.Random(seed)
+        for _ in range(1 + seed % 25):  # positions from the opening to mid-game
+            legal = state.legal_actions()
+            state.apply_action(legal[int(rng.random() * len(legal))])
+        p = state.current_player()
+        ours, theirs = random.Random(seed), random.Random(seed)
+        got = state.resample_hidden(p, ours)
+        # The oracle: the other hands, then the deck and the end deck, shuffled by the library.
+        others = [q for q in range(4) if q != p]
+        pool = [c for q in others for c in state.hands[q]] + state.deck + state.end_deck
+        theirs.shuffle(pool)
+        at = 0
+        for q in others:
+            size = len(state.hands[q])
+            assert got.hands[q] == sorted(pool[at:at + size])
+            at += size
+        assert got.deck == pool[at:at + len(state.deck)]
+        assert got.end_deck == pool[at + len(state.deck):]
+        assert got.hands[p] == state.hands[p]
+        assert ours.getstate() == theirs.getstate()  # the same draws consumed

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
                            State, illegal)
-from pnp.games.chance import seeded_shuffle
+from pnp.games.chance import rng_shuffle, seeded_shuffle
 from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, GODDESS, ICON_ORDER, MAX_VALUE,
                                      NUM_SLOTS, PASS_BASE, SET_BASE, WHEEL_BASE, WHEEL_DECLINE,
                                      FortunaCodec, decode_wheel)
@@ -972,7 +972,7 @@ class FortunaState(State[FortunaGame]):
         new = self.clone()
         others = [p for p in range(self.num_players) if p != player]
         pool = [c for p in others for c in new.hands[p]] + new.deck + new.end_deck
-        rng.shuffle(pool)
+        rng_shuffle(pool, rng)  # rng.shuffle's order and draws, without its per-card calls
         at = 0
         for p in others:
             size = len(new.hands[p])
