@@ -138,6 +138,12 @@ class _Tables:
         self.wants: dict[tuple[Any, ...], float] = {}
         #: Fortune mask → max key of (counted, strength, −c).
         self.avoid: dict[int, list[int]] = {}
+        #: later_seats[n][seat][t]: the seats still to play after ``seat`` in a
+        #: trick of ``t`` cards at ``n`` players, in order.
+        self.later_seats = tuple(
+            tuple(tuple(tuple((seat + k) % n for k in range(1, n - t)) for t in range(n))
+                  for seat in range(n))
+            for n in range(g.max_players + 1))
         #: (led suit + 1) → {best key: the cards whose key beats it}, filled lazily.
         self.above_memo: tuple[dict[int, int], ...] = tuple({} for _ in self.keys)
         #: The last ``obs.won`` seen and its card mask: the seats of one state
@@ -264,8 +270,15 @@ class HeuristicBot(Bot):
 
     def want(self, obs: FortuneCloverObservation) -> float:
         """+1: wants counted cards; −1: wants none; 0.3: some (a middle place pays best)."""
-        memo = (obs.fortune, obs.deal, obs.yellow, obs.white)
-        if memo != self._want_memo[0]:
+        last = self._want_memo[0]
+        yellow, white = obs.yellow, obs.white
+        # A state shares its chip tuples until a deal ends: the same objects
+        # again mean the same chips, without comparing them (the usual case).
+        if (last is not None and last[2] is yellow and last[3] is white
+                and last[0] == obs.fortune and last[1] == obs.deal):
+            return self._want_memo[1]
+        memo = (obs.fortune, obs.deal, yellow, white)
+        if memo != last:
             # Shared by the game's bots: a searching bot's playouts from one
             # position meet the same chips and Fortune card again and again.
             key = (obs.seat, obs.num_players, memo)
@@ -276,6 +289,8 @@ class HeuristicBot(Bot):
                     wants.clear()  # bounded: old positions are not coming back
                 value = wants[key] = self._want(obs)
             self._want_memo = (memo, value)
+        else:
+            self._want_memo = (memo, self._want_memo[1])  # equal chips, new tuples: keep these
         return self._want_memo[1]
 
     def _want(self, obs: FortuneCloverObservation) -> float:
@@ -322,33 +337,6 @@ class HeuristicBot(Bot):
             return action
         return min(legal, key=lambda x: sum(self._keep(c, want, fmask) for c in decode_pass(x)))
 
-    def _key(self, card: int, led: int) -> int:
-        """Trick key of ``card`` with led suit ``led`` (-1: the card would set it) (C5)."""
-        s = self.suit[card]
-        if s == CLUB:
-            return self.club_key[card]
-        if led < 0 or s == led:
-            return self.led_key[card]
-        return -1
-
-    def _best_key(self, obs: FortuneCloverObservation) -> int:
-        """Key of the best card in the current trick (-1 if empty), C5.
-
-        Every card's key under the trick's led suit as the observation shows
-        it: clubs keep their club key whether they came before or after the
-        card that set the led suit (C3), so no replay in play order is needed.
-        """
-        return max((-1, *map(self.keys[obs.led_suit + 1].__getitem__, obs.trick)))
-
-    def _playable(self, obs: FortuneCloverObservation) -> int:
-        """Cards some player after this seat in the trick might still hold (voids, C3/C4)."""
-        n = obs.num_players
-        playable = 0
-        voids, open_suits, seat = obs.voids, self.open_suits, obs.seat
-        for k in range(1, n - len(obs.trick)):
-            playable |= open_suits[voids[(seat + k) % n]]
-        return playable
-
     def _play(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
               fmask: int) -> int:
         """Pick a card to play (C3–C5 heuristics).
@@ -378,15 +366,18 @@ class HeuristicBot(Bot):
         led = obs.led_suit
         row = led + 1
         trick_cards = obs.trick
-        # Unseen cards a later player of this trick may hold and play
-        # (:meth:`_playable`, written out: it runs at every card).
-        n, seat, voids, open_suits = obs.num_players, obs.seat, obs.voids, self.open_suits
+        # Unseen cards a later player of this trick may hold and play: the
+        # suits each later seat has not shown void in (C3/C4).
+        voids, open_suits = obs.voids, self.open_suits
         playable = 0
-        for k in range(1, n - len(trick_cards)):
-            playable |= open_suits[voids[(seat + k) % n]]
+        for s in tables.later_seats[obs.num_players][obs.seat][len(trick_cards)]:
+            playable |= open_suits[voids[s]]
         threat = self.all_cards & ~known & playable
         in_trick = (trick & fmask).bit_count()
-        # The best card so far (:meth:`_best_key`, written out; -1 if none).
+        # The best card so far (-1 if none). Every card's key under the led suit
+        # as the observation shows it: clubs keep their club key whether they came
+        # before or after the card that set the led suit (C3), so no replay in
+        # play order is needed.
         best = max(map(self.keys[row].__getitem__, trick_cards), default=-1)
         if best < -1:
             best = -1
