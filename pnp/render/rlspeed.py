@@ -58,8 +58,8 @@ def install() -> None:
     """
     from reportlab.lib import rl_accel
 
-    current = rl_accel.fp_str
-    if getattr(current, "__wrapped__", None) is not None:
+    current: Callable[..., str] | None = rl_accel.fp_str
+    if current is None or getattr(current, "__wrapped__", None) is not None:
         return  # installed already
     if current is not getattr(rl_accel, "_py_fp_str", None):
         return  # the C accelerator: nothing to gain
