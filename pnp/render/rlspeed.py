@@ -14,7 +14,7 @@ original on a miss), and leaves an accelerated one alone.
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 #: ReportLab modules that bound ``fp_str`` at import time.
 _MODULES = ("reportlab.pdfbase.pdfdoc", "reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject",
@@ -58,12 +58,13 @@ def install() -> None:
     """
     from reportlab.lib import rl_accel
 
-    current: Callable[..., str] | None = rl_accel.fp_str
-    if current is None or getattr(current, "__wrapped__", None) is not None:
+    current = rl_accel.fp_str
+    if getattr(current, "__wrapped__", None) is not None:
         return  # installed already
     if current is not getattr(rl_accel, "_py_fp_str", None):
         return  # the C accelerator: nothing to gain
-    fast = memoised(current)
+    # the pure-Python formatter, checked just above (its stub types it optional)
+    fast = memoised(cast("Callable[..., str]", current))
     # modules imported later bind it from rl_accel; loaded ones are rebound here
     for name in _MODULES:
         module = sys.modules.get(name)
