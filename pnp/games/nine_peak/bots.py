@@ -21,7 +21,6 @@ Plan, by phase:
 from __future__ import annotations
 
 import random
-from collections import Counter
 from functools import lru_cache
 from operator import add
 from typing import Any, Sequence, cast
@@ -68,9 +67,12 @@ class _View:
         peaked = self.peaked = obs.peaked
         cols = self.cols = tuple(map(len, obs.area))
         self.lo, self.hi = _ranges(peaked, cols)  # read-only, shared
-        #: Hand cards per type, types in first-seen hand order (the order the
-        #: choices iterate in); Counter counts in C.
-        self.hand_types: dict[int, int] = Counter(map(g.card_type.__getitem__, obs.hand))
+        counts: dict[int, int] = {}
+        ctype = g.card_type
+        for c in obs.hand:
+            t = ctype[c]
+            counts[t] = counts.get(t, 0) + 1
+        self.hand_types = counts
         self.num_count: list[list[int]] | None = None
         #: Numbers with hand cards (set with num_count).
         self.held: list[int] = []
