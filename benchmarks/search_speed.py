@@ -10,10 +10,10 @@ For every registered engine built from ``card_data/`` prints
   runs: the first line's lean figure is only for reference);
 * for Fortune Clover, a game of several deals, also deals/s (games/s × deals
   per game) as a fraction of the lean trick-taking deal
-  (``lean_reference.play_tricks``, measured in the same run);
+  (``lean_reference.play_tricks``, its runs interleaved with the engine's);
 * MCTS decisions/s at budget 100 (``mcts:100``, the game's own bot playing
   out, the default) and with random playouts (``mcts:100:random``), timed on
-  positions taken from seeded games.
+  positions taken from seeded games (at least the same first 8 in every run).
 
 Best of ``--repeat`` runs of about ``--seconds`` each (the machine is shared).
 
@@ -27,13 +27,13 @@ import random
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from lean_reference import games_per_second, play_tricks  # noqa: E402
+from lean_reference import games_per_second, play, play_tricks  # noqa: E402
 from pnp.data import load_game_data  # noqa: E402
 from pnp.games import engine_slugs, make_game, registered_games  # noqa: E402
 from pnp.games.api import Game  # noqa: E402
@@ -42,9 +42,10 @@ from pnp.games.bots import bot_factory  # noqa: E402
 DATA = ROOT / "card_data"
 
 
-def playouts(game: Game[Any], players: int, seconds: float, repeat: int
+def playouts(game: Game[Any], players: int, seconds: float, repeat: int,
+             reference: Callable[[int], tuple[list[int], int]] = play
              ) -> tuple[float, float, float, float]:
-    """Best games/s of the bare random loop and its steps per game, then the lean loop's.
+    """Best games/s of the bare random loop and its steps per game, then ``reference``'s.
 
     Each run of the engine follows a run of the lean reference loop, so both
     bests come from the same minutes: this machine's speed swings by ±40 %
@@ -55,7 +56,7 @@ def playouts(game: Game[Any], players: int, seconds: float, repeat: int
     steps_per_game = 0.0
     lean = lean_steps = 0.0
     for r in range(repeat):
-        lean_r, lean_steps = games_per_second(seconds, runs=range(r, r + 1))
+        lean_r, lean_steps = games_per_second(seconds, reference, runs=range(r, r + 1))
         lean = max(lean, lean_r)
         t0 = time.perf_counter()
         games = steps = 0
@@ -93,14 +94,20 @@ def positions(game: Game[Any], players: int, count: int) -> list[Any]:
 
 
 def decisions_per_second(game: Game[Any], spec: str, states: list[Any], seconds: float,
-                         repeat: int) -> float:
-    """Best decisions/s of bot ``spec`` over the given positions."""
+                         repeat: int, least: int = 8) -> float:
+    """Best decisions/s of bot ``spec`` over the given positions.
+
+    Each run decides at least ``least`` positions (the first ones, the same
+    in every run and every session) however long they take: positions differ
+    in cost several times over, so a slow bot timed for a few seconds would
+    be measured on its first two positions only, and a faster bot on more.
+    """
     factory = bot_factory(spec, registered_games()[game.slug].bots)
     best = 0.0
     for r in range(repeat):
         t0 = time.perf_counter()
         done = 0
-        while time.perf_counter() - t0 < seconds or done == 0:
+        while time.perf_counter() - t0 < seconds or done < least:
             st = states[done % len(states)]
             p = st.current_player()
             factory(game, p, random.Random(done)).act(st.observation(p), st.legal_actions())
@@ -121,11 +128,6 @@ def main() -> int:
     print(f"lean reference loop: {lean:,.0f} games/s per core ({lean_steps:.0f} steps/game, "
           f"{lean * lean_steps:,.0f} steps/s)")
     slugs = [args.only] if args.only else engine_slugs()
-    trick_lean = trick_steps = 0.0
-    if "fortune_clover" in slugs:
-        trick_lean, trick_steps = games_per_second(args.seconds, play_tricks)
-        print(f"lean trick-taking deal: {trick_lean:,.0f} deals/s per core ({trick_steps:.0f} "
-              f"steps/deal, {trick_lean * trick_steps:,.0f} steps/s)")
     for slug in slugs:
         game = make_game(load_game_data(DATA, slug, strict=True))
         n = min(max(args.players, type(game).min_players), type(game).max_players)
@@ -144,9 +146,14 @@ def main() -> int:
               f"{rate * steps / (lean * lean_steps):.2f}× per step;  mcts:100 "
               f"{heur:6.2f} decisions/s (own bot plays out), {rand:6.2f} (random playouts)")
         if slug == "fortune_clover":
+            # Timed again, now beside the trick-taking reference (interleaved
+            # as above: one reference figure from the start would drift).
+            rate, steps, trick_lean, trick_steps = playouts(game, n, args.seconds, args.repeat,
+                                                            play_tricks)
             deals = int(game.params["deals"])
             print(f"{slug:<15} {n}p  per deal {rate * deals:8,.0f} deals/s ({steps / deals:.0f} "
-                  f"steps) = {rate * deals / trick_lean:.2f}× the lean trick-taking deal")
+                  f"steps) = {rate * deals / trick_lean:.2f}× the lean trick-taking deal "
+                  f"({trick_lean:,.0f} deals/s in the same minutes, {trick_steps:.0f} steps)")
     return 0
 
 
