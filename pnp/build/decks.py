@@ -13,11 +13,14 @@ has rendered, so memory stays nearly flat as decks grow and a bad card
 still leaves no file. A back template that never reads ``card`` is rendered
 once per deck (:func:`reads_card`). Card sides go through the build's caches
 across runs (:mod:`pnp.build.markup_cache`): a side whose inputs did not
-change since an earlier build is neither rendered nor laid out again.
+change since an earlier build is neither rendered nor laid out again, and a
+whole sheet file none of whose inputs changed is written from the sheet
+cache (:mod:`pnp.build.sheet_cache`) without drawing it.
 """
 
 from __future__ import annotations
 
+import pickle
 import re
 from bisect import bisect_right
 from collections import OrderedDict
@@ -33,11 +36,13 @@ from pnp.build.cards import (component_rows, component_size, is_round, kit_compo
                              print_kind, printable_components, resolve_templates_dir)
 from pnp.build.context import card_context
 from pnp.build.markup_cache import use_build_caches
+from pnp.build.sheet_cache import SheetStore, open_sheet_store
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.data.tables import Row
 from pnp.errors import PnpError
+from pnp.fileio import write_bytes_atomic
 from pnp.printing.calibration import write_calibration
 from pnp.printing.forms import placer
 from pnp.printing.imposition import PagePlan, SheetLayout, bleed_by_side, compute_layout
@@ -49,6 +54,7 @@ from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, layout_of_markup, render_layout
+from pnp.render.nodes import Group, Image, Node
 from pnp.units import mm, to_mm
 
 if TYPE_CHECKING:
@@ -200,13 +206,36 @@ def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, s
     store = env.markup_store
     if store is None:
         return render_layout(env, template, context, where=where)
-    key = store.key(game, template, context,
-                    tables=store.reads(template, lambda: reads_card(env, template, var="tables")))
+    key = _markup_key(env, game, template, context)
     cached = store.get(key)
     if cached is not None:
         return layout_of_markup(env, template, cached, where=where)
     return render_layout(env, template, context, where=where,
                          on_markup=lambda markup: store.put(key, markup))
+
+
+def _markup_key(env: PnpEnvironment, game: GameData, template: str,
+                context: dict[str, object]) -> str:
+    """The markup cache key of one card side (``env`` must have a markup store)."""
+    store = env.markup_store
+    assert store is not None
+    return store.key(game, template, context,
+                     tables=store.reads(template, lambda: reads_card(env, template, var="tables")))
+
+
+def side_keys(env: PnpEnvironment, game: GameData, component: Component,
+              row: Row) -> tuple[str, str | None] | None:
+    """The markup cache keys of a card's face and back; None without a markup cache.
+
+    What the sheet cache (:mod:`pnp.build.sheet_cache`) knows a card side by.
+    """
+    if env.markup_store is None:
+        return None
+    face = _markup_key(env, game, component.face or "",
+                       card_context(game, component, row, "face"))
+    back = (_markup_key(env, game, component.back, card_context(game, component, row, "back"))
+            if component.back else None)
+    return face, back
 
 
 #: (template name, source, compiled code, variable) -> whether the template itself
@@ -330,6 +359,8 @@ class _CardsOnDemand(Sequence[SheetItem]):
         self._kept: OrderedDict[int, SheetItem] = OrderedDict()
         self._shared: dict[str, dict[str, Layout | None]] = {}
         self.rendered: set[tuple[str, str]] = set()
+        #: Whether a rendered card draws a raster image (its sheet is then not cached).
+        self.images = False
 
     def __len__(self) -> int:
         """Number of physical cards."""
@@ -358,6 +389,7 @@ class _CardsOnDemand(Sequence[SheetItem]):
         key = (component.id, row.id)
         if key not in self.rendered:
             self.rendered.add(key)
+            self.images = self.images or _draws_image(item)
             if self._progress is not None:
                 self._progress(row.qty)
         self._kept[k] = item
@@ -375,6 +407,39 @@ class _CardsOnDemand(Sequence[SheetItem]):
                     self.rendered.add((component.id, row.id))
                     if self._progress is not None:
                         self._progress(row.qty)
+
+
+def _draws_image(item: SheetItem) -> bool:
+    """Whether a card's face or back draws a raster image."""
+    return _has_image(item.front.nodes) or (item.back is not None
+                                            and _has_image(item.back.nodes))
+
+
+def _has_image(nodes: tuple[Node, ...]) -> bool:
+    """True if a raster image is among ``nodes`` or inside their groups."""
+    return any(isinstance(n, Image) or (isinstance(n, Group) and _has_image(n.children))
+               for n in nodes)
+
+
+def _sheet_key(store: SheetStore, env: PnpEnvironment, game: GameData, profile: Profile,
+               plan: SheetPlan, path: Path, options: BuildOptions, *parts: str) -> str | None:
+    """The sheet cache key of one sheet file; None if a card side has no markup key.
+
+    ``parts`` describe how the file is drawn (titles, label font, offset).
+    """
+    sides: list[tuple[int, str, str | None]] = []
+    for component in plan.components:
+        for row in component_rows(game, component):
+            if row.qty > 0:
+                keys = side_keys(env, game, component, row)
+                if keys is None:
+                    return None
+                sides.append((row.qty, *keys))
+    # the plan pickled: three times faster than its repr, and equal pickles are
+    # equal plans (an equal plan pickled otherwise would only cost a miss)
+    return store.key([repr(profile), path.name, repr(options.marks),
+                      pickle.dumps(plan.layout, protocol=5),
+                      pickle.dumps(plan.sheets, protocol=5), *parts], sides)
 
 
 def render_items(env: PnpEnvironment, game: GameData, component: Component,
@@ -513,8 +578,10 @@ def plan_build(games: list[GameData], options: BuildOptions
 
 def _write_sheet_files(game: GameData, profile: Profile, plans: list[SheetPlan],
                        cards: dict[str, list[ServiceCard]], options: BuildOptions,
-                       result: BuildResult, progress: Progress | None) -> None:
-    """Write the home-sheet PDFs of one game for one profile."""
+                       result: BuildResult, progress: Progress | None,
+                       env: PnpEnvironment | None = None,
+                       sheet_store: SheetStore | None = None) -> None:
+    """Write the home-sheet PDFs of one game for one profile (through ``sheet_store``)."""
     out = _ensure_dir(options.out_dir / game.slug)
     offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1])) \
         if profile.layout == "duplex" else (0.0, 0.0)
@@ -523,8 +590,18 @@ def _write_sheet_files(game: GameData, profile: Profile, plans: list[SheetPlan],
                  for c in cards[comp.id] for _ in range(c.qty)]
         path = out / profile.sheet_file(plan.stem)
         title, label = _sheet_titles(game, plan)
-        write_pages(path, plan.sheets, items, place=placer(), title=title,
-                    canvas_kwargs=canvas_kwargs(), label=label, back_offset=offset)
+        key = (_sheet_key(sheet_store, env, game, profile, plan, path, options, "write_pages",
+                          title, label, repr(offset))
+               if sheet_store is not None and env is not None else None)
+        hit = sheet_store.get(key, 0) if sheet_store is not None and key else None
+        if hit is not None:
+            write_bytes_atomic(path, hit[1])
+        else:
+            write_pages(path, plan.sheets, items, place=placer(), title=title,
+                        canvas_kwargs=canvas_kwargs(), label=label, back_offset=offset)
+            if (sheet_store is not None and key
+                    and not any(_draws_image(i) for i in items)):
+                sheet_store.put(key, [], path)
         _sheet_done(game, profile, plan, path, len(items), options, result, progress)
 
 
@@ -552,22 +629,38 @@ def _sheet_done(game: GameData, profile: Profile, plan: SheetPlan, path: Path, n
         progress(n_items)
 
 
+@dataclass
+class _Drawn:
+    """One sheet file ready to write: a drawn canvas, or the sheet cache's bytes."""
+
+    path: Path
+    canvas: Canvas | None
+    pdf: bytes | None = None
+    #: The sheet cache key to keep the written file under (None: not kept).
+    key: str | None = None
+    #: The progress steps its drawing made (kept with the file).
+    steps: list[int] = field(default_factory=list)
+
+
 def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
                       plans: list[SheetPlan], options: BuildOptions,
-                      progress: Progress | None) -> tuple[BuildResult, list[tuple[Path, Canvas]]]:
+                      progress: Progress | None,
+                      sheet_store: SheetStore | None = None) -> tuple[BuildResult, list[_Drawn]]:
     """Render ``game``'s cards as its sheets need them and draw the sheets (nothing written).
 
     Returns what the build will have written and the drawn canvases, to be
     saved with :func:`pnp.printing.output.save_pending` once every game
     rendered. Every card of the kit is rendered (bad cards stop the build),
-    but only a few are held at a time.
+    but only a few are held at a time. A sheet found in ``sheet_store``
+    (every input unchanged since an earlier build) is neither rendered nor
+    drawn: its cards rendered without error then, and would now.
     """
     result = BuildResult()
     components = options.kit(game)
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result, []
-    drawn: list[tuple[Path, Canvas]] = []
+    drawn: list[_Drawn] = []
     rendered: set[tuple[str, str]] = set()
     out = options.out_dir / game.slug
     offset = (mm(options.back_offset_mm[0]), mm(options.back_offset_mm[1])) \
@@ -575,15 +668,39 @@ def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
     named = canvas_kwargs().get("initialFontName")
     font = named if isinstance(named, str) else None
     for plan in plans:
-        items = _CardsOnDemand(env, game, plan.components, progress)
         path = out / profile.sheet_file(plan.stem)
         title, label = _sheet_titles(game, plan)
+        key = (_sheet_key(sheet_store, env, game, profile, plan, path, options, "draw_pages",
+                          title, label, repr(font), repr(offset))
+               if sheet_store is not None else None)
+        rows = [(c.id, r) for c in plan.components for r in component_rows(game, c)
+                if r.qty > 0]
+        n_items = sum(r.qty for _, r in rows)
+        hit = sheet_store.get(key, n_items) if sheet_store is not None and key else None
+        if hit is not None:
+            # the same progress steps as drawing it, and its cards count as rendered
+            if progress is not None:
+                for n in hit[0]:
+                    progress(n)
+            drawn.append(_Drawn(path, None, hit[1]))
+            rendered |= {(cid, r.id) for cid, r in rows}
+            _sheet_done(game, profile, plan, path, n_items, options, result, progress)
+            continue
+        steps: list[int] = []
+
+        def step(n: int) -> None:
+            """Forward a progress step, and note it for the sheet cache."""
+            steps.append(n)
+            if progress is not None:
+                progress(n)
+
+        items = _CardsOnDemand(env, game, plan.components, step)
         paper = plan.sheets[0][0].paper
         c = pending_canvas(path, (paper.width, paper.height), title=title,
                            canvas_kwargs=canvas_kwargs())
         draw_pages(c, plan.sheets, items, place=placer(), label=label, font=font,
                    back_offset=offset)
-        drawn.append((path, c))
+        drawn.append(_Drawn(path, c, key=None if items.images else key, steps=steps))
         rendered |= items.rendered
         _sheet_done(game, profile, plan, path, len(items), options, result, progress)
     rest = _CardsOnDemand(env, game, (), progress)
@@ -710,8 +827,12 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                progress: Progress | None = None,
                plans: dict[tuple[str, str], list[SheetPlan]] | None = None,
                used_keys: set[int] | None = None,
-               cards: dict[str, list[ServiceCard]] | None = None) -> BuildResult:
-    """Write every profile's files for ``game`` (plans and rendered cards if given)."""
+               cards: dict[str, list[ServiceCard]] | None = None,
+               sheet_store: SheetStore | None = None) -> BuildResult:
+    """Write every profile's files for ``game`` (plans and rendered cards if given).
+
+    ``sheet_store``: the build's sheet cache (:mod:`pnp.build.sheet_cache`).
+    """
     result = BuildResult()
     components = options.kit(game)
     if not components:
@@ -728,7 +849,7 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
     for profile in options.profiles():
         if profile.output == "sheets":
             _write_sheet_files(game, profile, plans[(game.slug, profile.name)], cards,
-                               options, result, progress)
+                               options, result, progress, env, sheet_store)
             for component in components:
                 if cards[component.id] and not _accepts(profile, component):
                     _skip(result, profile, game, component,
@@ -771,15 +892,19 @@ def build(games: list[GameData], options: BuildOptions,
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
     use_build_caches(env)
+    # whole sheet files are kept only where every card side is markup-cached
+    sheet_store = open_sheet_store(canvas_kwargs()) if env.markup_store is not None else None
     plans = plan_build(games, options)
     profiles = options.profiles()
     if len(profiles) == 1 and profiles[0].output == "sheets":
-        return _build_sheets_streaming(env, games, options, profiles[0], plans, progress)
+        return _build_sheets_streaming(env, games, options, profiles[0], plans, progress,
+                                       sheet_store)
     rendered = [render_game(env, game, progress, options.kit(game)) for game in games]
     total = BuildResult()
     used_keys: set[int] = set()
     for game, cards in zip(games, rendered):
-        total.merge(build_game(env, game, options, progress, plans, used_keys, cards))
+        total.merge(build_game(env, game, options, progress, plans, used_keys, cards,
+                               sheet_store))
         if options.rulebooks:
             from pnp.rulebook.cli import export_rulebooks
 
@@ -802,25 +927,33 @@ def _write_calibrations(options: BuildOptions, total: BuildResult) -> None:
 
 def _build_sheets_streaming(env: PnpEnvironment, games: list[GameData], options: BuildOptions,
                             profile: Profile, plans: dict[tuple[str, str], list[SheetPlan]],
-                            progress: Progress | None) -> BuildResult:
+                            progress: Progress | None,
+                            sheet_store: SheetStore | None = None) -> BuildResult:
     """:func:`build` for one home-sheet profile (the default), holding few cards at a time.
 
     Each card is rendered when its sheet is drawn and dropped soon after; the
     drawn PDFs stay in memory (forms compressed) and are written only when
     every game has rendered, so a bad card still stops the build before
-    any file is written.
+    any file is written. Sheets from ``sheet_store`` are written from its bytes;
+    drawn ones are kept there once written.
     """
     drawn = []
     for game in games:
         drawn.append(_draw_game_sheets(env, game, profile,
                                        plans.pop((game.slug, profile.name)), options,
-                                       progress))
+                                       progress, sheet_store))
     total = BuildResult()
-    for game, (result, canvases) in zip(games, drawn):
-        if canvases:
+    for game, (result, sheets) in zip(games, drawn):
+        if sheets:
             _ensure_dir(options.out_dir / game.slug)
-        for path, canvas in canvases:
-            save_pending(canvas, path)
+        for sheet in sheets:
+            if sheet.canvas is not None:
+                save_pending(sheet.canvas, sheet.path)
+                if sheet_store is not None and sheet.key is not None:
+                    sheet_store.put(sheet.key, sheet.steps, sheet.path)
+            else:
+                assert sheet.pdf is not None
+                write_bytes_atomic(sheet.path, sheet.pdf)
         total.merge(result)
         if options.rulebooks:
             from pnp.rulebook.cli import export_rulebooks

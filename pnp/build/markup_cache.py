@@ -18,7 +18,8 @@ except those the edit touched. Two caches under the pnp cache folder
 
 Both give exactly what rendering anew gives (the tests build cold, warm and
 with damaged entries and compare every byte). ``PNP_BUILD_CACHE=0`` turns
-them off.
+them off. Whole sheet files are kept too, keyed by these markup keys
+(:mod:`pnp.build.sheet_cache`).
 """
 
 from __future__ import annotations

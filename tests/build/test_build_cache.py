@@ -97,14 +97,16 @@ def test_cold_warm_and_damaged_caches_give_the_same_bytes(tmp_path: Path, cache:
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "warm") == cold
     # damage every entry: truncated, flipped bytes, a foreign file, an empty one
-    for i, entry in enumerate(layouts + subsets):
+    # (the sheet files too, else the warm build would read no layout)
+    for i, entry in enumerate(layouts + subsets + _entries(cache, "sheets")):
         raw = entry.read_bytes()
         entry.write_bytes([raw[: len(raw) // 2], raw[:-1] + bytes([raw[-1] ^ 0xFF]),
                            b"not a cache entry", b""][i % 4])
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "damaged") == cold
     # the damaged entries were replaced by good ones: warm again
-    for entry in _entries(cache, "layouts") + _entries(cache, "font-subsets"):
+    for entry in (_entries(cache, "layouts") + _entries(cache, "font-subsets")
+                  + _entries(cache, "sheets")):
         assert entry.read_bytes().startswith(MAGIC)
     monkeypatch.setenv("PNP_BUILD_CACHE", "0")
     monkeypatch.setattr(fonts, "_subset_store", False)
@@ -201,6 +203,7 @@ def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: P
     data, templates = _game(tmp_path / "game", cards=2)
     cold = _build(data, templates, tmp_path / "cold")
     before = {p.name: p.stat().st_mtime_ns for p in _entries(cache, "layouts")}
+    shutil.rmtree(cache / "sheets")   # the sheets are drawn, from cached layouts
     out = tmp_path / "warm"
     done = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "--no-rulebook", "-q",
                            "--out", str(out), "--data-dir", str(data), "--templates-dir",
