@@ -16,8 +16,9 @@ Run:  .venv/bin/python benchmarks/edit_loop.py [--repeat 5] [--big 2500]
   ms per printed face, against a bare ReportLab script drawing the same
   number of simple card faces (a rectangle, a circle, two lines of text),
   with cold caches (a fresh cache folder per run), with the build caches
-  off, with warm caches and warm after a one-card edit, all interleaved
-  with the bare script;
+  off, with warm caches (every sheet file written from the sheet cache) and
+  warm after a one-card edit (that deck's sheet drawn, the rest written from
+  the sheet cache), all interleaved with the bare script;
 - memory: peak RSS of `pnp build` of a generated game with N distinct cards.
 
 Wall times on a shared machine swing with its load, so every figure is the
@@ -305,7 +306,7 @@ def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, floa
 def build(tmp: Path, repeat: int, big: list[int]) -> None:
     """Build time per face against bare ReportLab (cold and warm caches), and memory.
 
-    Three kinds of `pnp build` run interleaved with the bare script, one of
+    Four kinds of `pnp build` run interleaved with the bare script, one of
     each per round, so that the machine's load swings hit all of them alike:
 
     - cold: a fresh cache folder per run (fonts parsed, templates compiled,
@@ -313,9 +314,11 @@ def build(tmp: Path, repeat: int, big: list[int]) -> None:
     - build caches off (``PNP_BUILD_CACHE=0``) with warm font and template
       caches: what earlier sessions measured as "the" build;
     - warm: every cache filled by an earlier build of the same inputs (the
-      edit loop's rebuild when nothing that shapes a card changed);
+      edit loop's rebuild when nothing that shapes a card changed: every
+      sheet file comes from the sheet cache);
     - warm with one card edited: a different text on one card each round (a
-      copy of the data), the edit loop's usual rebuild.
+      copy of the data), the edit loop's usual rebuild (only that deck's
+      sheet file is drawn).
     """
     warm_cache = tmp / "cache-warm"
     rest_cache = tmp / "cache-rest"
