@@ -71,16 +71,6 @@ def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
             for p in sorted(out.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture()
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh pnp cache folder for this test (and a subset cache opened anew)."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PNP_BUILD_CACHE", raising=False)
-    monkeypatch.setattr(fonts, "_subset_store", False)
-    return folder
-
-
 def _entries(cache: Path, sub: str) -> list[Path]:
     return sorted((cache / sub).glob("*.entry"))
 

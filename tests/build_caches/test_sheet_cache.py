@@ -70,16 +70,6 @@ qty = {{ type = "qty" }}
 
 
 @pytest.fixture()
-def cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh pnp cache folder for this test (and a subset cache opened anew)."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PNP_BUILD_CACHE", raising=False)
-    monkeypatch.setattr(fonts, "_subset_store", False)
-    return folder
-
-
-@pytest.fixture()
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """The names of the sheet files the builds of this test drew (both drawing paths)."""
     names: list[str] = []
