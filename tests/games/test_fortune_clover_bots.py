@@ -188,7 +188,7 @@ def test_folded_sort_keys_order_as_the_heuristic_tuples(game: FortuneCloverGame)
     """
     from itertools import combinations
 
-    from pnp.games.fortune_clover.bots import _keep_value, _tables_of
+    from pnp.games.fortune_clover.bots import _keep_value, _tables_of, want_class
     from pnp.games.fortune_clover.engine import CLUB
     t = _tables_of(game)
     cards = range(game.n_cards)
@@ -197,9 +197,10 @@ def test_folded_sort_keys_order_as_the_heuristic_tuples(game: FortuneCloverGame)
         for want in (1.0, 0.3, -1.0):
             keep, shed = t.keep_keys(fmask, want), t.shed_keys(fmask, want)
             bonus = 8 if want > 0.5 else (-8 if want < 0 else 0)
+            cls = want_class(want)
             for a, b in combinations(cards, 2):
-                ka = (_keep_value(strength[a], suit[a] == CLUB, bool(fmask >> a & 1), want), a)
-                kb = (_keep_value(strength[b], suit[b] == CLUB, bool(fmask >> b & 1), want), b)
+                ka = (_keep_value(strength[a], suit[a] == CLUB, bool(fmask >> a & 1), cls), a)
+                kb = (_keep_value(strength[b], suit[b] == CLUB, bool(fmask >> b & 1), cls), b)
                 assert (keep[a] < keep[b]) == (ka < kb)
                 sa = (strength[a] + 5 * (suit[a] == CLUB) + bonus * (fmask >> a & 1), a)
                 sb = (strength[b] + 5 * (suit[b] == CLUB) + bonus * (fmask >> b & 1), b)

@@ -161,7 +161,7 @@ class _Tables:
 
     def shed_keys(self, fmask: int, want: float) -> list[int]:
         """Per card: its shed score (lower = better to throw away) · SPAN + c."""
-        cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
+        cls = want_class(want)
         keys = self.shed.get((fmask, cls))
         if keys is None:
             g = self._g
@@ -174,12 +174,12 @@ class _Tables:
 
     def keep_keys(self, fmask: int, want: float) -> list[int]:
         """Per card: :meth:`HeuristicBot._keep` · SPAN + c (min = the card to give away)."""
-        cls = 1 if want > 0.5 else (-1 if want < 0 else 0)
+        cls = want_class(want)
         keys = self.keep.get((fmask, cls))
         if keys is None:
             g = self._g
             keys = self.keep[fmask, cls] = [
-                _keep_value(g.strength[c], g.suit[c] == CLUB, bool(fmask >> c & 1), want) * SPAN
+                _keep_value(g.strength[c], g.suit[c] == CLUB, bool(fmask >> c & 1), cls) * SPAN
                 + c for c in range(g.n_cards)]
         return keys
 
@@ -194,11 +194,22 @@ class _Tables:
         return keys
 
 
-def _keep_value(strength: int, club: bool, counted: bool, want: float) -> int:
-    """How much the bot wants to keep a card through the exchange (low = give away)."""
-    if want > 0.5:
+def want_class(want: float) -> int:
+    """What the bot wants from this deal: 1 counted cards, −1 none of them, 0 either.
+
+    ``want`` is the worth of a counted card; the key tables are kept per class.
+    """
+    return 1 if want > 0.5 else (-1 if want < 0 else 0)
+
+
+def _keep_value(strength: int, club: bool, counted: bool, cls: int) -> int:
+    """How much the bot wants to keep a card through the exchange (low = give away).
+
+    ``cls`` is :func:`want_class` of the deal.
+    """
+    if cls > 0:
         return strength + 4 * club + 6 * counted
-    if want < 0:
+    if cls < 0:
         # High cards and clubs win tricks, and counted cards are what it avoids.
         return (16 - strength) - 4 * club - 6 * counted
     return strength + 2 * club + 2 * counted
@@ -324,7 +335,7 @@ class HeuristicBot(Bot):
     def _keep(self, card: int, want: float, fmask: int) -> float:
         """How much the bot wants to keep ``card`` through the exchange (low = give away)."""
         return _keep_value(self.strength[card], self.suit[card] == CLUB,
-                           bool(fmask >> card & 1), want)
+                           bool(fmask >> card & 1), want_class(want))
 
     def _pass(self, obs: FortuneCloverObservation, legal: Sequence[int], want: float,
               fmask: int) -> int:
