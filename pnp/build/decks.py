@@ -36,6 +36,7 @@ from pnp.build.cards import (component_rows, component_size, is_round, kit_compo
                              print_kind, printable_components, resolve_templates_dir)
 from pnp.build.context import card_context
 from pnp.build.markup_cache import use_build_caches
+from pnp.build.rulebook_cache import RulebookStore, open_rulebook_store
 from pnp.build.sheet_cache import SheetStore, open_sheet_store
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
@@ -894,11 +895,12 @@ def build(games: list[GameData], options: BuildOptions,
     use_build_caches(env)
     # whole sheet files are kept only where every card side is markup-cached
     sheet_store = open_sheet_store(canvas_kwargs()) if env.markup_store is not None else None
+    rulebook_store = open_rulebook_store() if options.rulebooks else None
     plans = plan_build(games, options)
     profiles = options.profiles()
     if len(profiles) == 1 and profiles[0].output == "sheets":
         return _build_sheets_streaming(env, games, options, profiles[0], plans, progress,
-                                       sheet_store)
+                                       sheet_store, rulebook_store)
     rendered = [render_game(env, game, progress, options.kit(game)) for game in games]
     total = BuildResult()
     used_keys: set[int] = set()
@@ -906,12 +908,22 @@ def build(games: list[GameData], options: BuildOptions,
         total.merge(build_game(env, game, options, progress, plans, used_keys, cards,
                                sheet_store))
         if options.rulebooks:
-            from pnp.rulebook.cli import export_rulebooks
-
-            total.rulebooks.extend(export_rulebooks([game.slug], out_dir=options.out_dir,
-                                                    data_dir=options.data_dir))
+            total.rulebooks.extend(_export_rulebooks(game, options, rulebook_store))
     _write_calibrations(options, total)
     return total
+
+
+def _export_rulebooks(game: GameData, options: BuildOptions,
+                      store: RulebookStore | None) -> list[Path]:
+    """Export ``game``'s rulebooks (A5 PDF, each edition), through the rulebook cache if any.
+
+    Their card pictures come from the build's templates folder, as its sheets do.
+    """
+    from pnp.rulebook.cli import export_rulebooks
+
+    return export_rulebooks([game.slug], out_dir=options.out_dir, data_dir=options.data_dir,
+                            templates_dir=options.templates_dir,
+                            pdf_writer=store.export if store is not None else None)
 
 
 def _write_calibrations(options: BuildOptions, total: BuildResult) -> None:
@@ -928,7 +940,8 @@ def _write_calibrations(options: BuildOptions, total: BuildResult) -> None:
 def _build_sheets_streaming(env: PnpEnvironment, games: list[GameData], options: BuildOptions,
                             profile: Profile, plans: dict[tuple[str, str], list[SheetPlan]],
                             progress: Progress | None,
-                            sheet_store: SheetStore | None = None) -> BuildResult:
+                            sheet_store: SheetStore | None = None,
+                            rulebook_store: RulebookStore | None = None) -> BuildResult:
     """:func:`build` for one home-sheet profile (the default), holding few cards at a time.
 
     Each card is rendered when its sheet is drawn and dropped soon after; the
@@ -956,9 +969,6 @@ def _build_sheets_streaming(env: PnpEnvironment, games: list[GameData], options:
                 write_bytes_atomic(sheet.path, sheet.pdf)
         total.merge(result)
         if options.rulebooks:
-            from pnp.rulebook.cli import export_rulebooks
-
-            total.rulebooks.extend(export_rulebooks([game.slug], out_dir=options.out_dir,
-                                                    data_dir=options.data_dir))
+            total.rulebooks.extend(_export_rulebooks(game, options, rulebook_store))
     _write_calibrations(options, total)
     return total

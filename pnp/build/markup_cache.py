@@ -67,21 +67,30 @@ def layout_salt(env: PnpEnvironment) -> str:
                      *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
 
 
-def folder_digest(folder: Path) -> str | None:
+def folder_digest(folder: Path, *, by_content: bool = False) -> str | None:
     """A digest of every file under ``folder`` (names and contents); None if unstable.
 
     None when a template uses the ``random`` filter or ``lipsum`` (its output
-    changes from render to render), or when the folder cannot be read.
+    changes from render to render), when the folder holds a linked folder
+    (its files are read through the link, which the walk does not follow)
+    or when it cannot be read. Images and very large files enter by size and
+    date unless ``by_content`` (what a rulebook draws: the pixels count).
     """
     h = hashlib.blake2b(digest_size=20)
     try:
-        for top, dirs, files in os.walk(folder):
+        if not os.path.isdir(folder):
+            return None
+        # a folder the walk cannot list would silently be left out: an error instead
+        for top, dirs, files in os.walk(folder, onerror=_raise):
+            if any(os.path.islink(os.path.join(top, d)) for d in dirs):
+                return None
             dirs.sort()
             for name in sorted(files):
                 path = os.path.join(top, name)
                 h.update(os.path.relpath(path, folder).encode("utf-8", "surrogateescape"))
                 h.update(b"\0")
-                if name.lower().endswith(_BY_STAT) or os.path.getsize(path) > _BY_STAT_SIZE:
+                if not by_content and (name.lower().endswith(_BY_STAT)
+                                       or os.path.getsize(path) > _BY_STAT_SIZE):
                     st = os.stat(path)
                     h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
                 else:
@@ -94,6 +103,11 @@ def folder_digest(folder: Path) -> str | None:
     except OSError:
         return None
     return h.hexdigest()
+
+
+def _raise(error: OSError) -> None:
+    """Make :func:`os.walk` fail on a folder it cannot list (it skips it by default)."""
+    raise error
 
 
 class MarkupStore:

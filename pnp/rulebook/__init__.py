@@ -19,10 +19,10 @@ import importlib
 from typing import Any
 
 _EXPORTS = {
-    "RULEBOOK_DIR": "pnp.rulebook.export", "export_html": "pnp.rulebook.export",
+    "RULEBOOK_DIR": "pnp.rulebook.sources", "export_html": "pnp.rulebook.export",
     "export_markdown": "pnp.rulebook.export", "export_rulebook": "pnp.rulebook.export",
     "prepare": "pnp.rulebook.export", "rulebook_markdown": "pnp.rulebook.export",
-    "rulebook_source": "pnp.rulebook.export", "rulings_stated": "pnp.rulebook.export",
+    "rulebook_source": "pnp.rulebook.sources", "rulings_stated": "pnp.rulebook.export",
     "register_rulebook": "pnp.rulebook.hooks",
 }
 

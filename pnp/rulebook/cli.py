@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Sequence
+from typing import Callable, Sequence
 
 from pnp.data import resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
-from pnp.rulebook.export import export_html, export_markdown, export_rulebook
 from pnp.rulebook.lang import LANGS, check_lang
+
+#: Writes one PDF rulebook: :func:`pnp.rulebook.export.export_rulebook`'s signature.
+PdfWriter = Callable[..., Path]
 
 #: Output formats of ``pnp rulebook``.
 FORMATS: tuple[str, ...] = ("pdf", "html", "md")
@@ -31,11 +33,15 @@ def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", pape
                      out_dir: Path = Path("output"), data_dir: Path | None = None,
                      langs: Sequence[str] = LANGS, imposition: str = "none",
                      designer: bool = False,
-                     templates_dir: Path | None = None) -> list[Path]:
+                     templates_dir: Path | None = None,
+                     pdf_writer: PdfWriter | None = None) -> list[Path]:
     """Write each game's rulebooks to ``out_dir/<slug>/``, every language and format asked for.
 
     Returns the files written (Markdown's pictures included). ``pnp build``
-    calls this with the defaults: an A5 PDF per language.
+    calls this with the defaults: an A5 PDF per language, each through the
+    build's rulebook cache (``pdf_writer``: a stand-in for
+    :func:`~pnp.rulebook.export.export_rulebook` that writes a PDF whose
+    inputs did not change from the kept bytes).
     """
     root = resolve_data_dir(data_dir)
     formats = [fmt] if isinstance(fmt, str) else list(fmt)
@@ -55,15 +61,24 @@ def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", pape
         for code in codes:
             for name in formats:
                 path = folder / output_name(code, name, paper.lower(), imposition)
+                # the exporter is imported here: a build whose rulebooks all come
+                # from its cache never loads it and its PDF and drawing libraries
                 if name == "md":
+                    from pnp.rulebook.export import export_markdown
+
                     written += export_markdown(slug, path, data_dir=root, lang=code,
                                                designer=designer, templates_dir=templates_dir)
                 elif name == "html":
+                    from pnp.rulebook.export import export_html
+
                     written.append(export_html(slug, path, data_dir=root, lang=code,
                                                designer=designer, templates_dir=templates_dir))
                 else:
-                    written.append(export_rulebook(slug, path, data_dir=root, paper=paper,
-                                                   lang=code, imposition=imposition,
-                                                   designer=designer,
-                                                   templates_dir=templates_dir))
+                    if pdf_writer is None:
+                        from pnp.rulebook.export import export_rulebook
+
+                        pdf_writer = export_rulebook
+                    written.append(pdf_writer(slug, path, data_dir=root, paper=paper,
+                                              lang=code, imposition=imposition,
+                                              designer=designer, templates_dir=templates_dir))
     return written

@@ -19,7 +19,6 @@ from typing import Mapping
 from pnp.data import GameData, load_game_data, resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
 from pnp.fileio import read_user_file
-from pnp.project import default_folder, shipped
 from pnp.rulebook.context import CardArt
 from pnp.rulebook.lang import Lang, check_lang, load_lang
 from pnp.rulebook.markdown import (Block, Heading, Line, ListBlock, Note, Para, Picture,
@@ -27,33 +26,11 @@ from pnp.rulebook.markdown import (Block, Heading, Line, ListBlock, Note, Para, 
 from pnp.rulebook.pdf import BookMeta, Layout, get_paper, plain_text, render_pdf, write_atomic
 from pnp.rulebook.pictures import Scene
 from pnp.rulebook.placeholders import Book, expand
-
-#: The shipped rulebook sources, ``rulebooks/<slug>.md`` (and ``<slug>.en.md``):
-#: the checkout's folder, or the installed package's copy (see :mod:`pnp.project`).
-RULEBOOK_DIR = shipped("rulebooks")
+# (RULEBOOK_DIR and source_name are re-exported: they were defined here)
+from pnp.rulebook.sources import RULEBOOK_DIR, rulebook_source, source_name  # noqa: F401
 
 #: Layouts of the PDF: one page per sheet, or a folded booklet.
 IMPOSITIONS: tuple[str, ...] = ("none", "booklet")
-
-
-def source_name(slug: str, lang: str) -> str:
-    """File name of a rules text: ``fortuna.md`` (Japanese), ``fortuna.en.md`` (English)."""
-    return f"{slug}.md" if lang == "ja" else f"{slug}.{lang}.md"
-
-
-def rulebook_source(slug: str, data_dir: Path, lang: str = "ja") -> Path:
-    """Where the rules text of ``slug`` in ``lang`` is read from.
-
-    A ``rulebooks/`` folder beside the data folder wins (a designer's own
-    project: ``card_data/`` and ``rulebooks/`` side by side); otherwise the
-    project's ``rulebooks/``, else the shipped ones (:mod:`pnp.project`).
-    """
-    name = source_name(slug, check_lang(lang))
-    local = Path(data_dir).resolve().parent / "rulebooks" / name
-    if local.is_file():
-        return local
-    own = default_folder("rulebooks") / name
-    return own if own.is_file() else RULEBOOK_DIR / name
 
 
 def _load_game(slug: str, data_dir: Path) -> GameData:

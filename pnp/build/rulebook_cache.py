@@ -1,0 +1,187 @@
+"""Rulebook PDFs kept across builds: a rulebook whose inputs did not change is not typeset again.
+
+``pnp build`` exports every game's rulebook in both editions. Typesetting
+them was most of a warm build's time (the card sheets come from the sheet
+cache, :mod:`pnp.build.sheet_cache`), though a rebuild rarely touches what a
+rulebook shows. This cache keeps each rulebook PDF's bytes under a key that
+covers everything they are made from (read off :mod:`pnp.rulebook`):
+
+- a **salt** computed once per build: pnp's whole code stamp (the rulebook
+  code, and the game engines and ``examples.py`` builders that play the
+  worked examples and draw the diagrams), ReportLab's version, the zlib that
+  compresses the streams, the Python, the fonts (``font_tag``) and the
+  canvas options;
+- the **rules text**: the bytes of the file the export reads (the data
+  folder's sibling ``rulebooks/``, the project's or the shipped one,
+  whichever it picks now) and of the terms table beside it (or that there is
+  none);
+- the game's **data folder**, every file by content (the manifest, the
+  tables its component lists and card lists show, saved sweeps);
+- the **templates folder** the card pictures are rendered from, every file
+  by content (templates, icons, images);
+- the **options**: game, edition, paper, imposition (with pikepdf's version
+  for a booklet) and the designer switch.
+
+Paths are not part of the key: the bytes do not depend on where the project
+lives, so a copied project finds its books kept too.
+
+A rulebook is not kept when one of its inputs cannot be pinned: a templates
+folder using Jinja's ``random`` or ``lipsum``, a linked folder inside the
+data or templates folder, a ``{{ sweep }}`` whose file lies outside the
+game's folder, a rules text that cannot be read (the export then reports the
+problem), or a caller's own page layout. Entries carry a digest (a damaged
+one is a miss and is rewritten) and the folder is bounded
+(:mod:`pnp.render.diskcache`); ``PNP_BUILD_CACHE=0`` turns it off. Exporting
+a rulebook prints nothing, so a hit shows exactly what a miss does.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+import sys
+import zlib
+from pathlib import Path
+from typing import Any
+
+from pnp.build.markup_cache import folder_digest
+from pnp.errors import PnpError
+from pnp.fileio import write_bytes_atomic
+from pnp.render.diskcache import DiskCache, digest, open_cache
+
+#: Most bytes the rulebook cache keeps on disk (the ten shipped books are ~1.8 MB).
+RULEBOOK_DISK_LIMIT = 32 * 2**20
+#: Bump when the key's parts or the entry's layout change.
+RULEBOOK_FORMAT = "rulebook-1"
+#: A placeholder of a rules text (as :mod:`pnp.rulebook.placeholders` finds them).
+_PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
+
+
+def rulebook_salt() -> str:
+    """What every rulebook PDF of this process depends on besides its sources and options."""
+    import reportlab
+
+    from pnp.build.serve import code_stamp
+    from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, font_tag
+
+    return "|".join([RULEBOOK_FORMAT, code_stamp(), reportlab.Version,
+                     zlib.ZLIB_RUNTIME_VERSION, sys.version,
+                     repr(sorted(canvas_kwargs().items())),
+                     *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
+
+
+def sweeps_inside(text: bytes, game_dir: Path) -> bool:
+    """Whether every ``{{ sweep FILE }}`` of a rules text reads a file inside ``game_dir``.
+
+    The data folder's digest covers only what lies inside it; a rules text
+    that cannot be read here (the export reports it) counts as outside.
+    """
+    try:
+        source = text.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    root = game_dir.resolve()
+    for match in _PLACEHOLDER.finditer(source):
+        try:
+            words = shlex.split(match.group(1))
+        except ValueError:
+            return False
+        args = [w for w in words[1:] if "=" not in w]
+        if words and words[0] == "sweep" and args:
+            if not (root / args[0]).resolve().is_relative_to(root):
+                return False
+    return True
+
+
+class RulebookStore:
+    """Rulebook PDFs kept on disk, keyed by every input of their bytes."""
+
+    def __init__(self, cache: DiskCache, salt: str) -> None:
+        """Keep rulebooks in ``cache``; ``salt`` is :func:`rulebook_salt`'s."""
+        self.cache = cache
+        self.salt = salt
+        #: Per resolved folder: its content digest (one walk per build).
+        self._folders: dict[Path, str | None] = {}
+
+    def _folder(self, folder: Path) -> str | None:
+        """The content digest of ``folder`` (None: not cacheable), computed once per build."""
+        if folder not in self._folders:
+            self._folders[folder] = folder_digest(folder, by_content=True)
+        return self._folders[folder]
+
+    def key(self, slug: str, data_dir: Path, *, paper: str, lang: str, imposition: str,
+            designer: bool, templates_dir: Path | None = None,
+            source: Path | None = None) -> str | None:
+        """The key of one rulebook PDF, or None when one of its inputs cannot be pinned.
+
+        ``data_dir`` is the resolved data folder (as the export gets it).
+        """
+        from pnp.build.cards import resolve_templates_dir
+        from pnp.rulebook.lang import check_lang, terms_file
+        from pnp.rulebook.sources import rulebook_source
+
+        try:
+            code = check_lang(lang)
+            game_dir = (Path(data_dir) / slug).resolve()
+            templates = resolve_templates_dir(templates_dir).resolve()
+            text_path = (Path(source) if source is not None
+                         else rulebook_source(slug, Path(data_dir), code))
+            text = text_path.read_bytes()
+            # beside the path the export reads (a linked text keeps its own terms)
+            terms = terms_file(text_path)
+            terms_text = terms.read_bytes() if terms.is_file() else b"-"
+            booklet = ""
+            if imposition == "booklet":
+                from importlib.metadata import version
+
+                booklet = "pikepdf " + version("pikepdf")
+        except (PnpError, OSError, ValueError):
+            return None      # the export reports what is wrong, or it is not pinned
+        if not sweeps_inside(text, game_dir):
+            return None
+        data_digest = self._folder(game_dir)
+        templates_digest = self._folder(templates)
+        if data_digest is None or templates_digest is None:
+            return None
+        # contents, not paths: the bytes do not depend on where the project lives
+        return digest(self.salt, booklet, slug, code, paper, imposition, repr(designer),
+                      data_digest, templates_digest, text, terms_text)
+
+    def export(self, slug: str, out: Path, *, data_dir: Path, paper: str = "a5",
+               lang: str = "ja", imposition: str = "none", designer: bool = False,
+               source: Path | None = None, templates_dir: Path | None = None,
+               layout: Any = None) -> Path:
+        """:func:`pnp.rulebook.export.export_rulebook`, from the kept bytes where nothing changed.
+
+        A miss exports the rulebook and keeps the written file; a caller's own
+        ``layout`` is never cached.
+        """
+        key = (self.key(slug, data_dir, paper=paper, lang=lang, imposition=imposition,
+                        designer=designer, templates_dir=templates_dir, source=source)
+               if layout is None else None)
+        if key is not None:
+            pdf = self.cache.get(key)
+            if pdf is not None and pdf.startswith(b"%PDF-"):
+                target = Path(out)
+                if target.is_dir():      # as the export names a file inside a folder
+                    target = target / f"{slug}_rulebook.pdf"
+                target.parent.mkdir(parents=True, exist_ok=True)
+                write_bytes_atomic(target, pdf)
+                return target
+        from pnp.rulebook.export import export_rulebook
+
+        target = export_rulebook(slug, out, data_dir=data_dir, paper=paper, lang=lang,
+                                 imposition=imposition, designer=designer, source=source,
+                                 templates_dir=templates_dir, layout=layout)
+        if key is not None:
+            try:
+                self.cache.put(key, target.read_bytes())
+            except OSError:
+                pass         # only speed is lost
+        return target
+
+
+def open_rulebook_store() -> RulebookStore | None:
+    """The build's rulebook cache, or None (no cache folder, or ``PNP_BUILD_CACHE=0``)."""
+    cache = open_cache("rulebooks", RULEBOOK_DISK_LIMIT)
+    return RulebookStore(cache, rulebook_salt()) if cache is not None else None
