@@ -96,9 +96,11 @@ class _Shared:
         self.by_ctx: dict[tuple[Any, ...], _Terms] = {}
         #: Land and margin entries stored in ``by_ctx`` (bounded by TERM_MEMO).
         self.stored = 0
-        #: Per (Story, action card): its quantities on die faces 1–6 before a gold
-        #: boost (U1a, U1b; the Story's action bonuses included, U1h).
-        self.faces: dict[tuple[tuple[int, ...], int], tuple[tuple[int, ...], ...]] = {}
+        #: Per (Story, action card): its distinct quantities over die faces 1–6
+        #: before a gold boost (U1a, U1b; the Story's action bonuses included,
+        #: U1h), and per face the index of its quantities among them.
+        self.faces: dict[tuple[tuple[int, ...], int],
+                         tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]] = {}
 
 
 #: Per game (weak keys: the memos go with their game).
@@ -195,6 +197,9 @@ class HeuristicBot(Bot):
         self.table = g.settle_table
         self.last = len(g.settle_table) - 1
         self.types = g.types
+        # value() splits a holding's kinds at M0: lands and the enemy before it,
+        # materials and gold from it on (each part has its own term).
+        assert g.n_lands <= g.EN < g.MAT0 <= g.GOLD, "kind order"
         shared = _SHARED.get(g)
         if shared is None:
             shared = _SHARED[g] = _Shared(g)
@@ -385,26 +390,36 @@ class HeuristicBot(Bot):
               now_builds: int, ctx: _Ctx) -> float:
         """Expected end VP of a holding (banked VP excluded).
 
-        The terms (lands, enemies, the build plan, each unmet goal) are added
-        in this order from the context's tables, each computed the first time
-        its part of the holding is met (:meth:`_head_term`, :meth:`_plan`,
-        :class:`_Terms`): the same floats as valuing the whole
-        holding each time, for a few lookups.
+        The terms (lands and the enemy, the build plan, each unmet goal) are
+        added in this order from the context's tables, each computed the first
+        time its part of the holding is met (:meth:`_head_value`,
+        :meth:`_plan_value`, :meth:`_add_goals`): the same floats as valuing
+        the whole holding each time, for a few lookups.
         """
+        hv, n_lands = self._head_value(cnt, ctx)
+        return self._add_goals(hv + self._plan_value(cnt, setl, now_builds, ctx), n_lands,
+                               cnt, setl, ctx)
+
+    def _head_value(self, cnt: Sequence[int], ctx: _Ctx) -> tuple[float, int]:
+        """The lands' and the enemy's term of :meth:`value` (the kinds before M0) and
+        the number of land cards, looked up (computed by :meth:`_head_term` once)."""
         terms = ctx.terms
-        m0 = self.M0
-        # Lands and the enemy: the kinds before M0.
-        head = tuple(cnt[:m0])
+        head = tuple(cnt[:self.M0])
         got = terms.head.get(head)
         if got is None:
             got = terms.head[head] = self._head_term(head, ctx)
             self._shared.stored += 1
-        v, n_lands = got
+        return got
+
+    def _plan_value(self, cnt: Sequence[int], setl: Sequence[tuple[int, int, int]],
+                    now_builds: int, ctx: _Ctx) -> float:
+        """The build plan's term of :meth:`value` (the kinds from M0 on, the
+        settlements and the builds to expect), looked up (:meth:`_plan` once)."""
+        terms = ctx.terms
         builds = terms.builds.get(now_builds)
         if builds is None:
             builds = terms.builds[now_builds] = min(6, int(now_builds + ctx.builds + 0.5))
-        # The build plan (materials then gold: the kinds from M0 on), memoised.
-        key = (tuple(cnt[m0:]), tuple(setl), builds)
+        key = (tuple(cnt[self.M0:]), tuple(setl), builds)
         plans = terms.plans
         pv = plans.get(key)
         if pv is None:
@@ -415,8 +430,12 @@ class HeuristicBot(Bot):
                 shared.plan_count = 0
             pv = plans[key] = self._plan(cnt, setl, builds, ctx)
             shared.plan_count += 1
-        v += pv
-        for cond, thr, adds in terms.story:
+        return pv
+
+    def _add_goals(self, v: float, n_lands: int, cnt: Sequence[int],
+                   setl: Sequence[tuple[int, int, int]], ctx: _Ctx) -> float:
+        """``v`` plus each unmet goal's term of :meth:`value`, in the Story's order."""
+        for cond, thr, adds in ctx.terms.story:
             # The commonest goals inline; _progress defines them all.
             if cond == C_LANDS:
                 have = n_lands
@@ -551,12 +570,25 @@ class HeuristicBot(Bot):
         cache: dict[int, float] = {}
         best = legal[0]
         best_v = -1e9
+        m0 = self.M0
+        # Each option adds one half: it changes the lands-and-enemy term or the
+        # build plan's, and the other is the holding's own (see _margins).
+        hv, n_lands = self._head_value(cnt, ctx)
+        pv: float | None = None
         for a in legal:
             k = types[a >> 1][a & 1]
             v = cache.get(k)
             if v is None:
                 cnt[k] += 1
-                v = cache[k] = self.value(cnt, setl, now, ctx)
+                if k < m0:
+                    if pv is None:
+                        pv = self._plan_value(cnt, setl, now, ctx)
+                    hk, nk = self._head_value(cnt, ctx)
+                    v = self._add_goals(hk + pv, nk, cnt, setl, ctx)
+                else:
+                    v = self._add_goals(hv + self._plan_value(cnt, setl, now, ctx), n_lands,
+                                        cnt, setl, ctx)
+                cache[k] = v
                 cnt[k] -= 1
             if v > best_v + 1e-9:
                 best, best_v = a, v
@@ -620,21 +652,31 @@ class HeuristicBot(Bot):
             left[t] -= 1
         return out
 
-    def _faces(self, story: tuple[int, ...], card: int) -> tuple[tuple[int, ...], ...]:
-        """Quantities of ``card`` on die faces 1–6 before a gold boost (U1a, U1b, U1h)."""
+    def _faces(self, story: tuple[int, ...], card: int
+               ) -> tuple[tuple[tuple[int, ...], ...], tuple[int, ...]]:
+        """The distinct quantities of ``card`` over die faces 1–6 before a gold boost
+        (U1a, U1b, U1h), and per face the index of its quantities among them.
+
+        Most cards have no die effect, so one set of quantities serves all six
+        faces: grouped once per Story and card instead of at every decision.
+        """
         key = (story, card)
         faces = self._shared.faces.get(key)
         if faces is None:
             spec = self.g.actions[card]
             bonus = self.g.story_rules(story)[0][card]
             fixed = [a + b for a, b in zip(spec.amounts, bonus)]
-            out = []
+            groups: list[tuple[int, ...]] = []
+            index = []
             for die in range(1, 7):
                 amt = fixed[:]
                 if spec.die_target >= 0:
                     amt[spec.die_target] += spec.die_add[die - 1]
-                out.append(tuple(amt))
-            faces = self._shared.faces[key] = tuple(out)
+                t = tuple(amt)
+                if t not in groups:
+                    groups.append(t)
+                index.append(groups.index(t))
+            faces = self._shared.faces[key] = (tuple(groups), tuple(index))
         return faces
 
     def _margins(self, cnt: list[int], setl: list[tuple[int, int, int]], hand: list[int],
@@ -651,11 +693,24 @@ class HeuristicBot(Bot):
         memo = ctx.terms.margins
         got = memo.get(key)
         if got is None:
-            base = self.value(cnt, setl, 1, ctx)
+            # One more half changes either the lands-and-enemy term (kinds before
+            # M0) or the build plan's (the rest), never both: the other term is
+            # the holding's own, reused (value() would look up the same float).
+            hv, n_lands = self._head_value(cnt, ctx)
+            pv = self._plan_value(cnt, setl, 1, ctx)
+            add_goals = self._add_goals
+            base = add_goals(hv + pv, n_lands, cnt, setl, ctx)
             margin = []
+            m0 = self.M0
             for k in range(self.K):
                 cnt[k] += 1
-                margin.append(self.value(cnt, setl, 1, ctx) - base)
+                if k < m0:
+                    hk, nk = self._head_value(cnt, ctx)
+                    v = add_goals(hk + pv, nk, cnt, setl, ctx)
+                else:
+                    v = add_goals(hv + self._plan_value(cnt, setl, 1, ctx), n_lands, cnt, setl,
+                                  ctx)
+                margin.append(v - base)
                 cnt[k] -= 1
             got = memo[key] = (base, margin)
             self._shared.stored += 1
@@ -688,20 +743,18 @@ class HeuristicBot(Bot):
         order = self._gain_order[q] = [(i, k) for _v, i, k in ranked]
         return order
 
-    def _card_gain(self, obs: UndecimObservation, ctx: _Ctx, card: int, hand: list[int],
-                   base: float) -> float:
+    def _card_gain(self, obs: UndecimObservation, ctx: _Ctx, card: int, base: float,
+                   loose: tuple[int, ...], setl: tuple[tuple[int, int, int], ...],
+                   rivals: list[int]) -> float:
         """Expected value added by playing ``card`` now, over the six die faces.
 
-        Needs the tables :meth:`_margins` set for this decision.
+        ``loose`` and ``setl``: this seat's holding; ``rivals``: the other seats'
+        enemies. Needs the tables :meth:`_margins` set for this decision.
         """
         spec = self.g.actions[card]
-        me = obs.seat
-        en = self.EN
         gold = self.GOLD
-        total = 0.0
         counters = obs.counters
-        cnt0 = list(obs.loose[me])
-        setl = list(obs.settlements[me])
+        cnt0 = list(loose)
         # The gold boost (U1d) takes the same gold on every face: settled once.
         boost_q = -1
         boost_k = 0
@@ -710,58 +763,69 @@ class HeuristicBot(Bot):
             if spec.boost_target != Q_TIME:
                 cnt0[gold] -= boost_k
                 boost_q = spec.boost_target
-        gain_order = self._gain_order
-        # A face's value depends only on the quantities and on whether this card's
+        # A face's value depends only on its quantities and on whether this card's
         # time sets off a Night; faces that share both (most cards have no die
-        # effect) are valued once, and every face still adds its term in order.
-        by_face: dict[tuple[tuple[int, ...], bool], float] = {}
-        for die, amt in enumerate(self._faces(tuple(obs.story), card), 1):
-            if boost_q >= 0:
-                boosted = list(amt)
-                boosted[boost_q] += boost_k
-                amt = tuple(boosted)
-            time_q = amt[Q_TIME]
+        # effect) are valued once, at 2 · group + sets_off, and every face still
+        # adds its term in face order (the same float sum).
+        groups, index = self._faces(obs.story, card)
+        values: list[float | None] = [None] * (2 * len(groups))
+        total = 0.0
+        for die in range(1, 7):
+            g = index[die - 1]
+            time_q = groups[g][Q_TIME]
             # A die that sets off the Night itself leaves this card's time no Night.
-            sets_off = bool(counters - die > 0 and time_q and counters - die - time_q <= 0)
-            key = (amt, sets_off)
-            v = by_face.get(key)
+            sets_off = counters - die > 0 and time_q and counters - die - time_q <= 0
+            j = 2 * g + 1 if sets_off else 2 * g
+            v = values[j]
             if v is None:
-                cnt = cnt0[:]
-                # The gains, taken greedily by marginal value (first best in hand
-                # order): the best cards not yet taken, in gain_order.
-                used = 0
-                for q in range(len(GAIN_QUANTITIES)):
-                    n_q = amt[q]
-                    if n_q <= 0:
-                        continue
-                    order = gain_order[q]
-                    if order is None:
-                        order = self._order(q)
-                    for i, k in order:
-                        if not used >> i & 1:
-                            used |= 1 << i
-                            cnt[k] += 1
-                            n_q -= 1
-                            if not n_q:
-                                break
-                night = 0.0
-                if sets_off:
-                    # This card's time sets off a Night (U1e): cash now, rivals cash too.
-                    e = cnt[en]
-                    mine = e if e >= self._most_other else min(e, ctx.limit)
-                    rivals = 0
-                    for p in range(obs.num_players):
-                        if p != me:
-                            pe = obs.loose[p][en]
-                            top = max(self._most_other, e)
-                            rivals += pe if pe == top else min(pe, ctx.limit)
-                    rivals_avg = rivals / max(1, obs.num_players - 1)
-                    cnt[en] -= mine
-                    night = mine * ctx.enemy_vp - self.RIVAL_WEIGHT * rivals_avg * ctx.enemy_vp
-                now = 1 + amt[Q_SETTLE] + amt[Q_DEVELOP]
-                v = by_face[key] = self.value(cnt, setl, now, ctx) + night + amt[Q_VP]
+                amt = groups[g]
+                if boost_q >= 0:
+                    boosted = list(amt)
+                    boosted[boost_q] += boost_k
+                    amt = tuple(boosted)
+                v = values[j] = self._face_value(ctx, amt, bool(sets_off), cnt0, setl, rivals)
             total += v - base
         return total / 6.0
+
+    def _face_value(self, ctx: _Ctx, amt: tuple[int, ...], sets_off: bool, cnt0: list[int],
+                    setl: tuple[tuple[int, int, int], ...], rivals: list[int]) -> float:
+        """The holding's value after one face's quantities ``amt`` (U1a), plus the VP
+        of a Night this card's time sets off (``sets_off``, U1e) and its own VP."""
+        en = self.EN
+        cnt = cnt0[:]
+        # The gains, taken greedily by marginal value (first best in hand
+        # order): the best cards not yet taken, in gain_order.
+        gain_order = self._gain_order
+        used = 0
+        for q in range(len(GAIN_QUANTITIES)):
+            n_q = amt[q]
+            if n_q <= 0:
+                continue
+            order = gain_order[q]
+            if order is None:
+                order = self._order(q)
+            for i, k in order:
+                if not used >> i & 1:
+                    used |= 1 << i
+                    cnt[k] += 1
+                    n_q -= 1
+                    if not n_q:
+                        break
+        night = 0.0
+        if sets_off:
+            # This card's time sets off a Night (U1e): cash now, rivals cash too.
+            e = cnt[en]
+            most_other = self._most_other
+            mine = e if e >= most_other else min(e, ctx.limit)
+            top = max(most_other, e)
+            total = 0
+            for pe in rivals:
+                total += pe if pe == top else min(pe, ctx.limit)
+            rivals_avg = total / max(1, len(rivals))
+            cnt[en] -= mine
+            night = mine * ctx.enemy_vp - self.RIVAL_WEIGHT * rivals_avg * ctx.enemy_vp
+        now = 1 + amt[Q_SETTLE] + amt[Q_DEVELOP]
+        return self.value(cnt, setl, now, ctx) + night + amt[Q_VP]
 
     def _best_card(self, obs: UndecimObservation, ctx: _Ctx, cards: list[int], pad: bool) -> int:
         """The action card with the highest expected gain (ties: the lower number)."""
@@ -769,14 +833,16 @@ class HeuristicBot(Bot):
         hand = list(obs.hand)
         if pad:
             hand = self._unseen_pad(obs, hand)
-        base = self._margins(list(obs.loose[me]), list(obs.settlements[me]), hand, ctx)
+        loose = obs.loose[me]
+        setl = obs.settlements[me]
+        base = self._margins(list(loose), list(setl), hand, ctx)
         en = self.EN
-        self._most_other = max((obs.loose[p][en] for p in range(obs.num_players) if p != me),
-                               default=0)
+        rivals = [row[en] for p, row in enumerate(obs.loose) if p != me]
+        self._most_other = max(rivals, default=0)
         best = cards[0]
         best_v = -1e9
         for c in cards:
-            v = self._card_gain(obs, ctx, c, hand, base)
+            v = self._card_gain(obs, ctx, c, base, loose, setl, rivals)
             if v > best_v + 1e-9:
                 best, best_v = c, v
         return best
@@ -831,9 +897,13 @@ class HeuristicBot(Bot):
         """Swap the weakest card in hand for the strongest in the council if clearly better."""
         hand = self._unseen_pad(obs, [])
         me = obs.seat
-        base = self._margins(list(obs.loose[me]), list(obs.settlements[me]), hand, ctx)
+        loose = obs.loose[me]
+        setl = obs.settlements[me]
+        base = self._margins(list(loose), list(setl), hand, ctx)
         self._most_other = 0
-        worth = {c: self._card_gain(obs, ctx, c, hand, base)
+        en = self.EN
+        rivals = [row[en] for p, row in enumerate(obs.loose) if p != me]
+        worth = {c: self._card_gain(obs, ctx, c, base, loose, setl, rivals)
                  for c in set(obs.actions) | set(obs.council)}
         give = min(obs.actions, key=lambda c: (worth[c], -c))
         take = max(obs.council, key=lambda c: (worth[c], -c))

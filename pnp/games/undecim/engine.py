@@ -560,6 +560,12 @@ class UndecimState(State[UndecimGame]):
         self._acts: list[tuple[Any, ...] | None] = [None] * n
         #: The observation's (achieved, achieved_order), or None after a change.
         self._ach_t: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
+        #: The observation's own hand per seat (sorted types) or None, and the hand
+        #: sizes or None: forgotten where a hand changes (_hands_moved).
+        self._hand_t: list[tuple[int, ...] | None] = [None] * n
+        self._hsz: tuple[int, ...] | None = None
+        #: The observation's VP rows, or None after VP were banked (_vp_moved).
+        self._vp_t: tuple[tuple[int, ...], ...] | None = None
         self._set_rules()
 
     # -- derived rules ----------------------------------------------------------
@@ -612,6 +618,7 @@ class UndecimState(State[UndecimGame]):
         d["_legal"] = None
         d["_tab"] = self._tab[:]
         d["_acts"] = self._acts[:]
+        d["_hand_t"] = self._hand_t[:]
         return new
 
     # -- set-up -------------------------------------------------------------------
@@ -624,6 +631,7 @@ class UndecimState(State[UndecimGame]):
         self.disc = []
         self._disc_t = None
         self.hand = [[] for _ in range(n)]
+        self._hands_moved()
         self.drawn = [-1] * n
         self.up = [-1] * g.n_res
         self.loose = [[] for _ in range(n)]
@@ -970,6 +978,8 @@ class UndecimState(State[UndecimGame]):
         for i, c in enumerate(hand):
             if ct[c] == t:
                 del hand[i]
+                self._hand_t[p] = None
+                self._hsz = None
                 # _place, inline (the commonest card movement)
                 k = g.types[t][action & 1]
                 self.up[c] = k
@@ -1001,6 +1011,12 @@ class UndecimState(State[UndecimGame]):
         """Forget the observations' action-card fields (an action card moved)."""
         self._acts = [None] * self.num_players
 
+    def _hands_moved(self) -> None:
+        """Forget the observations' hands and hand sizes (resource cards left or joined
+        several hands)."""
+        self._hand_t = [None] * self.num_players
+        self._hsz = None
+
     def _discard(self, cards: list[int]) -> None:
         """Cards to the discard pile (face up; their orientation is forgotten)."""
         for c in cards:
@@ -1018,6 +1034,7 @@ class UndecimState(State[UndecimGame]):
         self.die = 0
         self.chosen = [-1] * n
         self.order = []
+        self._hands_moved()
         for p in range(n):
             hand = self.hand[p]
             need = self.hand_size - len(hand)
@@ -1104,6 +1121,7 @@ class UndecimState(State[UndecimGame]):
         if k:
             self._discard(self._take_loose(p, self.game.EN, k))
             self.vp[p][V_ENEMY] += k * self.enemy_vp
+            self._vp_t = None
             if k > self.limit:
                 self.ev[EV_MAJORITY] += 1
         self.n_disc[p] = k
@@ -1173,6 +1191,7 @@ class UndecimState(State[UndecimGame]):
         self.gq = list(gq)
         if vp:
             self.vp[p][V_ACTION] += vp
+            self._vp_t = None
         self._gain_next(p)
 
     def _gain_next(self, p: int) -> None:
@@ -1301,6 +1320,7 @@ class UndecimState(State[UndecimGame]):
             self.vp[p][V_ROUND] += round_land_vp(lands, g.land_kind_vp, g.full_min, self.full_vp)
             if min(lands) >= g.full_min:
                 self.ev[EV_FULL_SET] += 1
+        self._vp_t = None
         self._check_scenarios(-1)
         self.rnd += 1
         self.order = []
@@ -1353,6 +1373,7 @@ class UndecimState(State[UndecimGame]):
         self.vp = [[0] * len(VP_SOURCES) for _ in range(self.num_players)]
         for p in range(self.num_players):
             self.vp[p][V_START] = start[p]
+        self._vp_t = None
         self.ev[EV_SEASON] += 1
         rng = random.Random(self.rs)
         self.rs = rng.getrandbits(63)
@@ -1425,6 +1446,7 @@ class UndecimState(State[UndecimGame]):
             for p in who:
                 self.vp[p][V_SCEN] += vp
                 mask |= 1 << p
+            self._vp_t = None
             self.ach_seq += 1
             rec[0], rec[1], rec[2] = self.rnd, self.ach_seq, mask
             self._ach_t = None
@@ -1525,6 +1547,16 @@ class UndecimState(State[UndecimGame]):
         if ach is None:
             ach = self._ach_t = (tuple([(a[0], a[2]) for a in self.ach]),
                                  tuple([a[1] for a in self.ach]))
+        # Hands change at gains and refills, VP a few times a round: both kept.
+        hand = self._hand_t[player]
+        if hand is None:
+            hand = self._hand_t[player] = tuple(sorted([ct[c] for c in self.hand[player]]))
+        sizes = self._hsz
+        if sizes is None:
+            sizes = self._hsz = tuple(map(len, self.hand))
+        vp = self._vp_t
+        if vp is None:
+            vp = self._vp_t = tuple(map(tuple, self.vp))
         # A frozen dataclass's __init__ sets its 40 fields one object.__setattr__
         # at a time, most of an observation's cost (bots ask for one at every
         # decision of every playout); the instance dict is filled at once
@@ -1532,7 +1564,7 @@ class UndecimState(State[UndecimGame]):
         obs = object.__new__(UndecimObservation)
         obs.__dict__.update(
             seat=player,
-            current_player=self.current_player(),
+            current_player=self.cur,
             phase=PHASE_NAMES[self.ph],
             num_players=n,
             season=self.season + 1,
@@ -1540,15 +1572,15 @@ class UndecimState(State[UndecimGame]):
             rounds=g.rounds,
             die=self.die,
             counters=self.counters,
-            hand=tuple(sorted([ct[c] for c in self.hand[player]])),
+            hand=hand,
             drawn=ct[self.drawn[player]] if self.drawn[player] >= 0 else -1,
-            hand_sizes=tuple(map(len, self.hand)),
+            hand_sizes=sizes,
             drawing=tuple([d >= 0 for d in self.drawn]),
             deck_size=len(self.deck),
             discard=disc,
             loose=loose,
             settlements=settlements,
-            vp=tuple(map(tuple, self.vp)),
+            vp=vp,
             actions=acts[0],
             council=acts[1],
             known=acts[2],
@@ -1600,6 +1632,7 @@ class UndecimState(State[UndecimGame]):
                 new.drawn[p] = pool[k]
                 k += 1
         new.deck = pool[k:]
+        new._hands_moved()
         # Action cards: unknown ones of the other seats, same counts.
         unknown = [a for p in others for a in range(self.game.n_actions)
                    if (self.ahand[p] & ~self.known[p]) >> a & 1]
@@ -1717,6 +1750,8 @@ class UndecimState(State[UndecimGame]):
         if left:
             raise fail(f"{len(left)} resource cards are missing (e.g. {g.type_names[left[0]]})")
         st.vp = [list(v) for v in pos.vp]
+        st._vp_t = None
+        st._hands_moved()
         st.ahand, st.known, st.council = list(pos.ahand), list(pos.known), pos.council
         seen = st.council
         for p in range(n):
