@@ -27,6 +27,8 @@ def _afresh(state: UndecimState, seat: int) -> UndecimObservation:
     copy = state.clone()
     n = copy.num_players
     copy._tab = [None] * n
+    copy._tl = [None] * n
+    copy._ts = [None] * n
     copy._rows = ()
     copy._disc_t = None
     copy._acts = [None] * n

@@ -69,8 +69,8 @@ class _Shared:
     decision, only how often one is computed.
     """
 
-    __slots__ = ("type_total", "gain_kinds", "goals", "plans", "plan_count", "ctxs", "by_ctx",
-                 "stored", "faces")
+    __slots__ = ("type_total", "gain_kinds", "goals", "inc", "dev_gain", "plans", "plan_count",
+                 "ctxs", "by_ctx", "stored", "faces")
 
     def __init__(self, g: UndecimGame) -> None:
         """The tables of ``g`` and empty memos."""
@@ -86,6 +86,16 @@ class _Shared:
             for per_type in g.gain_opts)
         self.goals: tuple[tuple[int, int, int], ...] = tuple(
             (s.condition, s.threshold, s.bonus) for s in g.scenarios)
+        #: Per settlement size (any size the resource cards allow), the VP one more
+        #: card adds (the table's last size pays no more), and that less a
+        #: material's leftover value: the develop gain a build plan compares.
+        table = g.settle_table
+        last = len(table) - 1
+        self.inc: tuple[int, ...] = tuple(
+            table[s + 1 if s < last else last] - table[s if s < last else last]
+            for s in range(g.n_res + 1))
+        self.dev_gain: tuple[float, ...] = tuple(
+            inc - HeuristicBot.LEFTOVER_MATERIAL for inc in self.inc)
         #: Build-plan values (see HeuristicBot._plan and value) by the plan's
         #: context, (gold VP, builds to expect), and the number stored in all.
         self.plans: dict[tuple[int, float], dict[tuple[Any, ...], float]] = {}
@@ -204,6 +214,8 @@ class HeuristicBot(Bot):
         if shared is None:
             shared = _SHARED[g] = _Shared(g)
         self._shared = shared
+        self._inc = shared.inc
+        self._dev_gain = shared.dev_gain
         self.type_total = shared.type_total
         self._gain_kinds = shared.gain_kinds
         #: Per scenario card: its goal (condition, threshold, bonus VP).
@@ -313,6 +325,9 @@ class HeuristicBot(Bot):
 
         A pure function of its inputs, memoised across decisions and bots of one
         game by :meth:`value` (searching bots value the same holdings over and over).
+        Each build takes the first strictly best of: a develop by a material
+        (settlement order, then material order), a develop by gold, a new
+        settlement of 3 or 2 alike, then of the first two different materials.
         """
         table = self.table
         last = self.last
@@ -321,33 +336,42 @@ class HeuristicBot(Bot):
         mats = list(cnt[m0:m0 + M])
         gold = cnt[self.GOLD]
         LEFTOVER_MATERIAL = self.LEFTOVER_MATERIAL
+        # Per settlement size: what one more card adds (int) and that less a
+        # material's leftover value (the same float the comparison used inline).
+        inc_of = self._inc
+        dev_of = self._dev_gain
+        gold_extra = ctx.gold_extra
         st = [list(x) for x in setl]
         for _ in range(builds):
+            if not gold and not any(mats):
+                break                   # nothing left to build with
             ns = len(st)
             best = 0.5
             op: tuple[int, int, int] | None = None
             for i, (mat, mask, size) in enumerate(st):
-                inc = table[size + 1 if size < last else last] - table[size if size < last else last]
+                dev = dev_of[size]
                 if mat >= 0:
-                    if mats[mat] and inc - LEFTOVER_MATERIAL > best:
-                        best, op = inc - LEFTOVER_MATERIAL, (1, i, mat)
-                else:
+                    if mats[mat] and dev > best:
+                        best, op = dev, (1, i, mat)
+                elif dev > best:
                     for m in range(M):
-                        if mats[m] and not mask >> m & 1 and inc - LEFTOVER_MATERIAL > best:
-                            best, op = inc - LEFTOVER_MATERIAL, (1, i, m)
-                if gold and inc - ns - ctx.gold_extra > best:
-                    best, op = inc - ns - ctx.gold_extra, (2, i, 0)
-            new_set = gold + (ctx.gold_extra * gold if ns == 0 else 0)
+                        if mats[m] and not mask >> m & 1:
+                            best, op = dev, (1, i, m)
+                            break       # a later material gains the same: not better
+                if gold:
+                    g = inc_of[size] - ns - gold_extra
+                    if g > best:
+                        best, op = g, (2, i, 0)
+            new_set = gold + (gold_extra * gold if ns == 0 else 0)
+            gain3 = table[3] + new_set - 3 * LEFTOVER_MATERIAL
+            gain2 = table[2] + new_set - 2 * LEFTOVER_MATERIAL
             for m in range(M):
                 c = mats[m]
-                if c >= 3:
-                    gain = table[3] + new_set - 3 * LEFTOVER_MATERIAL
-                    if gain > best:
-                        best, op = gain, (3, m, 3)
                 if c >= 2:
-                    gain = table[2] + new_set - 2 * LEFTOVER_MATERIAL
-                    if gain > best:
-                        best, op = gain, (3, m, 2)
+                    if c >= 3 and gain3 > best:
+                        best, op = gain3, (3, m, 3)
+                    if gain2 > best:
+                        best, op = gain2, (3, m, 2)
             # Every two-material settlement gains the same, so only the first pair
             # can improve on the best (a later equal gain is not strictly better).
             a = 0
@@ -600,7 +624,12 @@ class HeuristicBot(Bot):
         b_set, b_dev, b_auto = obs.builds
         m0 = self.M0
         best = BUILD_DONE
-        best_v = self.value(cnt, setl, 0, ctx)
+        # A build moves materials and gold into settlements: the lands-and-enemy
+        # term stays the holding's own (looked up once, as value() would).
+        hv, n_lands = self._head_value(cnt, ctx)
+        plan_value = self._plan_value
+        add_goals = self._add_goals
+        best_v = add_goals(hv + plan_value(cnt, setl, 0, ctx), n_lands, cnt, setl, ctx)
         for a in legal:
             if a == BUILD_DONE:
                 continue
@@ -627,7 +656,7 @@ class HeuristicBot(Bot):
                     mask |= 1 << m
                 s2[i] = (mat, mask, size + 1)
                 left = (b_set + b_dev - 1 + b_auto) if b_dev else (b_set if b_auto else 0)
-            v = self.value(c2, s2, left, ctx)
+            v = add_goals(hv + plan_value(c2, s2, left, ctx), n_lands, c2, s2, ctx)
             if v > best_v + 1e-9:
                 best, best_v = a, v
         return best

@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 from operator import itemgetter
-from typing import Any, Iterator, Mapping, Sequence, cast
+from typing import Any, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
@@ -97,6 +97,10 @@ def _shuffled(items: list[int], rng: random.Random) -> list[int]:
     if len(order) > 1:
         return list(itemgetter(*order)(items))     # one C call instead of a list loop
     return [items[i] for i in order]
+
+
+#: ``_SET(x)`` is ``x >= 0`` for an int: a card drawn, an action chosen (-1 none).
+_SET = (-1).__lt__
 
 
 def _mask(indices: Sequence[int]) -> int:
@@ -551,6 +555,13 @@ class UndecimState(State[UndecimGame]):
         #: settlements) or None, and the discard's types or None.
         self._tab: list[tuple[Any, ...] | None] = [None] * n
         self._disc_t: tuple[int, ...] | None = None
+        #: Per seat, the codes of its first loose cards (their table row), or None:
+        #: loose cards are only ever appended between removals, so a row is
+        #: extended by the cards placed since, and forgotten where one leaves
+        #: (_take_loose). Per seat, its (settled, settlements) rows or None:
+        #: forgotten where a settlement is founded or grows.
+        self._tl: list[tuple[int, ...] | None] = [None] * n
+        self._ts: list[tuple[Any, ...] | None] = [None] * n
         #: The observation's (loose, settlements, table, settled) built from ``_tab``;
         #: valid while no entry of ``_tab`` is None.
         self._rows: tuple[tuple[Any, ...], ...] = ()
@@ -617,6 +628,8 @@ class UndecimState(State[UndecimGame]):
         d["season_vp"] = self.season_vp[:]
         d["_legal"] = None
         d["_tab"] = self._tab[:]
+        d["_tl"] = self._tl[:]
+        d["_ts"] = self._ts[:]
         d["_acts"] = self._acts[:]
         d["_hand_t"] = self._hand_t[:]
         return new
@@ -639,6 +652,8 @@ class UndecimState(State[UndecimGame]):
         self.nland = [0] * n
         self.setl = [[] for _ in range(n)]
         self._tab = [None] * n
+        self._tl = [None] * n
+        self._ts = [None] * n
         order = _shuffled(list(range(g.n_actions)), rng)
         self.ahand = [0] * n
         k = 0
@@ -997,6 +1012,7 @@ class UndecimState(State[UndecimGame]):
         up = self.up
         out: list[int] = []
         self._tab[p] = None
+        self._tl[p] = None
         i = len(loose) - 1
         while len(out) < k:
             c = loose[i]
@@ -1244,6 +1260,7 @@ class UndecimState(State[UndecimGame]):
         g = self.game
         m0 = g.MAT0
         self._tab[p] = None
+        self._ts[p] = None
         if action < DEV_BASE:
             if action < SETTLE_MIX:
                 m, extra = divmod(action - SETTLE_SAME, 2)
@@ -1513,17 +1530,27 @@ class UndecimState(State[UndecimGame]):
             up = self.up
             for p in range(n):
                 if tab[p] is None:
-                    setl = self.setl[p]
-                    tab[p] = (tuple([codes[c * kinds + up[c]] for c in self.loose[p]]),
-                              tuple([tuple([codes[c * kinds + up[c]] for c in cards])
-                                     for _m, _k, cards in setl]),
-                              tuple(self.cnt[p]),
-                              tuple([(m, mask, len(cards)) for m, mask, cards in setl]))
-            rows = cast(list[tuple[Any, ...]], tab)      # every seat's row is built now
-            # Most steps move one seat's cards: the other seats' rows are reused,
-            # and these tuples until the next move.
-            self._rows = (tuple([t[2] for t in rows]), tuple([t[3] for t in rows]),
-                          tuple([t[0] for t in rows]), tuple([t[1] for t in rows]))
+                    # Most moves place a card: extend the loose row by the cards
+                    # placed since it was made; settlements change at builds only.
+                    loose_p = self.loose[p]
+                    row = self._tl[p]
+                    if row is None:
+                        row = tuple([codes[c * kinds + up[c]] for c in loose_p])
+                    elif len(row) < len(loose_p):
+                        row += tuple([codes[c * kinds + up[c]] for c in loose_p[len(row):]])
+                    self._tl[p] = row
+                    built = self._ts[p]
+                    if built is None:
+                        setl = self.setl[p]
+                        built = self._ts[p] = (
+                            tuple([tuple([codes[c * kinds + up[c]] for c in cards])
+                                   for _m, _k, cards in setl]),
+                            tuple([(m, mask, len(cards)) for m, mask, cards in setl]))
+                    tab[p] = (row, built[0], tuple(self.cnt[p]), built[1])
+            # Every seat's row is built now. Most steps move one seat's cards: the
+            # other seats' rows are reused, and these tuples until the next move.
+            table_t, settled, loose, settlements = zip(*tab)
+            self._rows = (loose, settlements, table_t, settled)
         loose, settlements, table_t, settled = self._rows
         disc = self._disc_t
         if disc is None:
@@ -1557,6 +1584,9 @@ class UndecimState(State[UndecimGame]):
         vp = self._vp_t
         if vp is None:
             vp = self._vp_t = tuple(map(tuple, self.vp))
+        # -1 < x, i.e. x >= 0 (a card drawn, a choice made), mapped without a
+        # list comprehension's frame.
+        set_ = _SET
         # A frozen dataclass's __init__ sets its 40 fields one object.__setattr__
         # at a time, most of an observation's cost (bots ask for one at every
         # decision of every playout); the instance dict is filled at once
@@ -1575,7 +1605,7 @@ class UndecimState(State[UndecimGame]):
             hand=hand,
             drawn=ct[self.drawn[player]] if self.drawn[player] >= 0 else -1,
             hand_sizes=sizes,
-            drawing=tuple([d >= 0 for d in self.drawn]),
+            drawing=tuple(map(set_, self.drawn)),
             deck_size=len(self.deck),
             discard=disc,
             loose=loose,
@@ -1586,7 +1616,7 @@ class UndecimState(State[UndecimGame]):
             known=acts[2],
             action_counts=acts[3],
             chosen=self.chosen[player],
-            has_chosen=tuple([c >= 0 for c in self.chosen]),
+            has_chosen=tuple(map(set_, self.chosen)),
             played=self.log[-1] if revealed else (-1,) * n,
             order=tuple(self.order),
             log=tuple(self.log),
