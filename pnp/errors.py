@@ -29,3 +29,9 @@ class PnpError(Exception):
                 where += f":{self.line}"
             where += ": "
         return f"{where}{self.message}"
+
+
+class Interrupted(PnpError):
+    """The run was stopped by Ctrl-C or SIGTERM; workers are gone, nothing written."""
+
+    exit_code = 130

@@ -15,13 +15,14 @@ running scheduler (``tcp://scheduler:8786``).
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from pnp.errors import PnpError
+from pnp.errors import Interrupted, PnpError
 
-if TYPE_CHECKING:
-    from pnp.sim.aggregate import Aggregate
-    from pnp.sim.runner import _Chunk, _Setup
+#: The runner's per-variant set-up, one task (a chunk of games) and its result.
+SetupT = TypeVar("SetupT")
+TaskT = TypeVar("TaskT")
+ResultT = TypeVar("ResultT")
 
 #: Tasks kept in flight per worker: enough to hide scheduling latency while
 #: results stream back in order and memory stays flat.
@@ -51,11 +52,13 @@ def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
                        f"({type(exc).__name__}: {exc})") from None
 
 
-def dask_results(setups: Sequence["_Setup"], tasks: list["_Chunk"], jobs: int,
-                 cluster: str) -> Iterator["Aggregate"]:
-    """Every task's aggregate, in task order, computed on the Dask cluster ``cluster``."""
-    from pnp.sim.runner import Interrupted, run_task
+def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluster: str,
+                 run_task: Callable[[Sequence[SetupT], TaskT], ResultT]) -> Iterator[ResultT]:
+    """Every task's result, in task order, computed on the Dask cluster ``cluster``.
 
+    ``run_task(setups, task)`` is the runner's (:func:`pnp.sim.runner.run_task`),
+    passed in so this module needs nothing from the runner that calls it.
+    """
     client, local = _client(cluster, jobs)
     try:
         workers = max(1, len(client.scheduler_info().get("workers", {})) or jobs)

@@ -26,6 +26,7 @@ from itertools import chain, islice
 from operator import ge
 from typing import Any, Iterable, Sequence
 
+from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, State
 
 #: Invariant levels, strongest first (the CLI's choices come from here).
@@ -193,11 +194,26 @@ def check_state(game: Game[Any], state: State[Any], deck_sorted: Sequence[int] |
     return check_clones(state, legal, to_try)
 
 
+def replay(game: Game[Any], num_players: int, seed: int, actions: Sequence[int]) -> State[Any]:
+    """Replay ``actions`` from the deal with ``seed`` (a failure's ``deal_seed``).
+
+    Each action is checked to be legal first; an illegal one raises
+    :class:`~pnp.errors.PnpError`. Errors raised by the engine propagate.
+    """
+    state = game.new_initial_state(num_players, seed)
+    for step, action in enumerate(actions):
+        legal = state.legal_actions()
+        if action not in legal:
+            raise PnpError(f"replay step {step}: action {action} is not legal "
+                           f"(legal: {legal[:20]}{'…' if len(legal) > 20 else ''})")
+        state.apply_action(action)
+    return state
+
+
 def check_final(game: Game[Any], state: State[Any], actions: Sequence[int],
                 seed: int) -> str | None:
     """End-of-game invariants: returns/winners/events are well formed, and
     replaying ``actions`` from ``seed`` reproduces the same final state."""
-    from pnp.sim.runner import replay
     n = state.num_players
     ret = state.returns()
     if len(ret) != n:

@@ -30,14 +30,15 @@ from dataclasses import dataclass, field
 from types import FrameType
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
-from pnp.errors import PnpError
+from pnp.errors import Interrupted
 from pnp.games.api import TERMINAL, Game, State
 from pnp.games.bots import Bot, BotFactory, RandomBot, bot_factory
 from pnp.games.stats import GameStats
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import seat_bots
 from pnp.sim.invariants import (CLONE_EVERY, FULL_GAMES, REPLAY_EVERY, Deck, check_cheap,
-                                check_clones, check_final, check_state, describe, safe_text)
+                                check_clones, check_final, check_state, describe, replay,
+                                safe_text)
 
 if TYPE_CHECKING:
     from pnp.sim.paired import Paired
@@ -55,12 +56,6 @@ SEARCH_CHUNK_GAMES = 5
 Progress = Callable[[int], None]
 #: A game's ``standing(state)`` hook: each seat's standing mid-game (e.g. VP so far).
 Standing = Callable[[State[Any]], Sequence[float]]
-
-
-class Interrupted(PnpError):
-    """The run was stopped by Ctrl-C or SIGTERM; workers are gone, nothing written."""
-
-    exit_code = 130
 
 
 @dataclass
@@ -115,22 +110,6 @@ def make_bots(classes: Sequence[BotFactory], game: Game[Any], seed: int,
     """Fresh bots for game ``game_index`` (factories by seat), each with its own rng."""
     return [cls(game, i, random.Random(derive_seed(seed, game_index, f"bot{i}")))
             for i, cls in enumerate(classes)]
-
-
-def replay(game: Game[Any], num_players: int, seed: int, actions: Sequence[int]) -> State[Any]:
-    """Replay ``actions`` from the deal with ``seed`` (a failure's ``deal_seed``).
-
-    Each action is checked to be legal first; an illegal one raises
-    :class:`~pnp.errors.PnpError`. Errors raised by the engine propagate.
-    """
-    state = game.new_initial_state(num_players, seed)
-    for step, action in enumerate(actions):
-        legal = state.legal_actions()
-        if action not in legal:
-            raise PnpError(f"replay step {step}: action {action} is not legal "
-                           f"(legal: {legal[:20]}{'…' if len(legal) > 20 else ''})")
-        state.apply_action(action)
-    return state
 
 
 def action_texts(game: Game[Any], num_players: int, seed: int,
@@ -576,7 +555,7 @@ def run_tasks(setups: Sequence[_Setup], tasks: list[_Chunk], jobs: int = 1,
     """
     if cluster:
         from pnp.sim.cluster import dask_results
-        return dask_results(setups, tasks, jobs, cluster)
+        return dask_results(setups, tasks, jobs, cluster, run_task)
     used = max(1, min(jobs, len(tasks)))
     if used == 1:
         return (run_chunk(setups[t.variant], t) for t in tasks)
