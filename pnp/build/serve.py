@@ -311,7 +311,7 @@ def process_umask() -> int:
 def cache_root() -> Path:
     """pnp's cache folder: ``$PNP_CACHE_DIR``, else ``$XDG_CACHE_HOME/pnp`` or ``~/.cache/pnp``.
 
-    The same rule as :func:`pnp.render.fonts.cache_dir` (a test keeps them
+    The same rule as :func:`pnp.render.diskcache.cache_dir` (a test keeps them
     equal), repeated here because that module loads ReportLab.
     """
     base = os.environ.get("PNP_CACHE_DIR")

@@ -1,7 +1,7 @@
 """A small on-disk store of build results that are costly and deterministic.
 
 ``pnp build`` keeps four kinds of entries here, each in its own folder under
-the pnp cache (:func:`pnp.render.fonts.cache_dir`):
+the pnp cache (:func:`cache_dir`):
 
 - ``markup``: what a card side's template rendered (:mod:`pnp.build.markup_cache`);
 - ``layouts``: a card side's fitted layout, keyed by its rendered markup and
@@ -148,6 +148,27 @@ def _remove(path: str) -> bool:
     return True
 
 
+def cache_dir(sub: str) -> Path | None:
+    """Return ``<user cache>/pnp/<sub>`` (created), or None if it cannot be made.
+
+    ``$PNP_CACHE_DIR`` overrides the location; ``$XDG_CACHE_HOME`` (else
+    ``~/.cache``) is the default. The cache only holds things pnp can
+    rebuild (compiled templates, parsed font tables).
+    """
+    base = os.environ.get("PNP_CACHE_DIR")
+    if base:
+        root = Path(base)
+    else:
+        xdg = os.environ.get("XDG_CACHE_HOME")
+        root = (Path(xdg) if xdg else Path.home() / ".cache") / "pnp"
+    folder = root / sub
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError:
+        return None
+    return folder
+
+
 def open_cache(sub: str, limit: int) -> DiskCache | None:
     """The cache folder ``sub`` of the pnp cache, or None when there is none.
 
@@ -155,7 +176,6 @@ def open_cache(sub: str, limit: int) -> DiskCache | None:
     """
     if os.environ.get("PNP_BUILD_CACHE", "").strip().lower() in ("0", "false", "no", "off"):
         return None
-    from pnp.render.fonts import cache_dir
 
     folder = cache_dir(sub)
     return DiskCache(folder, limit) if folder is not None else None

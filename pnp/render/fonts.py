@@ -12,7 +12,6 @@ import gc
 import hashlib
 import importlib.util
 from fnmatch import fnmatch
-import os
 import pickle
 import zlib
 from pathlib import Path
@@ -233,6 +232,8 @@ def _cached_face(path: Path) -> TTFontFace:
     shaping uses sits in a second file, loaded when asked for. Any problem
     with the cache falls back to parsing the file.
     """
+    from pnp.render.diskcache import cache_dir
+
     tag = _face_tag(path)
     folder = cache_dir("fonts")
     cached = folder / f"{path.stem}-{tag}.pickle" if folder is not None else None
@@ -319,27 +320,6 @@ def register_fonts() -> None:
     """
     for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN):
         ensure_font(name)
-
-
-def cache_dir(sub: str) -> Path | None:
-    """Return ``<user cache>/pnp/<sub>`` (created), or None if it cannot be made.
-
-    ``$PNP_CACHE_DIR`` overrides the location; ``$XDG_CACHE_HOME`` (else
-    ``~/.cache``) is the default. The cache only holds things pnp can
-    rebuild (compiled templates, parsed font tables).
-    """
-    base = os.environ.get("PNP_CACHE_DIR")
-    if base:
-        root = Path(base)
-    else:
-        xdg = os.environ.get("XDG_CACHE_HOME")
-        root = (Path(xdg) if xdg else Path.home() / ".cache") / "pnp"
-    folder = root / sub
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError:
-        return None
-    return folder
 
 
 def canvas_kwargs() -> dict[str, object]:

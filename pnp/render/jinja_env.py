@@ -69,7 +69,7 @@ def _bytecode_cache() -> jinja2.BytecodeCache | None:
     Compiling the templates was most of a cold ``pnp preview``; with the
     cache a template is compiled once per edit, not once per process.
     """
-    from pnp.render.fonts import cache_dir
+    from pnp.render.diskcache import cache_dir
 
     folder = cache_dir("jinja")
     return _BytecodeCache(str(folder)) if folder is not None else None

@@ -76,6 +76,28 @@ def keeps_together(before: str, a: str, b: str) -> bool:
     return False
 
 
+_CJK_RANGES = (
+    (0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF),
+    (0x3100, 0x31FF), (0x3200, 0x32FF), (0x3300, 0x33FF), (0x3400, 0x4DBF),
+    (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF),
+    (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF),
+)
+
+
+def is_cjk_cp(cp: int) -> bool:
+    """Return True for ideographs, kana, hangul and full-width forms.
+
+    Lines may break between two such characters (subject to kinsoku);
+    Latin text breaks only at spaces.
+    """
+    if cp < 0x1100:
+        return False
+    for lo, hi in _CJK_RANGES:
+        if lo <= cp <= hi:
+            return True
+    return cp in (0x2026, 0x2025, 0x2014, 0x2015)  # … ‥ — ― behave as CJK
+
+
 def break_points(text: str, is_cjk: Callable[[str], bool] | None = None) -> list[bool]:
     """Return, for each index ``i`` in ``1..len(text)-1``, whether a line may break before it.
 
@@ -84,11 +106,9 @@ def break_points(text: str, is_cjk: Callable[[str], bool] | None = None) -> list
     characters of which one is CJK, unless :func:`keeps_together` forbids it.
     """
     if is_cjk is None:
-        from pnp.render.textlayout import is_cjk as cjk_cp
-
         def is_cjk(ch: str) -> bool:
-            """CJK test on a character (see :func:`pnp.render.textlayout.is_cjk`)."""
-            return cjk_cp(ord(ch))
+            """CJK test on a character (see :func:`is_cjk_cp`)."""
+            return is_cjk_cp(ord(ch))
 
     out = [False] * len(text)
     for i in range(1, len(text)):

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pnp.errors import PnpError
 from pnp.render import fonts, kinsoku
 from pnp.render.colors import RGB
+from pnp.render.kinsoku import is_cjk_cp
 from pnp.render.nodes import Icon, IconUse, TextRun
 
 #: A text piece: ("t", fonts, color, text[, tracking]), ("i", icon, color) or ("b",).
@@ -32,28 +33,6 @@ SHORT_LAST_LINE = 2
 _SPACE, _CJK, _LATIN, _ICON, _BREAK = range(5)
 #: Inline icons are 1 em tall with this much space on each side (in em).
 ICON_PAD = 0.06
-
-_CJK_RANGES = (
-    (0x1100, 0x11FF), (0x2E80, 0x2FDF), (0x3000, 0x303F), (0x3040, 0x30FF),
-    (0x3100, 0x31FF), (0x3200, 0x32FF), (0x3300, 0x33FF), (0x3400, 0x4DBF),
-    (0x4E00, 0x9FFF), (0xA960, 0xA97F), (0xAC00, 0xD7FF), (0xF900, 0xFAFF),
-    (0xFE30, 0xFE4F), (0xFF00, 0xFFEF), (0x20000, 0x3FFFF),
-)
-
-
-def is_cjk(cp: int) -> bool:
-    """Return True for ideographs, kana, hangul and full-width forms.
-
-    Lines may break between two such characters (subject to kinsoku);
-    Latin text breaks only at spaces.
-    """
-    if cp < 0x1100:
-        return False
-    for lo, hi in _CJK_RANGES:
-        if lo <= cp <= hi:
-            return True
-    return cp in (0x2026, 0x2025, 0x2014, 0x2015)  # … ‥ — ― behave as CJK
-
 
 @dataclass(slots=True)
 class _Atom:
@@ -137,7 +116,7 @@ def _atoms(pieces: tuple[Piece, ...]) -> list[_Atom]:
                 cp = ord(ch)
                 if ch == " ":
                     kind = _SPACE
-                elif is_cjk(cp):
+                elif is_cjk_cp(cp):
                     kind = _CJK
                 else:
                     kind = _LATIN

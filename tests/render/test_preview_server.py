@@ -347,7 +347,7 @@ def serve_stamp(source: Path) -> str:
 
 def test_the_cache_folder_is_the_one_the_fonts_and_templates_use(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    from pnp.render.fonts import cache_dir
+    from pnp.render.diskcache import cache_dir
 
     for env in ({"PNP_CACHE_DIR": str(tmp_path / "a")},
                 {"XDG_CACHE_HOME": str(tmp_path / "b")}, {"HOME": str(tmp_path / "c")}):
