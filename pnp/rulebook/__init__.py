@@ -4,13 +4,14 @@ The rules text lives in ``rulebooks/<slug>.md`` (Japanese) and
 ``rulebooks/<slug>.en.md`` (English), in the Markdown subset of
 :mod:`pnp.rulebook.markdown`. Its ``{{ … }}`` placeholders are filled from
 ``card_data/<slug>/`` (:mod:`pnp.rulebook.placeholders`) and from the
-builders each game registers (:mod:`pnp.rulebook.hooks`: worked examples
+builders each game registers (:mod:`pnp.games.book_hooks`: worked examples
 played by the rules engine, set-up diagrams), so counts, card lists,
 examples and pictures always match the data.
 
-The names below load on first use: a game package that registers its
-builders (:mod:`pnp.rulebook.hooks`, :mod:`pnp.rulebook.kit`) does not pull in
-the PDF and image libraries by importing this package.
+The names below load on first use, so importing this package does not
+pull in the PDF and image libraries. Game packages register their builders
+with :mod:`pnp.games.book_hooks` and draw against :mod:`pnp.games.book_kit`,
+both in the games layer below this one.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ _EXPORTS = {
     "export_markdown": "pnp.rulebook.export", "export_rulebook": "pnp.rulebook.export",
     "prepare": "pnp.rulebook.export", "rulebook_markdown": "pnp.rulebook.export",
     "rulebook_source": "pnp.rulebook.sources", "rulings_stated": "pnp.rulebook.export",
-    "register_rulebook": "pnp.rulebook.hooks",
+    "register_rulebook": "pnp.games.book_hooks",
 }
 
 __all__ = sorted(_EXPORTS)

@@ -26,7 +26,7 @@ from pnp.render.draw import draw_layout
 from pnp.render.fonts import (FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, has_glyph,
                               register_fonts)
 from pnp.render.layout import Layout
-from pnp.rulebook.kit import MAX_WIDTH, MIN_LABEL, card_width, fit_width
+from pnp.games.book_kit import MAX_WIDTH, MIN_LABEL, card_width, fit_width
 
 __all__ = ["MAX_WIDTH", "MIN_LABEL", "Scene", "card_width", "fit_width", "pictures_to_png"]
 
@@ -40,7 +40,7 @@ RED_SUIT = colors.HexColor("#c0392b")
 
 #: Rounded corner of a drawn card, as a share of its width (63 mm cards: 3 mm).
 CORNER = 0.048
-#: Named colours a builder may ask for (see :mod:`pnp.rulebook.kit`).
+#: Named colours a builder may ask for (see :mod:`pnp.games.book_kit`).
 NAMED_COLORS: dict[str, colors.Color] = {"ink": INK, "accent": ACCENT, "muted": MUTED,
                                           "highlight": HIGHLIGHT, "line": LINE}
 

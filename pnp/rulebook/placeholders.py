@@ -29,7 +29,7 @@ placeholder                            where   result
 cols=NAME:LABEL,… }}``                         table from the game's data folder
 ``{{ example NAME }}``,                block   content the game registers in
 ``{{ figure NAME }}``,                         ``pnp/games/<slug>/examples.py``
-``{{ table NAME }}``                           (:mod:`pnp.rulebook.hooks`)
+``{{ table NAME }}``                           (:mod:`pnp.games.book_hooks`)
 =====================================  ======  ==========================================
 
 Block placeholders must stand alone on their line. Any fault (unknown name,
@@ -51,7 +51,7 @@ from pnp.errors import PnpError
 from pnp.rulebook import generate
 from pnp.rulebook.context import BookContext, CardArt, PictureStore, build_engine
 from pnp.rulebook.generate import BreakdownColumn
-from pnp.rulebook.hooks import KINDS, rulebook_hooks
+from pnp.games.book_hooks import KINDS, rulebook_hooks
 from pnp.rulebook.lang import Lang
 from pnp.rulebook.markdown import Line
 from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL, card_width, text_width
@@ -267,7 +267,7 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
 
 
 def _hook(ctx: _Context, kind: str, args: list[str], options: dict[str, str]) -> str:
-    """Content a game registered (:mod:`pnp.rulebook.hooks`)."""
+    """Content a game registered (:mod:`pnp.games.book_hooks`)."""
     name = args[0]
     builders = rulebook_hooks(ctx.game.slug).of(kind)
     if name not in builders:

@@ -12,7 +12,7 @@ from pnp.data import DEFAULT_DATA_DIR, load_game_data
 from pnp.errors import PnpError
 from pnp.rulebook import rulebook_markdown
 from pnp.rulebook.context import BookContext, CardArt, PictureStore
-from pnp.rulebook.hooks import KINDS, rulebook_hooks
+from pnp.games.book_hooks import KINDS, rulebook_hooks
 from pnp.rulebook.lang import load_lang
 from pnp.rulebook.export import rulebook_source
 from rulebook_books import LANGS, SLUGS

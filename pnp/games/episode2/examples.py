@@ -16,8 +16,8 @@ from typing import Sequence
 
 from pnp.errors import PnpError
 from pnp.games.episode2.engine import Episode2Game, Episode2State
-from pnp.rulebook.kit import MIN_LABEL, Book, Scene, card_width
-from pnp.rulebook.hooks import register_rulebook
+from pnp.games.book_hooks import register_rulebook
+from pnp.games.book_kit import MIN_LABEL, Book, Scene, card_width
 from pnp.units import mm
 
 SMALL = card_width(0.3)

@@ -4,7 +4,7 @@ Every example is a scripted position in the engine's notation
 (:mod:`pnp.games.fortuna.notation`), played with the engine's own actions;
 the numbers printed (card values, refills, scores) are read back from the
 resulting state, so a change to the card data changes the book. Registered
-with :func:`pnp.rulebook.hooks.register_rulebook`; the rules text places
+with :func:`pnp.games.book_hooks.register_rulebook`; the rules text places
 them with ``{{ example NAME }}`` and ``{{ figure setup }}``.
 """
 
@@ -14,8 +14,8 @@ from typing import Any, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.fortuna.engine import FortunaGame, FortunaState, card_values as values_of
-from pnp.rulebook.kit import MIN_LABEL, Book, Scene, card_width, fit_width
-from pnp.rulebook.hooks import register_rulebook
+from pnp.games.book_hooks import register_rulebook
+from pnp.games.book_kit import MIN_LABEL, Book, Scene, card_width, fit_width
 
 #: Card width in the examples' pictures (a third of the real card).
 SMALL = card_width(0.28)

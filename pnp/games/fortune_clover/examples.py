@@ -18,8 +18,8 @@ from pnp.errors import PnpError
 from pnp.games.fortune_clover.engine import FortuneCloverGame, FortuneCloverState
 from pnp.games.fortune_clover.scoring import (competition_places, deal_payouts, final_winners,
                                               yellow_return)
-from pnp.rulebook.kit import MIN_LABEL, Book, Scene, card_width
-from pnp.rulebook.hooks import register_rulebook
+from pnp.games.book_hooks import register_rulebook
+from pnp.games.book_kit import MIN_LABEL, Book, Scene, card_width
 
 SMALL = card_width(0.3)
 _SUITS = "♠♥♦♣"

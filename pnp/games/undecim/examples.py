@@ -16,8 +16,8 @@ from typing import Any
 from pnp.errors import PnpError
 from pnp.games.undecim.engine import UndecimGame, UndecimState
 from pnp.games.undecim.scoring import round_land_vp
-from pnp.rulebook.kit import MIN_LABEL, Book, Scene, card_width
-from pnp.rulebook.hooks import register_rulebook
+from pnp.games.book_hooks import register_rulebook
+from pnp.games.book_kit import MIN_LABEL, Book, Scene, card_width
 
 SMALL = card_width(0.24)
 #: Fields a scripted position leaves at their start-of-game values.

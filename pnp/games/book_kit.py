@@ -1,10 +1,12 @@
 """What a game's rulebook builders see: the book, its pictures and a few picture sizes.
 
 Game packages (``pnp/games/<slug>/examples.py``) write examples and diagrams
-against these protocols and import nothing else from the rulebook or the
+against these protocols and import nothing from the rulebook or the
 renderer, so an engine package stays free of the PDF libraries (and its
-type check stays within the engines). :class:`pnp.rulebook.context.BookContext`
-and :class:`pnp.rulebook.pictures.Scene` are the implementations.
+type check stays within the engines). The protocols live here, in the games
+layer, and the rulebook above implements them
+(:class:`pnp.rulebook.context.BookContext`, :class:`pnp.rulebook.pictures.Scene`):
+the rulebook imports the games, never the other way round.
 
 Colours in pictures are named: ``"ink"``, ``"accent"`` (labels that name a
 zone), ``"muted"``, ``"highlight"`` (the card an example talks about) or a

@@ -6,7 +6,7 @@ that calls :func:`register_rulebook` when imported::
     register_rulebook("fortuna", examples={"set_score": set_score},
                       figures={"setup": setup_diagram})
 
-Each builder receives the book (:class:`~pnp.rulebook.kit.Book`) and writes
+Each builder receives the book (:class:`~pnp.games.book_kit.Book`) and writes
 Markdown lines and pictures into it in the edition's language. The rules text
 places them with ``{{ example NAME }}``, ``{{ figure NAME }}`` and
 ``{{ table NAME }}``. Generic rulebook code finds a game's builders through
@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, Mapping
 
 if TYPE_CHECKING:
-    from pnp.rulebook.kit import Book
+    from pnp.games.book_kit import Book
 
 #: A builder writes one piece of rulebook content into the book.
 Builder = Callable[["Book"], None]
