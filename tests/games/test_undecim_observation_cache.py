@@ -2,7 +2,7 @@
 
 The state keeps parts of the observation between steps (the cards in play
 per seat, the discard, the action-card fields, the scenario records, the
-hands and hand sizes, the VP rows) and
+VP rows) and
 forgets each part when what it shows changes. Here every seat's observation,
 at every step of random, heuristic and campaign games and of redealt copies,
 is compared with one built by a copy whose caches were all emptied; and a
@@ -33,8 +33,6 @@ def _afresh(state: UndecimState, seat: int) -> UndecimObservation:
     copy._disc_t = None
     copy._acts = [None] * n
     copy._ach_t = None
-    copy._hand_t = [None] * n
-    copy._hsz = None
     copy._vp_t = None
     return copy.observation(seat)
 

@@ -543,7 +543,7 @@ class HeuristicBot(Bot):
         ctx = self._ctx(obs)
         me = obs.seat
         cnt = list(obs.loose[me])
-        setl = list(obs.settlements[me])
+        setl = obs.settlements[me]       # a tuple: read only, and hashed as it is
         if ph in ("gain", "start_gain"):
             now = sum(obs.builds) + (1 if ph == "gain" else 0)
             if ph == "start_gain":
@@ -566,7 +566,7 @@ class HeuristicBot(Bot):
         return legal_actions[0]
 
     def _best_marker(self, obs: UndecimObservation, cnt: list[int],
-                     setl: list[tuple[int, int, int]], legal: Sequence[int]) -> int:
+                     setl: Sequence[tuple[int, int, int]], legal: Sequence[int]) -> int:
         """The scenario card to mark (U1h): the one whose goal, and its unlocks' goals,
         this seat's season came closest to (its play will likely aim there again).
 
@@ -587,7 +587,7 @@ class HeuristicBot(Bot):
                 best, best_v = a, v
         return best
 
-    def _best_gain(self, cnt: list[int], setl: list[tuple[int, int, int]], now: int,
+    def _best_gain(self, cnt: list[int], setl: Sequence[tuple[int, int, int]], now: int,
                    ctx: _Ctx, legal: Sequence[int]) -> int:
         """The gain whose placed half adds the most value (same half: lowest action)."""
         types = self.types
@@ -619,7 +619,7 @@ class HeuristicBot(Bot):
         return best
 
     def _best_build(self, obs: UndecimObservation, cnt: list[int],
-                    setl: list[tuple[int, int, int]], ctx: _Ctx, legal: Sequence[int]) -> int:
+                    setl: Sequence[tuple[int, int, int]], ctx: _Ctx, legal: Sequence[int]) -> int:
         """The build (or done) that leaves the most valuable holding."""
         b_set, b_dev, b_auto = obs.builds
         m0 = self.M0
@@ -634,7 +634,7 @@ class HeuristicBot(Bot):
             if a == BUILD_DONE:
                 continue
             c2 = cnt[:]
-            s2 = setl[:]
+            s2 = list(setl)
             if a < DEV_BASE:
                 if a < SETTLE_MIX:
                     m, extra = divmod(a - SETTLE_SAME, 2)
@@ -708,7 +708,7 @@ class HeuristicBot(Bot):
             faces = self._shared.faces[key] = (tuple(groups), tuple(index))
         return faces
 
-    def _margins(self, cnt: list[int], setl: list[tuple[int, int, int]], hand: list[int],
+    def _margins(self, cnt: list[int], setl: Sequence[tuple[int, int, int]], hand: list[int],
                  ctx: _Ctx) -> float:
         """Value of the holding now; sets the per-decision tables of :meth:`_card_gain`.
 
@@ -864,7 +864,7 @@ class HeuristicBot(Bot):
             hand = self._unseen_pad(obs, hand)
         loose = obs.loose[me]
         setl = obs.settlements[me]
-        base = self._margins(list(loose), list(setl), hand, ctx)
+        base = self._margins(list(loose), setl, hand, ctx)
         en = self.EN
         rivals = [row[en] for p, row in enumerate(obs.loose) if p != me]
         self._most_other = max(rivals, default=0)
@@ -877,7 +877,7 @@ class HeuristicBot(Bot):
         return best
 
     def _best_boost(self, obs: UndecimObservation, cnt: list[int],
-                    setl: list[tuple[int, int, int]], ctx: _Ctx, legal: Sequence[int]) -> int:
+                    setl: Sequence[tuple[int, int, int]], ctx: _Ctx, legal: Sequence[int]) -> int:
         """Spend gold when what it adds is worth more than the gold kept (U1d)."""
         g = self.g
         spec = g.actions[obs.played[obs.seat]]
@@ -914,7 +914,7 @@ class HeuristicBot(Bot):
                 best, best_v = a, v
         return best
 
-    def _kind_gain(self, cnt: list[int], setl: list[tuple[int, int, int]], k: int,
+    def _kind_gain(self, cnt: list[int], setl: Sequence[tuple[int, int, int]], k: int,
                    ctx: _Ctx) -> float:
         """Value of ``cnt`` with one more half of kind ``k``."""
         cnt[k] += 1
@@ -928,7 +928,7 @@ class HeuristicBot(Bot):
         me = obs.seat
         loose = obs.loose[me]
         setl = obs.settlements[me]
-        base = self._margins(list(loose), list(setl), hand, ctx)
+        base = self._margins(list(loose), setl, hand, ctx)
         self._most_other = 0
         en = self.EN
         rivals = [row[en] for p, row in enumerate(obs.loose) if p != me]

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from itertools import repeat, starmap
 from operator import itemgetter
 from typing import Any, Iterator, Mapping, Sequence
 
@@ -91,8 +92,9 @@ assert len(SEASON_SOURCES) == notation.SEASON_FIELDS
 
 def _shuffled(items: list[int], rng: random.Random) -> list[int]:
     """A shuffled copy of ``items`` (one random float per item; uniform)."""
-    draw = rng.random
-    keys = [draw() for _ in items]
+    # rng.random() once per item, in order, called from C (starmap over empty
+    # argument tuples) instead of a comprehension's loop: the same floats.
+    keys = list(starmap(rng.random, repeat((), len(items))))
     order = sorted(range(len(items)), key=keys.__getitem__)
     if len(order) > 1:
         return list(itemgetter(*order)(items))     # one C call instead of a list loop
@@ -571,10 +573,6 @@ class UndecimState(State[UndecimGame]):
         self._acts: list[tuple[Any, ...] | None] = [None] * n
         #: The observation's (achieved, achieved_order), or None after a change.
         self._ach_t: tuple[tuple[Any, ...], tuple[int, ...]] | None = None
-        #: The observation's own hand per seat (sorted types) or None, and the hand
-        #: sizes or None: forgotten where a hand changes (_hands_moved).
-        self._hand_t: list[tuple[int, ...] | None] = [None] * n
-        self._hsz: tuple[int, ...] | None = None
         #: The observation's VP rows, or None after VP were banked (_vp_moved).
         self._vp_t: tuple[tuple[int, ...], ...] | None = None
         self._set_rules()
@@ -631,7 +629,6 @@ class UndecimState(State[UndecimGame]):
         d["_tl"] = self._tl[:]
         d["_ts"] = self._ts[:]
         d["_acts"] = self._acts[:]
-        d["_hand_t"] = self._hand_t[:]
         return new
 
     # -- set-up -------------------------------------------------------------------
@@ -644,7 +641,6 @@ class UndecimState(State[UndecimGame]):
         self.disc = []
         self._disc_t = None
         self.hand = [[] for _ in range(n)]
-        self._hands_moved()
         self.drawn = [-1] * n
         self.up = [-1] * g.n_res
         self.loose = [[] for _ in range(n)]
@@ -913,7 +909,9 @@ class UndecimState(State[UndecimGame]):
 
     def apply_action(self, action: int) -> None:
         """Apply ``action`` for the current player (IllegalAction, nothing changed, if illegal)."""
-        legal = self._legal if self._legal is not None else self.legal_actions()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
         if action not in legal:
             raise illegal(self, action)
         self._legal = None
@@ -993,8 +991,6 @@ class UndecimState(State[UndecimGame]):
         for i, c in enumerate(hand):
             if ct[c] == t:
                 del hand[i]
-                self._hand_t[p] = None
-                self._hsz = None
                 # _place, inline (the commonest card movement)
                 k = g.types[t][action & 1]
                 self.up[c] = k
@@ -1027,12 +1023,6 @@ class UndecimState(State[UndecimGame]):
         """Forget the observations' action-card fields (an action card moved)."""
         self._acts = [None] * self.num_players
 
-    def _hands_moved(self) -> None:
-        """Forget the observations' hands and hand sizes (resource cards left or joined
-        several hands)."""
-        self._hand_t = [None] * self.num_players
-        self._hsz = None
-
     def _discard(self, cards: list[int]) -> None:
         """Cards to the discard pile (face up; their orientation is forgotten)."""
         for c in cards:
@@ -1050,7 +1040,6 @@ class UndecimState(State[UndecimGame]):
         self.die = 0
         self.chosen = [-1] * n
         self.order = []
-        self._hands_moved()
         for p in range(n):
             hand = self.hand[p]
             need = self.hand_size - len(hand)
@@ -1574,13 +1563,7 @@ class UndecimState(State[UndecimGame]):
         if ach is None:
             ach = self._ach_t = (tuple([(a[0], a[2]) for a in self.ach]),
                                  tuple([a[1] for a in self.ach]))
-        # Hands change at gains and refills, VP a few times a round: both kept.
-        hand = self._hand_t[player]
-        if hand is None:
-            hand = self._hand_t[player] = tuple(sorted([ct[c] for c in self.hand[player]]))
-        sizes = self._hsz
-        if sizes is None:
-            sizes = self._hsz = tuple(map(len, self.hand))
+        # VP change a few times a round (hands at most steps): kept.
         vp = self._vp_t
         if vp is None:
             vp = self._vp_t = tuple(map(tuple, self.vp))
@@ -1602,9 +1585,9 @@ class UndecimState(State[UndecimGame]):
             rounds=g.rounds,
             die=self.die,
             counters=self.counters,
-            hand=hand,
+            hand=tuple(sorted([ct[c] for c in self.hand[player]])),
             drawn=ct[self.drawn[player]] if self.drawn[player] >= 0 else -1,
-            hand_sizes=sizes,
+            hand_sizes=tuple(map(len, self.hand)),
             drawing=tuple(map(set_, self.drawn)),
             deck_size=len(self.deck),
             discard=disc,
@@ -1662,7 +1645,6 @@ class UndecimState(State[UndecimGame]):
                 new.drawn[p] = pool[k]
                 k += 1
         new.deck = pool[k:]
-        new._hands_moved()
         # Action cards: unknown ones of the other seats, same counts.
         unknown = [a for p in others for a in range(self.game.n_actions)
                    if (self.ahand[p] & ~self.known[p]) >> a & 1]
@@ -1781,7 +1763,6 @@ class UndecimState(State[UndecimGame]):
             raise fail(f"{len(left)} resource cards are missing (e.g. {g.type_names[left[0]]})")
         st.vp = [list(v) for v in pos.vp]
         st._vp_t = None
-        st._hands_moved()
         st.ahand, st.known, st.council = list(pos.ahand), list(pos.known), pos.council
         seen = st.council
         for p in range(n):
