@@ -201,18 +201,43 @@ def render_card(env: PnpEnvironment, game: GameData, component: Component, row: 
 
 def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, side: str,
           where: str) -> Layout:
-    """Render and lay out one side of a card, through the build's markup cache if it has one."""
+    """Render and lay out one side of a card, through the build's markup cache if it has one.
+
+    With a markup cache, the fitted layout is kept on disk (the layout store)
+    only for markup seen before: a card side rendered for the first time goes
+    into a sheet file that the sheet cache keeps whole, so its layout is
+    needed again only if that sheet is drawn anew (another card of its deck
+    edited), and is kept then. A cold build thus pickles no layouts.
+    """
     template = (component.face if side == "face" else component.back) or ""
-    context = card_context(game, component, row, side)
     store = env.markup_store
     if store is None:
-        return render_layout(env, template, context, where=where)
-    key = _markup_key(env, game, template, context)
+        return render_layout(env, template, card_context(game, component, row, side),
+                             where=where)
+    key = _side_key(env, game, component, row, side)
     cached = store.get(key)
     if cached is not None:
         return layout_of_markup(env, template, cached, where=where)
-    return render_layout(env, template, context, where=where,
-                         on_markup=lambda markup: store.put(key, markup))
+    return render_layout(env, template, card_context(game, component, row, side), where=where,
+                         on_markup=lambda markup: store.put(key, markup), keep=False)
+
+
+def _side_key(env: PnpEnvironment, game: GameData, component: Component, row: Row,
+              side: str) -> str:
+    """The markup cache key of one card side, computed once per build (``env`` has a store).
+
+    The sheet cache asks for every key of a sheet before drawing it, and
+    drawing asks again for each side it renders.
+    """
+    store = env.markup_store
+    assert store is not None
+    known = store.sides.get((id(row), side))
+    if known is not None and known[0] is row and known[1] is component:
+        return known[2]
+    template = (component.face if side == "face" else component.back) or ""
+    key = _markup_key(env, game, template, card_context(game, component, row, side))
+    store.sides[(id(row), side)] = (row, component, key)
+    return key
 
 
 def _markup_key(env: PnpEnvironment, game: GameData, template: str,
@@ -232,10 +257,8 @@ def side_keys(env: PnpEnvironment, game: GameData, component: Component,
     """
     if env.markup_store is None:
         return None
-    face = _markup_key(env, game, component.face or "",
-                       card_context(game, component, row, "face"))
-    back = (_markup_key(env, game, component.back, card_context(game, component, row, "back"))
-            if component.back else None)
+    face = _side_key(env, game, component, row, "face")
+    back = _side_key(env, game, component, row, "back") if component.back else None
     return face, back
 
 

@@ -121,6 +121,9 @@ class MarkupStore:
         self._tables: dict[int, tuple[GameData, str]] = {}
         #: Per template: whether it (or what it includes) may read ``tables``.
         self._reads_tables: dict[str, bool] = {}
+        #: Per (id of a card row, side): the row and component (held, so the id
+        #: stays theirs) and the side's key (:func:`pnp.build.decks._side_key`).
+        self.sides: dict[tuple[int, str], tuple[Any, Any, str]] = {}
 
     def _tables_digest(self, game: GameData) -> str:
         """A digest of every row of every table of ``game`` (what ``tables`` can show)."""

@@ -50,25 +50,31 @@ def render_markup(env: PnpEnvironment, template_name: str, context: dict[str, An
 
 
 def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, Any],
-                  *, where: str, on_markup: Callable[[str], None] | None = None) -> Layout:
+                  *, where: str, on_markup: Callable[[str], None] | None = None,
+                  keep: bool = True) -> Layout:
     """Render ``template_name`` with ``context`` and parse it into a :class:`Layout`.
 
     ``where`` names the card in error messages (e.g. ``fortuna/reel reel-3-bolt``).
     Raises PnpError for template errors (file:line), bad markup, unknown icons
     and text that does not fit even at its min-size. ``on_markup`` is called
     with the rendered markup once it parsed (the build keeps it: see
-    :mod:`pnp.build.markup_cache`).
+    :mod:`pnp.build.markup_cache`). ``keep``: look the layout up in, and add
+    it to, the environment's on-disk layout store (:class:`LayoutStore`).
     """
     markup = render_template(env, template_name, context, where=where)
-    layout = layout_of_markup(env, template_name, markup, where=where)
+    layout = layout_of_markup(env, template_name, markup, where=where, keep=keep)
     if on_markup is not None:
         on_markup(markup)
     return layout
 
 
 def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
-                     where: str) -> Layout:
-    """Parse markup that ``template_name`` rendered into a :class:`Layout` (see render_layout)."""
+                     where: str, keep: bool = True) -> Layout:
+    """Parse markup that ``template_name`` rendered into a :class:`Layout` (see render_layout).
+
+    ``keep=False`` leaves the on-disk layout store alone (the build's choice
+    for markup it has never seen: see :func:`pnp.build.decks._side`).
+    """
     dirs = icon_dirs(env.templates_dir, template_name)
     # Icon folders enter the key relative to the templates folder, so the key
     # (and whatever is named after it) is the same wherever the project lives.
@@ -87,7 +93,7 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
     resolver = env.resolvers.get(rel)
     if resolver is None:
         resolver = env.resolvers[rel] = IconResolver(dirs, template_name)
-    store: LayoutStore | None = getattr(env, "layout_store", None)
+    store: LayoutStore | None = getattr(env, "layout_store", None) if keep else None
     layout = store.load(template_name, rel, markup, resolver) if store is not None else None
     if layout is None or layout.key != key:
         width, height, bleed, nodes, icons, at = parse_card(

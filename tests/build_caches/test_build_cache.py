@@ -82,10 +82,19 @@ def test_cold_warm_and_damaged_caches_give_the_same_bytes(tmp_path: Path, cache:
     data, templates = _game(tmp_path / "game")
     cold = _build(data, templates, tmp_path / "cold")
     assert any(name.endswith(".pdf") and "mini/" in name for name in cold)
-    layouts, subsets = _entries(cache, "layouts"), _entries(cache, "font-subsets")
-    assert len(layouts) >= 6 + 1 and subsets  # six faces and the shared back, two fonts
+    # a cold build keeps no layouts (its sheets are kept whole), only markup and subsets
+    assert _entries(cache, "layouts") == [] and _entries(cache, "markup")
+    subsets = _entries(cache, "font-subsets")
+    assert subsets
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "warm") == cold
+    # a sheet drawn again from kept markup keeps its layouts (the edit loop's case)
+    for entry in _entries(cache, "sheets"):
+        entry.unlink()
+    monkeypatch.setattr(fonts, "_subset_store", False)
+    assert _build(data, templates, tmp_path / "relaid") == cold
+    layouts = _entries(cache, "layouts")
+    assert len(layouts) >= 6 + 1  # six faces and the shared back
     # damage every entry: truncated, flipped bytes, a foreign file, an empty one
     # (the sheet files too, else the warm build would read no layout)
     for i, entry in enumerate(layouts + subsets + _entries(cache, "sheets")):
@@ -192,7 +201,12 @@ def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: P
 
     data, templates = _game(tmp_path / "game", cards=2)
     cold = _build(data, templates, tmp_path / "cold")
+    # a cold build keeps no layouts; a sheet drawn again from kept markup keeps them
+    shutil.rmtree(cache / "sheets")
+    fonts._subset_store = False
+    assert _build(data, templates, tmp_path / "relaid") == cold
     before = {p.name: p.stat().st_mtime_ns for p in _entries(cache, "layouts")}
+    assert len(before) == 3           # two faces, the shared back
     shutil.rmtree(cache / "sheets")   # the sheets are drawn, from cached layouts
     out = tmp_path / "warm"
     done = subprocess.run([sys.executable, "-m", "pnp.cli", "build", "--no-rulebook", "-q",
