@@ -196,3 +196,18 @@ def test_resample_hidden_redeals_as_the_library_shuffle() -> None:
         assert got.end_deck == pool[at + len(state.deck):]
         assert got.hands[p] == state.hands[p]
         assert ours.getstate() == theirs.getstate()  # the same draws consumed
+
+
+def test_deal_is_the_library_shuffle() -> None:
+    """The engine's inline shuffle deals exactly as random.Random(seed).shuffle would."""
+    total, size = len(G.card_number), 7
+    for seed in (0, 1, 12345, 2**63 + 12345, 2**64 + 7):
+        order = list(range(total))
+        random.Random(seed).shuffle(order)
+        hands = [sorted(order[total - size * (i + 1):total - size * i]) for i in range(4)]
+        rest = order[:total - 4 * size]
+        deck, end_deck = rest[:-7], rest[-7:]
+        state = G.new_initial_state(4, seed)
+        # Seat 0 has drawn the deck's top card (the end of the list) to start its turn.
+        assert state.hands == [sorted(hands[0] + deck[-1:])] + hands[1:]
+        assert state.deck == deck[:-1] and state.end_deck == end_deck

@@ -21,14 +21,14 @@ import random
 import struct
 from bisect import bisect_left, insort
 from dataclasses import dataclass
-from itertools import combinations
+from itertools import combinations, repeat
 from operator import mul
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Sequence, cast
 
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
                            State, illegal)
-from pnp.games.chance import rng_shuffle, seeded_shuffle
+from pnp.games.chance import INLINE_MATCHES, MAX_INLINE, rng_shuffle, seeded_shuffle
 from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, GODDESS, ICON_ORDER, MAX_VALUE,
                                      NUM_SLOTS, PASS_BASE, SET_BASE, WHEEL_BASE, WHEEL_DECLINE,
                                      FortunaCodec, decode_wheel)
@@ -230,12 +230,20 @@ class FortunaGame(Game["FortunaState"]):
         self.num_first: tuple[int, ...] = tuple(
             bisect_left(self.card_number, n) for n in range(NUM_SLOTS + 2))
         self._init_lanes(len(rows))
+        #: (i, bit length of i + 1) for i = cards − 1 … 1: the steps of the
+        #: Fisher–Yates shuffle random.Random.shuffle makes (j < i + 1 drawn by
+        #: rejection from that many random bits).
+        self._shuffle_steps: tuple[tuple[int, int], ...] = tuple(
+            (i, (i + 1).bit_length()) for i in range(len(rows) - 1, 0, -1))
         self._wheel_blocks: dict[tuple[int, int], tuple[int, ...]] = {}
         # Scoring (F8): one lane per icon, counts of a set's face-up icons
         # summed in one int; matches cached per count pattern.
         self._icon_lane: tuple[int, ...] = tuple(
             1 << (self._lane_width * i) for i in self.card_icon)
         self._matches: dict[int, int] = {}
+        #: _type_icon_lane[t]: a card of type t in those per-icon counts.
+        self._type_icon_lane: tuple[int, ...] = tuple(
+            1 << (self._lane_width * i) for i in self.type_icon)
         self._init_type_lanes()
         self.notation = FortunaNotation(codec, self.card_type, EVENT_NAMES,
                                         (self.min_players, self.max_players))
@@ -256,7 +264,6 @@ class FortunaGame(Game["FortunaState"]):
         """
         w = max(6, n_cards.bit_length() + 1)
         half = 1 << (w - 1)
-        ones = sum(1 << (w * x) for x in range(10))
         self._lane_width: int = w
         self._lane_mask: int = (1 << w) - 1
         # lanes[m]: 1 in the lane of every value in mask m.
@@ -266,20 +273,20 @@ class FortunaGame(Game["FortunaState"]):
         #: Top-bit pattern → the values whose lanes it marks, ascending.
         self._top_values: dict[int, tuple[int, ...]] = {
             top: _BITS[m] for m, top in enumerate(self._lane_top)}
-        # Lane X reaches the top bit iff its count ≥ max(X, 1): a set of X
-        # needs X cards, a 0 set at least one (F3).
-        self._set_threshold: int = sum((half - max(x, 1)) << (w * x) for x in range(10))
-        # All-in (F4) candidates for a hand of h cards: values X > h whose
-        # count is h (every card usable); _allin_add[h] tops lanes counting
-        # ≥ h, _above[h] keeps the values above h (F4b: never X = 0).
-        self._allin_add: tuple[int, ...] = tuple((half - h) * ones for h in range(MAX_VALUE))
-        self._above: tuple[int, ...] = tuple(
-            self._lane_top[1023 & ~((2 << h) - 1)] for h in range(MAX_VALUE))
-        #: _allin_tables[h]: (_allin_add[h], _above[h]) for a hand of h cards that
-        #: may make an all-in set (0 < h < MAX_VALUE, all-in sets allowed), else None.
-        self._allin_tables: tuple[tuple[int, int] | None, ...] = tuple(
-            (self._allin_add[h], self._above[h]) if 0 < h < MAX_VALUE and self.all_in else None
+        # _thresholds[h], for a hand of h cards: lane X reaches its top bit iff
+        # the hand holds enough cards usable as X to play a set of X. For
+        # X ≤ h that is max(X, 1) cards (F3: a set of X is X cards, a 0 set at
+        # least one). For X > h (never X = 0) it is all h cards, an all-in
+        # set (F4), where those are allowed (0 < h < 9); else X cards, which
+        # a hand of h < X never has. So one addition finds both kinds, the
+        # all-in values last (the largest).
+        self._thresholds: tuple[int, ...] = tuple(
+            sum((half - (h if x > h and 0 < h < MAX_VALUE and self.all_in else max(x, 1)))
+                << (w * x) for x in range(10))
             for h in range(n_cards + 1))
+        #: _free_top[u]: the top bits of the lanes of the values not in the mask u
+        #: (FortunaState.used: ruling F3, never a second set of one value).
+        self._free_top: tuple[int, ...] = tuple(self._lane_top[1023 & ~u] for u in range(1024))
         #: _num_lanes[n][d]: lanes of the values number n may take with d in its slot.
         self._num_lanes: tuple[tuple[int, ...], ...] = tuple(
             tuple(lanes[m] for m in row) for row in self.vmask)
@@ -319,11 +326,6 @@ class FortunaGame(Game["FortunaState"]):
         self._type_lane: tuple[int, ...] = tuple(1 << (tw * t) for t in range(n_types + 1))
         #: _card_lane[c]: card c in a ``held`` int.
         self._card_lane: tuple[int, ...] = tuple(self._type_lane[t] for t in self.card_type)
-        #: _type_span[t]: (first card id of type t, one past its last, _type_lane[t]),
-        #: for every type; a pass or discard of anything else finds no entry.
-        self._type_span: dict[int, tuple[int, int, int]] = {
-            t: (self.type_first[t], self.type_first[t + 1], self._type_lane[t])
-            for t in range(n_types)}
         self._guard: int = sum(1 << (tw * t + tw - 1) for t in range(n_types + 1))
         self._invalid_need: int = self._type_lane[n_types]
         #: _num_tlanes[n]: every lane of the types of number n, all bits set, for
@@ -331,6 +333,23 @@ class FortunaGame(Game["FortunaState"]):
         self._num_tlanes: tuple[int, ...] = tuple(
             sum(self._tmask << (tw * t) for t in range(n_types) if self.type_number[t] == n)
             for n in range(NUM_SLOTS + 1))
+        #: _discard_steps[n][d]: (the slice of FortunaState.usable holding the cards of
+        #: number n, their lanes, x, FortunaState.tm lanes to add to tm[x], whether
+        #: the Wheel fires) when a discard brings slot n to d cards: the new
+        #: value n + d while d ≤ 9 (F2; lanes 0 once every value is usable), and
+        #: the Wheel exactly when n + d = 10 (F6).
+        self._discard_steps: tuple[tuple[tuple[slice, tuple[int, ...], int, int, bool], ...],
+                                   ...] = tuple(
+            tuple((cards, runs[d], (n + d) % 10, self._num_tlanes[n] if d <= MAX_VALUE else 0,
+                   n + d == 10 and self.wheel_on) for d in range(len(runs)))
+            for n, (cards, runs) in enumerate(self._usable_slice))
+        #: _type_span[t]: (first card id of type t, _type_lane[t], every bit of that
+        #: lane, the type's number n, _discard_steps[n]) for every type; a pass or
+        #: discard of anything else finds no entry.
+        self._type_span: dict[int, tuple[int, int, int, int, tuple[Any, ...]]] = {
+            t: (self.type_first[t], self._type_lane[t], self._tmask << (tw * t),
+                self.type_number[t], self._discard_steps[self.type_number[t]])
+            for t in range(n_types)}
         # FortunaState.usable and .tm with every slot empty: each card only its number.
         self._empty_usable: list[int] = [self._num_lanes[n][0] for n in self.card_number]
         self._empty_tm: list[int] = [self._num_tlanes[x] if 1 <= x <= NUM_SLOTS else 0
@@ -338,6 +357,9 @@ class FortunaGame(Game["FortunaState"]):
         #: A 1 in every lane: ``((held | guard) − _lane_low) & guard`` keeps the
         #: guard bit of exactly the lanes that count at least one card.
         self._lane_low: int = sum(self._type_lane)
+        #: Bits 1 up to the guard of every lane: ``held & _repeat_bits`` is nonzero
+        #: exactly when some type is counted twice or more.
+        self._repeat_bits: int = sum(((1 << (tw - 1)) - 2) << (tw * t) for t in range(n_types))
         #: (mask, table) × 3 of _pass_tables: a hand's pass actions from its ``held``.
         self._pass_chunks = self._pass_tables()
         self._new_caches()
@@ -403,17 +425,16 @@ class FortunaGame(Game["FortunaState"]):
         #: _cache[x]: the hand's cards usable as x (a ``held`` int) → its x-sets.
         self._cache: tuple[dict[int, tuple[int, ...]], ...] = tuple(
             {} for _ in range(MAX_VALUE + 1))
-        #: (cards, value) → tables of _combo_table.
-        self._combos: dict[tuple[int, int], _ComboTable] = {}
+        #: cards << 4 | value → tables of _combo_table.
+        self._combos: dict[int, _ComboTable] = {}
         #: set action → _SetInfo.
         self._set_info: dict[int, _SetInfo] = {}
         self._matches = {}
         self._wheel_blocks = {}
         guard = self._guard
         #: Every table the phase-main legal_actions reads, in one tuple (unpacked once per call).
-        self._main_tables = (guard, self._lane_low, *self._pass_chunks, self._lane_top,
-                             self._set_threshold, self._top_values, self._cache,
-                             self._allin_tables)
+        self._main_tables = (guard, self._lane_low, *self._pass_chunks, self._free_top,
+                             self._thresholds, self._top_values, self._cache)
 
     #: Per-process caches, filled as games are played: left out when the
     #: game is pickled (the simulator ships it to each worker process once)
@@ -453,7 +474,19 @@ class FortunaGame(Game["FortunaState"]):
             raise PnpError(f"fortuna: {num_players} hands of {hand_size} plus an end deck "
                            f"of {end_size} need more than the {total} reel cards")
         order = list(range(total))
-        seeded_shuffle(order, seed)
+        if INLINE_MATCHES and total <= MAX_INLINE:
+            # chance.shuffle_with, with each step's index and bit length paired
+            # up front (FortunaGame._shuffle_steps): the shuffle is a tenth of
+            # a random playout's bytecodes. Same draws, so the same deal as
+            # random.Random(seed).shuffle (checked by INLINE_MATCHES).
+            getrandbits = random.Random(seed).getrandbits
+            for i, k in self._shuffle_steps:
+                j = getrandbits(k)
+                while j > i:
+                    j = getrandbits(k)
+                order[i], order[j] = order[j], order[i]
+        else:
+            seeded_shuffle(order, seed)
         # The deck's top is the end of the list (drawn with pop()).
         hands = [sorted(order[-hand_size * (i + 1):len(order) - hand_size * i])
                  for i in range(num_players)]
@@ -558,7 +591,10 @@ class FortunaGame(Game["FortunaState"]):
 
     def icon_matches(self, cards: Iterable[int]) -> int:
         """Most of ``cards`` showing one icon, goddesses wild (F8); cached per icon count."""
-        packed = sum(map(self._icon_lane.__getitem__, cards))
+        return self._matches_of(sum(map(self._icon_lane.__getitem__, cards)))
+
+    def _matches_of(self, packed: int) -> int:
+        """Most cards showing one icon (F8) from their per-icon counts in one int (cached)."""
         found = self._matches.get(packed)
         if found is None:
             w, mask = self._lane_width, self._lane_mask
@@ -573,20 +609,23 @@ class FortunaGame(Game["FortunaState"]):
         """VP of a set: size × most face-up cards showing one icon, goddesses wild (F8)."""
         return size * self.icon_matches(face_up)
 
-    def _set_actions(self, elig: Sequence[int], value: int) -> tuple[int, ...]:
+    def _set_actions(self, elig: Sequence[int], value: int,
+                     repeats: bool | None = None) -> tuple[int, ...]:
         """Sorted set actions of ``value`` drawn from the sorted eligible types ``elig``.
 
-        A tuple: the caches hold thousands of these, and a tuple is one
-        allocation (a list two) and smaller.
+        ``repeats``: whether a type occurs twice in ``elig`` (found here if not
+        given). A tuple: the caches hold thousands of these, and a tuple is
+        one allocation (a list two) and smaller.
         """
         k = len(elig)
-        offset = SET_BASE + value * self.x_step
         if value == 1 or (value == 0 and k == 1):  # any one card, one action per type
-            return tuple([offset + t + 1 for t in dict.fromkeys(elig)])  # a 1-card code: t + 1
+            one = SET_BASE + value * self.x_step + 1  # a 1-card code is t + 1
+            return tuple(map(one.__add__, dict.fromkeys(elig)))
         if k == value:  # exactly the cards needed: one set
             return (self._exact_base[value] + sum(map(mul, elig, self._powr[value])),)
-        repeats = len(set(elig)) < k
-        table = self._combos.get((k, value))
+        if repeats is None:
+            repeats = len(set(elig)) < k
+        table = self._combos.get(k << 4 | value)
         if table is None:
             table = self._combo_table(k, value)
         if table:
@@ -596,6 +635,7 @@ class FortunaGame(Game["FortunaState"]):
             # Codes come sorted (see below); equal multisets give equal codes.
             return tuple(dict.fromkeys(found)) if repeats else found
         sizes = range(1, min(ZERO_SET_MAX, k) + 1) if value == 0 else (value,)
+        offset = SET_BASE + value * self.x_step
         result: list[int] = []
         for size in sizes:
             # combinations() of a sorted tuple come in lexicographic order, and
@@ -633,7 +673,7 @@ class FortunaGame(Game["FortunaState"]):
             offset = SET_BASE + value * self.x_step
             unpack = struct.Struct(f"<{len(combos)}Q").unpack
             table = (tuple(coef), sum(coef) + offset * lane_ones, unpack, 8 * len(combos))
-        self._combos[(k, value)] = table
+        self._combos[k << 4 | value] = table
         return table
 
     def _sets_of(self, usable: int, value: int) -> tuple[int, ...]:
@@ -643,7 +683,8 @@ class FortunaGame(Game["FortunaState"]):
         there are max(value, 1) of them.
         """
         m0, t0, m1, t1, m2, t2 = self._type_runs
-        result = self._set_actions(t0[usable & m0] + t1[usable & m1] + t2[usable & m2], value)
+        result = self._set_actions(t0[usable & m0] + t1[usable & m1] + t2[usable & m2], value,
+                                   bool(usable & self._repeat_bits))
         cache = self._cache[value]
         if len(cache) > _CACHE_LIMIT:
             cache.clear()
@@ -656,18 +697,28 @@ class FortunaGame(Game["FortunaState"]):
         (value, sorted types, the types as a ``held`` int, VP once complete,
         the value's bit in ``FortunaState.used``, shape). The VP is size ×
         matches (F8), the size of an all-in set being its value once its
-        filler is in (F4). A non-canonical code (decoded to the types
-        ``(-1,)``) and a value above 9 are shape _NEVER.
+        filler is in (F4). A non-canonical code (a zero digit, or types out
+        of order, which would name the same cards as another action; typed
+        ``(-1,)`` as the codec decodes it) and a value above 9 are shape _NEVER.
+
+        The code is decoded here rather than through the codec's cache: fresh
+        deals keep playing sets never met before (about 3 a game), and the
+        cached decode plus a per-icon count list cost three times this.
         """
-        value, types = self.codec.decode_set(action)
-        per_icon = [0] * self.n_icons
-        k = len(types)
-        if (types and types[0] < 0) or not 0 < k or value > MAX_VALUE:
-            return (value, types, self._invalid_need, 0, 0, _NEVER)  # not worth caching
+        value, code = divmod(action - SET_BASE, self.x_step)
+        base = self.codec.base
+        digits: list[int] = []
+        while code:
+            code, digit = divmod(code, base)
+            digits.append(digit - 1)
+        digits.reverse()
+        k = len(digits)
+        if not k or digits[0] < 0 or value > MAX_VALUE or digits != sorted(digits):
+            return (value, (-1,), self._invalid_need, 0, 0, _NEVER)  # not worth caching
+        types = tuple(digits)
         need = sum(map(self._type_lane.__getitem__, types))
-        for t in types:
-            per_icon[self.type_icon[t]] += 1
-        matches = matches_from_counts(per_icon, self.goddess)  # ruling F8
+        # Ruling F8, from the per-icon counts of the set's types in one int.
+        matches = self._matches_of(sum(map(self._type_icon_lane.__getitem__, types)))
         if k == value or (value == 0 and k <= ZERO_SET_MAX):  # ruling F3
             shape = _PLAIN
         elif k < value:
@@ -844,33 +895,30 @@ class FortunaState(State[FortunaGame]):
         hand = self.hands[p]
         # One tuple of the game's tables (FortunaGame._main_tables): a dozen
         # attribute lookups per call showed in profiles of random playouts.
-        (guard, low, m0, t0, m1, t1, m2, t2, lane_top, threshold, top_values, cache,
-         allin_tables) = self.game._main_tables
+        (guard, low, m0, t0, m1, t1, m2, t2, free_top, thresholds, top_values,
+         cache) = self.game._main_tables
         # Pass t is action t, one per type held: FortunaGame._types_held, written out.
         occupied = ((held | guard) - low) & guard
         acts = t0[occupied & m0] + t1[occupied & m1] + t2[occupied & m2]
         # Lane X of ``packed`` counts the hand cards usable as X (F1, F2).
         packed = sum(map(self.usable.__getitem__, hand))
-        free = lane_top[1023 & ~self.used[p]]  # ruling F3: never a second set of one value
-        values = top_values[(packed + threshold) & free]
+        h = len(hand)
+        values = top_values[(packed + thresholds[h]) & free_top[self.used[p]]]
         if values:
             tm = self.tm
             for x in values:
+                if x > h:
+                    # Ruling F4: values X > h usable by all h hand cards are all-in
+                    # sets if the discard area can supply the X − h filler cards.
+                    # They exceed every value before (those need X ≤ h cards),
+                    # so acts stay sorted.
+                    acts += self._allin_actions(values[values.index(x):])
+                    break
                 usable = held & tm[x]
                 found = cache[x].get(usable)
                 if found is None:
                     found = self.game._sets_of(usable, x)
                 acts += found
-        allin = allin_tables[len(hand)]
-        if allin is not None:
-            # Ruling F4: values X > h usable by every one of the h hand cards are
-            # all-in sets if the discard area can supply the X − h filler cards.
-            # They exceed every value above (those need X ≤ h cards), so acts
-            # stay sorted.
-            add, above = allin
-            allin_values = top_values[(packed + add) & free & above]
-            if allin_values:
-                acts += self._allin_actions(allin_values)
         return acts
 
     def _allin_actions(self, values: tuple[int, ...]) -> list[int]:
@@ -901,11 +949,12 @@ class FortunaState(State[FortunaGame]):
         mutation, without listing the legal actions.
         """
         stage = self.stage
-        if stage == MAIN:
+        if not stage:  # MAIN, most steps
             if action >= SET_BASE:
                 self._play_set(action)
                 return
-            if PASS_BASE <= action < DISCARD_BASE and self._discard(action - PASS_BASE, EV_PASS):
+            # A pass is its type's id (PASS_BASE is 0).
+            if 0 <= action < DISCARD_BASE and self._discard(action, EV_PASS):
                 return
         elif stage == DISCARD:
             if (DISCARD_BASE <= action < FILL_BASE
@@ -1069,8 +1118,9 @@ class FortunaState(State[FortunaGame]):
         if not ok:
             raise illegal(self, action)
         # Copies of one type are consecutive ids: take the lowest-id one of each.
-        first = g.type_first
-        played = tuple([hand.pop(bisect_left(hand, first[t])) for t in types])
+        # (map is lazy, so each bisection sees the hand after the pops before it.)
+        played = tuple(map(hand.pop, map(bisect_left, repeat(hand),
+                                         map(g.type_first.__getitem__, types))))
         self.held[p] = held - need
         self.vp[p] += score  # ruling F8 (an all-in set scored at its full size)
         self.used[p] |= bit
@@ -1188,26 +1238,24 @@ class FortunaState(State[FortunaGame]):
         span = g._type_span.get(t)
         if span is None:  # no card type
             return False
-        first, end, lane = span
+        first, lane, lane_bits, n, steps = span
         p = self.cur
-        hand = self.hands[p]
-        i = bisect_left(hand, first)
-        if i == len(hand) or hand[i] >= end:
+        held = self.held[p]
+        if not held & lane_bits:  # no card of type t in hand
             return False
-        card = hand.pop(i)  # copies of one type are consecutive ids: the lowest-id one
-        self.held[p] -= lane
-        n = g.card_number[card]
+        hand = self.hands[p]
+        # Copies of one type are consecutive ids: the lowest-id one.
+        card = hand.pop(bisect_left(hand, first))
+        self.held[p] = held - lane
         slot = self.slots[n]
         slot.append(card)
-        d = len(slot)
-        cards, runs = g._usable_slice[n]
-        self.usable[cards] = runs[d]  # as _slot_changed does
-        if d <= MAX_VALUE:  # one more card in slot n adds the value n + d (F2)
-            self.tm[(n + d) % 10] |= g._num_tlanes[n]
+        # What one more card in slot n changes, looked up (FortunaGame._discard_steps).
+        cards, run, x, lanes, wheel = steps[len(slot)]
+        self.usable[cards] = run  # as _slot_changed does
+        self.tm[x] |= lanes
         ev = self.ev
         ev[event] += 1
-        # Ruling F6: exactly 10 after the discard fires the Wheel of Fortune.
-        if n + d == 10 and g.wheel_on:
+        if wheel:  # ruling F6: exactly 10 after the discard fires the Wheel of Fortune
             ev[EV_WHEEL] += 1
             if any(self.slots[s] for s in range(1, NUM_SLOTS + 1) if s != n):
                 self.stage = WHEEL
