@@ -14,12 +14,14 @@ except those the edit touched. Two caches under the pnp cache folder
   Jinja's ``random`` filter or ``lipsum`` do not render the same text twice,
   so a templates folder that mentions them is not cached.
 - **layouts** (:class:`pnp.render.layout.LayoutStore`): the fitted layout of
-  a rendered markup.
+  a rendered markup, kept only for markup seen before (the first render of
+  a card side lands in a sheet file the sheet cache keeps whole; see
+  :func:`pnp.build.decks._side`).
 
 Both give exactly what rendering anew gives (the tests build cold, warm and
 with damaged entries and compare every byte). ``PNP_BUILD_CACHE=0`` turns
 them off. Whole sheet files are kept too, keyed by these markup keys
-(:mod:`pnp.build.sheet_cache`).
+(:mod:`pnp.build.sheet_cache`), and rulebook PDFs (:mod:`pnp.build.rulebook_cache`).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """A small on-disk store of build results that are costly and deterministic.
 
-``pnp build`` keeps four kinds of entries here, each in its own folder under
+``pnp build`` keeps five kinds of entries here, each in its own folder under
 the pnp cache (:func:`cache_dir`):
 
 - ``markup``: what a card side's template rendered (:mod:`pnp.build.markup_cache`);
@@ -8,7 +8,8 @@ the pnp cache (:func:`cache_dir`):
   everything else the layout depends on (:mod:`pnp.render.layout`);
 - ``font-subsets``: ReportLab's subset of a font for one set of glyphs,
   compressed as ReportLab would compress it (:mod:`pnp.render.fonts`);
-- ``sheets``: whole home sheet PDFs (:mod:`pnp.build.sheet_cache`).
+- ``sheets``: whole home sheet PDFs (:mod:`pnp.build.sheet_cache`);
+- ``rulebooks``: whole rulebook PDFs (:mod:`pnp.build.rulebook_cache`).
 
 Entries are addressed by a key that hashes every input of the value, so an
 entry is never stale: a changed input is a different key. Each file carries
