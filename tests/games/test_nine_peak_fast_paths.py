@@ -163,3 +163,23 @@ def test_column_values_follow_the_area() -> None:
             assert [bool(v >> (GAME.lane_bits * x) & 1) for v in state.cv] == usable
         checked += 1
     assert checked > 2000
+
+
+def test_kept_pass_actions_follow_the_hand() -> None:
+    """The per-seat pass actions kept as types enter and leave a hand (``hm``) are
+    the held types, then their 2-for-1 first-card actions, at every position, and
+    the main-phase legal list built from them drops the highest type's 2-for-1
+    exactly when only one copy of it is held (ruling N3a)."""
+    checked = 0
+    for state in _positions(20, players=3) + _positions(20, players=5):
+        for p in range(state.num_players):
+            held = sorted({GAME.card_type[c] for c in state.hands[p]})
+            assert state.hm[p] == held + [GAME.A_PASS2 + t for t in held], state.to_notation()
+        if state.phase() == "main":
+            hc = state.hc[state.player]
+            passes = [a for a in state.legal_actions() if a < GAME.A_PLAY]
+            held = [t for t in range(GAME.num_types) if hc[t]]
+            second_ok = [t for t in held if hc[t] >= 2 or t < held[-1]]
+            assert passes == held + [GAME.A_PASS2 + t for t in second_ok]
+            checked += 1
+    assert checked > 500

@@ -16,6 +16,7 @@ generator, and ``(params, players, seed, actions)`` replays a game exactly.
 from __future__ import annotations
 
 import random
+from bisect import insort
 from dataclasses import dataclass
 from itertools import accumulate, compress
 from operator import ge, mul
@@ -185,13 +186,17 @@ class NinePeakGame(Game["NinePeakState"]):
         self.type_range: range = range(self.num_types)
         T = self.num_types
         #: Action ranges the legal actions are read from with ``compress`` (one C
-        #: call instead of a Python loop per type): 2-for-1 first cards, takes,
-        #: and second cards of a type ≥ f for each first type f (ruling N3a).
-        self.pass2_range: range = range(c.A_PASS2, c.A_PASS2 + T)
+        #: call instead of a Python loop per type): takes, and second cards of a type ≥ f for each first type f (ruling N3a).
         self.take_range: range = range(c.A_TAKE, c.A_TAKE + T)
         self.second_ranges: tuple[range, ...] = tuple(
             range(c.A_SECOND + f, c.A_SECOND + T) for f in range(T))
+        #: The main-phase pass actions (pass one card of type t = t, then the
+        #: 2-for-1 first card of type t = A_PASS2 + t), the codec's first blocks.
+        assert c.A_PASS1 == 0 and c.A_PASS2 == T
+        self.pass_range: range = range(2 * T)
         self._lane_tables(len(raw))
+        #: ``cv`` of an empty, unpeaked area.
+        self.empty_cv: tuple[int, ...] = tuple(self.lanes[i][0] for i in _SIX)
         self._full = self.params["scoring"] == "full"
 
     def _lane_tables(self, cards: int) -> None:
@@ -264,25 +269,23 @@ class NinePeakGame(Game["NinePeakState"]):
                            f"hand_size={hand} exceeds the {self.num_cards} hat cards")
         deck = list(range(self.num_cards))
         seeded_shuffle(deck, seed)
-        # The top of the deck is the END of the list (deck.pop() draws).
-        state = NinePeakState(self, num_players)
-        ctype, cnum, T, tcol = self.card_type, self.card_number, self.num_types, self.type_col
-        area, ac = state.area, state.ac
-        for _ in range(setup):
-            c = deck.pop()
+        # The top of the deck is the END of the list (deck.pop() draws): the
+        # set-up cards come off first, then each seat's hand in turn.
+        area: list[list[int]] = [[], [], [], [], [], []]
+        ac = [0] * self.num_types
+        ctype, cnum = self.card_type, self.card_number
+        for c in deck[:-setup - 1:-1]:  # (none when setup is 0)
             area[cnum[c] - 1].append(c)  # ruling N1: column of its printed number
             ac[ctype[c]] += 1
-        for p in range(num_players):
-            cards = deck[-hand:]
+        del deck[len(deck) - setup:]
+        hands = []
+        for _ in range(num_players):
+            hands.append(deck[-hand:])
             del deck[-hand:]
-            state.hands[p] = cards
-            state.ht[p] = types = [ctype[c] for c in cards]
-            hc, hn = [0] * T, [0] * NUMBERS
-            for t in types:
-                hc[t] += 1
-                hn[tcol[t]] += 1
-            state.hc[p], state.hn[p] = hc, hn
+        state = NinePeakState(self, num_players, hands)
         state.deck = deck
+        state.area = area
+        state.ac = ac
         state._column_values()
         state._peak_check(-1)  # ruling N2: set-up peaks go to the discard pile
         return state
@@ -443,38 +446,47 @@ class NinePeakState(State[NinePeakGame]):
     so ``apply_action`` validates by membership instead of re-deriving them.
     """
 
-    __slots__ = ("game", "num_players", "deck", "hands", "ht", "hc", "hn", "area", "ac",
+    __slots__ = ("game", "num_players", "deck", "hands", "ht", "hc", "hn", "hm", "area", "ac",
                  "cv", "peaked", "discard", "sets", "piles", "prev", "player", "ph",
                  "first_type", "declared", "picking", "last_pick", "pending",
                  "triggered", "trigger_seat", "nturns", "ev", "known", "_legal", "_usable",
                  "_usable_ok", "_full", "_second")
 
-    def __init__(self, game: NinePeakGame, num_players: int) -> None:
-        """An empty table for ``num_players`` (filled by set-up or from notation)."""
+    def __init__(self, game: NinePeakGame, num_players: int,
+                 hands: list[list[int]] | None = None) -> None:
+        """A table for ``num_players`` with ``hands`` dealt (default: empty; the
+        other zones are empty, filled by set-up or from notation)."""
         self.game = game
         self.num_players = num_players
-        T = game.num_types
         self.deck: list[int] = []
-        self.hands: list[list[int]] = [[] for _ in range(num_players)]
-        #: Per seat: the types of the hand cards, in hand order (parallel to hands).
-        self.ht: list[list[int]] = [[] for _ in range(num_players)]
-        #: Per seat: hand cards per type, and per number (index n − 1).
-        self.hc: list[list[int]] = [[0] * T for _ in range(num_players)]
-        self.hn: list[list[int]] = [[0] * NUMBERS for _ in range(num_players)]
-        self.area: list[list[int]] = [[] for _ in range(NUMBERS)]
+        #: Per seat: the hand's card ids, in hand order; and its caches:
+        #: ``ht`` the types of those cards (parallel to the hand), ``hc`` hand
+        #: cards per type, ``hn`` per number (index n − 1), ``hm`` the
+        #: main-phase pass actions before ruling N3a's exception: pass one of
+        #: every held type t (action t), then start a 2-for-1 with it
+        #: (``A_PASS2`` + t), ascending. ``hm`` is kept as a type enters or
+        #: leaves the hand, so a turn's legal list starts from a copy instead
+        #: of two scans over every type. All set by _hand_caches.
+        self.hands: list[list[int]]
+        self.ht: list[list[int]]
+        self.hc: list[list[int]]
+        self.hn: list[list[int]]
+        self.hm: list[list[int]]
+        self._hand_caches(hands if hands is not None else [[] for _ in range(num_players)])
+        self.area: list[list[int]] = [[], [], [], [], [], []]  # NUMBERS columns
         #: Area cards per type.
-        self.ac: list[int] = [0] * T
+        self.ac: list[int] = [0] * game.num_types
         #: Per column: the values its number's hand cards may stand for, as lanes
         #: (``game.lanes[i][len(area[i])]``, ``game.all_values`` once peaked), kept
         #: up to date wherever a column or its peak changes (see legal_actions).
-        self.cv: list[int] = [game.lanes[i][0] for i in _SIX]
+        self.cv: list[int] = list(game.empty_cv)
         self.peaked: list[bool] = [False] * NUMBERS
         #: Replaced, never extended (clones and observations share it).
         self.discard: tuple[int, ...] = ()
         #: Per seat: finished sets; each seat's tuple is replaced, never extended.
-        self.sets: list[tuple[tuple[int, ...], ...]] = [() for _ in range(num_players)]
+        self.sets: list[tuple[tuple[int, ...], ...]] = [()] * num_players
         #: Per seat: peak pile; replaced, never extended (clones share it).
-        self.piles: list[tuple[int, ...]] = [() for _ in range(num_players)]
+        self.piles: list[tuple[int, ...]] = [()] * num_players
         self.prev: list[int] = [0] * num_players
         self.player = 0
         self.ph = MAIN
@@ -489,7 +501,7 @@ class NinePeakState(State[NinePeakGame]):
         self.ev: list[int] = [0] * len(EVENTS)
         #: Per seat: types of hand cards everyone saw enter the hand (2-for-1
         #: takes), so resample_hidden keeps them; usually empty; replaced on change.
-        self.known: list[tuple[int, ...]] = [() for _ in range(num_players)]
+        self.known: list[tuple[int, ...]] = [()] * num_players
         #: Legal actions of this position once computed (None: not yet), and
         #: in phase pick the usable types they were derived from.
         self._legal: list[int] | None = None
@@ -504,18 +516,32 @@ class NinePeakState(State[NinePeakGame]):
         #: e.g. a position read from notation: the peak check scans every column).
         self._second = -1
 
+    def _hand_caches(self, hands: list[list[int]]) -> None:
+        """Set ``hands`` (one list per seat, taken over) and their caches ht, hc, hn, hm."""
+        g = self.game
+        T = g.num_types
+        ctype, tcol, moves = g.card_type, g.type_col, g.pass_range
+        self.hands = hands
+        self.ht, self.hc, self.hn, self.hm = ht, hcs, hns, hms = [], [], [], []
+        # (plain loops: C-level map/sum/compress set-ups cost more instructions
+        # than these 13-card loops)
+        for hand in hands:
+            types = [ctype[c] for c in hand]
+            hc, hn = [0] * T, [0] * NUMBERS
+            for t in types:
+                hc[t] += 1
+                hn[tcol[t]] += 1
+            ht.append(types)
+            hcs.append(hc)
+            hns.append(hn)
+            hms.append(list(compress(moves, hc + hc)))  # pass one, then 2-for-1 (A_PASS2 = T)
+
     def _recount(self) -> None:
         """Rebuild the count caches from the zones (after building a position)."""
         g = self.game
         T = g.num_types
         ctype = g.card_type
-        self.ht = [[ctype[c] for c in hand] for hand in self.hands]
-        for p, hand in enumerate(self.hands):
-            hc, hn = [0] * T, [0] * NUMBERS
-            for c in hand:
-                hc[ctype[c]] += 1
-                hn[g.card_number[c] - 1] += 1
-            self.hc[p], self.hn[p] = hc, hn
+        self._hand_caches(self.hands)
         self.ac = [0] * T
         for col in self.area:
             for c in col:
@@ -564,6 +590,7 @@ class NinePeakState(State[NinePeakGame]):
         s.ht = [h[:] for h in self.ht]
         s.hc = [h[:] for h in self.hc]
         s.hn = [h[:] for h in self.hn]
+        s.hm = [h[:] for h in self.hm]
         s.area = [c[:] for c in self.area]
         s.ac = self.ac[:]
         s.cv = self.cv[:]
@@ -608,16 +635,14 @@ class NinePeakState(State[NinePeakGame]):
         acts: list[int]
         if ph == MAIN:
             p = self.player
-            hc = self.hc[p]
-            acts = list(compress(g.type_range, hc))
+            # N3: pass one card of any held type, or start a two-card pass
+            # with one; the second card is of a type ≥ the first's (ruling
+            # N3a), so the highest held type (the list's last entry) may start
+            # one only with two copies (a one-card hand never can)
+            acts = self.hm[p][:]
+            if acts and self.hc[p][acts[-1] - g.A_PASS2] < 2:
+                acts.pop()
             h = len(self.hands[p])
-            if h >= 2:
-                # N3 two-card pass; the second card is of a type ≥ the first's
-                # (ruling N3a), so the highest type may start only with two copies
-                last = acts[-1]
-                acts += compress(g.pass2_range, hc)
-                if hc[last] < 2:
-                    acts.pop()
             lo_x = self.prev[p] or 1  # ruling N4: sets never shrink
             if h >= lo_x:
                 # Hand cards usable as each value X = 1 … 9, one lane per X (see
@@ -674,7 +699,12 @@ class NinePeakState(State[NinePeakGame]):
         j = ht.index(t)
         del ht[j]
         c = self.hands[p].pop(j)
-        self.hc[p][t] -= 1
+        hc = self.hc[p]
+        hc[t] -= 1
+        if not hc[t]:  # the type left the hand: no more passes of it
+            hm = self.hm[p]
+            hm.remove(t)
+            hm.remove(self.game.A_PASS2 + t)
         self.hn[p][self.game.type_col[t]] -= 1
         kn = self.known[p]
         if kn and t in kn:
@@ -696,8 +726,13 @@ class NinePeakState(State[NinePeakGame]):
         j = ht.index(t)  # the first card of the type in hand order
         del ht[j]
         c = self.hands[p].pop(j)
-        self.hc[p][t] -= 1
+        hc = self.hc[p]
+        hc[t] -= 1
         g = self.game
+        if not hc[t]:  # the type left the hand (see _from_hand)
+            hm = self.hm[p]
+            hm.remove(t)
+            hm.remove(g.A_PASS2 + t)
         i = g.type_col[t]
         self.hn[p][i] -= 1
         kn = self.known[p]
@@ -718,7 +753,12 @@ class NinePeakState(State[NinePeakGame]):
         t = self.game.card_type[c]
         self.hands[p].append(c)
         self.ht[p].append(t)
-        self.hc[p][t] += 1
+        hc = self.hc[p]
+        hc[t] += 1
+        if hc[t] == 1:  # a type new to the hand: it may be passed (see hm)
+            hm = self.hm[p]
+            insort(hm, t)
+            insort(hm, self.game.A_PASS2 + t)
         self.hn[p][self.game.card_number[c] - 1] += 1
 
     def _to_area(self, c: int) -> int:
