@@ -521,11 +521,7 @@ def plan_game_sheets(game: GameData, profile: Profile, marks: bool,
         if print_kind(component) != "card":
             small.append(component)
             continue
-        lay = compute_layout(profile.paper, component_size(component), kind=profile.layout,
-                             bleed=profile.bleed, marks=marks and profile.marks,
-                             mark_length=profile.mark_length, margin=profile.margin,
-                             min_bleed=profile.min_bleed, priority=profile.priority,
-                             gutter=profile.gutter)
+        lay = _sheet_layout(profile, component_size(component), marks and profile.marks)
         plans.append(SheetPlan(component.id, (component,), lay,
                                grid_sheets(lay, _qty(game, component))))
     if small:
@@ -542,6 +538,40 @@ def plan_game_sheets(game: GameData, profile: Profile, marks: bool,
                              margin=profile.margin)
         plans.append(SheetPlan(SMALL_PARTS, tuple(small), None, sheets))
     return plans
+
+
+#: Sheet layouts already computed in this process, by every argument (see _sheet_layout).
+_LAYOUTS: dict[tuple[object, ...], SheetLayout] = {}
+
+
+def _sheet_layout(profile: Profile, size: tuple[float, float], marks: bool) -> SheetLayout:
+    """``compute_layout`` for cards of ``size`` under ``profile``, once per process.
+
+    Most decks share a card size, and a layout (a frozen value computed from
+    these arguments alone) took a good part of planning every build, warm
+    builds included.
+    """
+    from pnp.printing.papers import get_paper
+
+    try:
+        # the paper by its size, not its name: a name means what the table says now
+        args: tuple[object, ...] = (
+            get_paper(profile.paper), size, profile.layout, profile.bleed, marks,
+            profile.mark_length, profile.margin, profile.min_bleed, profile.priority,
+            profile.gutter)
+        hit = _LAYOUTS.get(args)
+    except (PnpError, TypeError):   # compute_layout says what is wrong, in its order
+        hit, args = None, ()
+    if hit is None:
+        hit = compute_layout(profile.paper, size, kind=profile.layout, bleed=profile.bleed,
+                             marks=marks, mark_length=profile.mark_length,
+                             margin=profile.margin, min_bleed=profile.min_bleed,
+                             priority=profile.priority, gutter=profile.gutter)
+        if args:
+            if len(_LAYOUTS) > 64:
+                _LAYOUTS.clear()
+            _LAYOUTS[args] = hit
+    return hit
 
 
 def bleed_report(game: GameData, profile: Profile, plan: SheetPlan,
