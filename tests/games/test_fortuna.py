@@ -134,7 +134,6 @@ def test_game_pickles_without_data_or_caches() -> None:
     import pickle
     g = game()
     play(g, 4, 0, random_choice)  # warm the caches
-    g.codec.decode_set(next(iter(g._set_info)))  # action text and the bots decode via the codec
     caches = ("_cache", "_set_info", "_combos")
     assert all(getattr(g, name) for name in caches) and any(g._cache) and g.codec._decoded
     assert any(g._type_runs[1::2])  # the tables of cards per run of types fill as played

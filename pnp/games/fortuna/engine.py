@@ -701,21 +701,13 @@ class FortunaGame(Game["FortunaState"]):
         of order, which would name the same cards as another action; typed
         ``(-1,)`` as the codec decodes it) and a value above 9 are shape _NEVER.
 
-        The code is decoded here rather than through the codec's cache: fresh
-        deals keep playing sets never met before (about 3 a game), and the
-        cached decode plus a per-icon count list cost three times this.
+        Decoded through the codec's cache, which the greedy bot fills too
+        (a searching bot's playouts decode each set the bot weighs there).
         """
-        value, code = divmod(action - SET_BASE, self.x_step)
-        base = self.codec.base
-        digits: list[int] = []
-        while code:
-            code, digit = divmod(code, base)
-            digits.append(digit - 1)
-        digits.reverse()
-        k = len(digits)
-        if not k or digits[0] < 0 or value > MAX_VALUE or digits != sorted(digits):
-            return (value, (-1,), self._invalid_need, 0, 0, _NEVER)  # not worth caching
-        types = tuple(digits)
+        value, types = self.codec.decode_set(action)
+        k = len(types)
+        if not k or types[0] < 0 or value > MAX_VALUE:
+            return (value, types, self._invalid_need, 0, 0, _NEVER)  # not worth caching
         need = sum(map(self._type_lane.__getitem__, types))
         # Ruling F8, from the per-icon counts of the set's types in one int.
         matches = self._matches_of(sum(map(self._type_icon_lane.__getitem__, types)))
