@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import random
 import weakref
+from bisect import bisect_left
 from typing import Any, Sequence, cast
 
 from pnp.games.api import Game, Observation
@@ -49,16 +50,16 @@ class GreedyBot(Bot):
             return _fill_choice(obs, legal_actions)
         if phase == "wheel":
             return _wheel_choice(game, obs, legal_actions)
-        sets = [a for a in legal_actions if a >= SET_BASE]
-        if sets:
-            best, quality = _best_set(game, sets, self.rng, self._worth)
+        # Legal actions come ascending, so the sets (the largest ints) are a tail.
+        first_set = bisect_left(legal_actions, SET_BASE)
+        if first_set < len(legal_actions):
+            best, quality = _best_set(game, legal_actions[first_set:], self.rng, self._worth)
             endgame = obs.trigger or obs.deck_size <= 2 * len(obs.hand_sizes)
             if endgame or quality >= GOOD_MATCH:
                 return best
         base = DISCARD_BASE if phase == "discard" else 0
-        hand_types = [game.card_type[c] for c in obs.hand]
-        return _discard_choice(game, obs, hand_types,
-                               [a for a in legal_actions if a < SET_BASE], base, self.rng)
+        hand_types = list(map(game.card_type.__getitem__, obs.hand))
+        return _discard_choice(game, obs, hand_types, legal_actions[:first_set], base, self.rng)
 
 
 def _icon_matches(game: FortunaGame, types: Sequence[int]) -> int:
