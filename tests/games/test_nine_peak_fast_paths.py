@@ -147,8 +147,9 @@ def test_clone_shares_nothing_that_changes() -> None:
 def test_column_values_follow_the_area() -> None:
     """The per-column value lanes kept on the state equal the area's at every position.
 
-    ``cv[i]`` stands for the values hand cards of number i + 1 may take (N1:
-    i + 1 … i + 1 + c, N2: 1 … 9 once peaked); the declare and pick paths
+    ``cv[i][1]`` stands for the values hand cards of number i + 1 may take (N1:
+    i + 1 … i + 1 + c, N2: 1 … 9 once peaked), ``cv[i][k]`` for k such cards
+    capped at 9; the declare and pick paths
     read it instead of the area, so every move that changes a column or a
     peak must keep it in step.
     """
@@ -160,7 +161,10 @@ def test_column_values_follow_the_area() -> None:
         for x in range(1, 10):
             usable = [state.peaked[i] or i + 1 <= x <= i + 1 + len(state.area[i])
                       for i in range(6)]
-            assert [bool(v >> (GAME.lane_bits * x) & 1) for v in state.cv] == usable
+            assert [bool(v[1] >> (GAME.lane_bits * (x - 1)) & 1) for v in state.cv] == usable
+        # entry k of a column's table: min(k, 9) cards in each covered lane
+        for v in state.cv:
+            assert all(v[k] == min(k, 9) * v[1] for k in range(len(v)))
         checked += 1
     assert checked > 2000
 

@@ -19,7 +19,7 @@ import random
 from bisect import insort
 from dataclasses import dataclass
 from itertools import accumulate, compress
-from operator import ge, mul
+from operator import ge, getitem
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
@@ -196,36 +196,51 @@ class NinePeakGame(Game["NinePeakState"]):
         self.pass_range: range = range(2 * T)
         self._lane_tables(len(raw))
         #: ``cv`` of an empty, unpeaked area.
-        self.empty_cv: tuple[int, ...] = tuple(self.lanes[i][0] for i in _SIX)
+        self.empty_cv: tuple[tuple[int, ...], ...] = tuple(self.lanes[i][0] for i in _SIX)
         self._full = self.params["scoring"] == "full"
 
     def _lane_tables(self, cards: int) -> None:
         """Tables that count the hand cards usable as each set value X = 1 … 9 at once.
 
-        Lane X of an int is bits w·X … w·X + w − 1 (w = 8, or 16 for a table
-        of more than 127 cards, so no lane overflows). ``lanes[i][c]`` has a 1
-        in the lanes of the values number i + 1 covers with c cards in its
-        column (ruling N1: i + 1 … i + 1 + c, at most 9); ``all_values`` those
-        of a peaked number (N2). Adding ``minus_x`` (2^(w−1) − X in lane X)
-        sets a lane's top bit exactly when it holds at least X;
-        ``window[lo][hi]`` keeps the top bits of lanes lo … hi, and
-        ``declare_of`` turns the bits left into the declare actions.
+        Lane X of an int is bits w·(X − 1) … w·X − 1 (w = 7: nine lanes fit
+        in 63 bits, so ``sum`` adds them in a C long, without big ints). A
+        column's value is a tuple indexed by a count k of hand cards of its
+        number: entry k has min(k, 9) in the lanes of the values number
+        i + 1 covers — ``lanes[i][c]`` with c cards in its column (ruling
+        N1: i + 1 … i + 1 + c, at most 9), ``all_values`` once peaked (N2).
+        Capping each number's count at 9 keeps every lane ≤ 6 · 9 = 54 and
+        changes no answer (a set has at most 9 cards, so a capped number
+        that covers X already gives X usable cards). Adding ``minus_x``
+        (2^(w−1) − X in lane X) sets a lane's top bit exactly when it holds
+        at least X; ``window[lo][hi]`` keeps the top bits of lanes lo … hi,
+        and ``declare_of`` turns the bits left into the declare actions.
         """
-        w = 8 if cards < 128 else 16
-        #: Bits per lane (lane X starts at bit lane_bits · X).
+        w = 7
+        #: Bits per lane (lane X starts at bit lane_bits · (X − 1)).
         self.lane_bits = w
         top = 1 << (w - 1)
-        self.all_values = sum(1 << (w * x) for x in range(1, PEAK + 1))
-        self.lanes: tuple[tuple[int, ...], ...] = tuple(
-            tuple(sum(1 << (w * x) for x in range(i + 1, min(PEAK, i + 1 + c) + 1))
-                  for c in range(cards + 1))
+        counts = range(cards + 1)
+        tables: dict[int, tuple[int, ...]] = {}
+
+        def per_count(mask: int) -> tuple[int, ...]:
+            """min(k, 9) · mask for every count k, one shared tuple per mask."""
+            if mask not in tables:
+                tables[mask] = tuple(min(k, MAX_SET) * mask for k in counts)
+            return tables[mask]
+
+        self.all_values = per_count(sum(1 << (w * (x - 1)) for x in range(1, PEAK + 1)))
+        self.lanes: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+            tuple(per_count(sum(1 << (w * (x - 1))
+                                for x in range(i + 1, min(PEAK, i + 1 + c) + 1)))
+                  for c in counts)
             for i in range(NUMBERS))
-        self.minus_x = sum((top - x) << (w * x) for x in range(1, PEAK + 1))
+        self.minus_x = sum((top - x) << (w * (x - 1)) for x in range(1, PEAK + 1))
         self.window: tuple[tuple[int, ...], ...] = tuple(
-            tuple(sum(top << (w * x) for x in range(lo, hi + 1)) for hi in range(PEAK + 1))
+            tuple(sum(top << (w * (x - 1)) for x in range(max(lo, 1), hi + 1))
+                  for hi in range(PEAK + 1))
             for lo in range(PEAK + 2))
         self.declare_of: dict[int, tuple[int, ...]] = {
-            sum(top << (w * x) for x in xs): tuple(self.A_PLAY + x - 1 for x in xs)
+            sum(top << (w * (x - 1)) for x in xs): tuple(self.A_PLAY + x - 1 for x in xs)
             for xs in _subsets(range(1, MAX_SET + 1))}
 
     # ------------------------------------------------------------------ helpers
@@ -477,9 +492,10 @@ class NinePeakState(State[NinePeakGame]):
         #: Area cards per type.
         self.ac: list[int] = [0] * game.num_types
         #: Per column: the values its number's hand cards may stand for, as lanes
-        #: (``game.lanes[i][len(area[i])]``, ``game.all_values`` once peaked), kept
+        #: by count of such cards (``game.lanes[i][len(area[i])]``,
+        #: ``game.all_values`` once peaked; see NinePeakGame._lane_tables), kept
         #: up to date wherever a column or its peak changes (see legal_actions).
-        self.cv: list[int] = list(game.empty_cv)
+        self.cv: list[tuple[int, ...]] = list(game.empty_cv)
         self.peaked: list[bool] = [False] * NUMBERS
         #: Replaced, never extended (clones and observations share it).
         self.discard: tuple[int, ...] = ()
@@ -648,8 +664,9 @@ class NinePeakState(State[NinePeakGame]):
                 # Hand cards usable as each value X = 1 … 9, one lane per X (see
                 # NinePeakGame._lane_tables): number n is usable as n … n + c(n)
                 # (ruling N1), a peaked number as 1 … 9 (N2); cv holds those
-                # lanes per column, so the count is one C-level sum of products.
-                v = sum(map(mul, self.hn[p], self.cv))
+                # lanes per column by count of hand cards, so the count is one
+                # C-level sum of table entries.
+                v = sum(map(getitem, self.cv, self.hn[p]))
                 # declare X (lo_x ≤ X ≤ hand size) when at least X cards are usable as X
                 acts += g.declare_of[(v + g.minus_x) & g.window[lo_x][h if h < 9 else 9]]
         elif ph == SECOND:
@@ -685,8 +702,8 @@ class NinePeakState(State[NinePeakGame]):
         g = self.game
         # number i + 1 is usable as x when lane x of its column value is set
         # (i + 1 ≤ x ≤ i + 1 + c(i + 1), or any x once peaked: N1, N2)
-        shift = g.lane_bits * x
-        ok = [v >> shift & 1 for v in self.cv]
+        shift = g.lane_bits * (x - 1)
+        ok = [v[1] >> shift & 1 for v in self.cv]
         tcol = g.type_col
         return [t for t in compress(g.type_range[last:], self.hc[self.player][last:])
                 if ok[tcol[t]]]
