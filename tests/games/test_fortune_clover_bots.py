@@ -308,6 +308,10 @@ def test_card_play_matches_the_card_by_card_reference(game: FortuneCloverGame) -
                         assert (bots[p]._play(obs, legal, want, fmask)
                                 == _reference_play(bots[p], obs, legal, want, fmask))
                         checked += 1
+                    if len(legal) > 2:  # a caller's subset: the bot keeps to it
+                        some = legal[1:]
+                        assert (bots[p]._play(obs, some, 1.0, fmask)
+                                == _reference_play(bots[p], obs, some, 1.0, fmask))
                 heuristic = g_ % 2 == 0
                 st.apply_action(bots[p].act(obs, legal) if heuristic
                                 else legal[int(rng.random() * len(legal))])

@@ -411,6 +411,59 @@ def test_resample_redeals_other_hands_and_future(game: FortuneCloverGame) -> Non
     assert len(hands) > 1
 
 
+def _observation_by_field(st: FortuneCloverState, seat: int) -> dict[str, Any]:
+    """Every observation field computed plainly from the state (rulings C2a, C5a)."""
+    g = st.game
+    over = st.is_terminal()
+    exchanged = st.phase() not in ("exchange_discard", "exchange_pass")
+    deal = g.deals if over else st.deal + 1
+    ids = g.ids_of
+    return {
+        "seat": seat, "current_player": st.current_player(), "phase": st.phase(),
+        "num_players": st.num_players, "deal": deal, "fortune": -1 if over else st.fortune,
+        "fortunes_seen": tuple(st.fortune_order[:deal]), "hand": tuple(ids(st.hands[seat])),
+        "discard": st.discards[seat], "passed": tuple(ids(st.passes[seat])),
+        "received": tuple(ids(st.passes[seat - 1])) if exchanged else (),
+        "leader": st.lead, "trick": tuple(st.trick), "led_suit": st.led,
+        "won": tuple(tuple(ids(m)) for m in st.won), "tricks_won": tuple(st.ntricks),
+        "counted": tuple(st.counted), "voids": tuple(st.voids),
+        "centre_count": st.centre.bit_count(),
+        "hand_sizes": tuple(h.bit_count() for h in st.hands),
+        "yellow": tuple(st.yellow), "white": tuple(st.white), "past_counts": tuple(st.log),
+        "returned": tuple(zip(st.ret_y, st.ret_w)),
+    }
+
+
+def test_observation_fields_at_every_step(game: FortuneCloverGame) -> None:
+    """The fast observation (a template with the per-trick fields shared) holds every
+    field, in order and nothing else, equal to the plain computation at every step,
+    for every seat, after clones too; observations taken earlier do not change."""
+    from dataclasses import fields
+
+    from pnp.games.fortune_clover.engine import FortuneCloverObservation
+    names = [f.name for f in fields(FortuneCloverObservation)]
+    for n, seed in ((3, 1), (4, 2), (6, 3)):
+        st = game.new_initial_state(n, seed)
+        rng = random.Random(seed)
+        kept: list[tuple[FortuneCloverObservation, dict[str, Any]]] = []
+        while True:
+            for seat in range(n):
+                obs = st.observation(seat)
+                want = _observation_by_field(st, seat)
+                assert list(vars(obs)) == names
+                assert vars(obs) == want
+                assert obs == FortuneCloverObservation(**want)
+                if rng.random() < 0.05:
+                    kept.append((obs, want))
+            if st.is_terminal():
+                break
+            legal = st.legal_actions()
+            if rng.random() < 0.2:
+                st = st.clone()
+            st.apply_action(legal[int(rng.random() * len(legal))])
+        assert kept and all(vars(obs) == want for obs, want in kept)
+
+
 # -- notation -------------------------------------------------------------------------------
 
 def test_notation_round_trip_and_fields(game: FortuneCloverGame) -> None:

@@ -255,6 +255,7 @@ class HeuristicBot(Bot):
         self.club_key = g.club_key
         self.all_cards = (1 << g.n_cards) - 1
         self.suit_mask = g.suit_mask
+        self.play_mask = g.play_mask
         self._want_memo: tuple[Any, float] = (None, 0.0)
         #: (Fortune mask, want) of ``_shed``, the shed keys' getter in use.
         self._shed_for: tuple[int, float] = (-1, 0.0)
@@ -371,7 +372,8 @@ class HeuristicBot(Bot):
             for cards in won:
                 won_mask |= sum(map(bit, cards))
             tables.won_memo = (won, won_mask)
-        known = sum(map(bit, obs.hand)) | trick | won_mask
+        hand = sum(map(bit, obs.hand))
+        known = hand | trick | won_mask
         if obs.discard >= 0:
             known |= 1 << obs.discard
         led = obs.led_suit
@@ -389,10 +391,15 @@ class HeuristicBot(Bot):
         # as the observation shows it: clubs keep their club key whether they came
         # before or after the card that set the led suit (C3), so no replay in
         # play order is needed.
-        best = max(map(self.keys[row].__getitem__, trick_cards), default=-1)
+        # (max without default=: a keyword argument makes the call parse its arguments)
+        best = max(map(self.keys[row].__getitem__, trick_cards)) if trick_cards else -1
         if best < -1:
             best = -1
-        legal_mask = sum(map(bit, legal))
+        # The legal cards are those C3/C4 allow from the hand (as legal_actions
+        # lists them); built from ``legal`` only if it lists fewer (a caller's subset).
+        legal_mask = hand & self.play_mask[row] or hand
+        if legal_mask.bit_count() != len(legal):
+            legal_mask = sum(map(bit, legal))
         above = tables.above_memo[row].get(best)
         if above is None:
             above = tables.above(row, best)
