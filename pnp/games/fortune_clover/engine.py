@@ -153,8 +153,10 @@ _new_observation = object.__new__
 _new_state = object.__new__
 #: ``object.__setattr__``, to give an observation its filled instance dict.
 _set_attr = object.__setattr__
-#: Every observation field, in declaration order (the template's keys).
-_OBS_FIELDS = tuple(f.name for f in fields(FortuneCloverObservation))
+#: Every observation field, in declaration order, with the values of fields
+#: that are empty until the exchange or the end (copied: a dict's copy is one
+#: block copy, cheaper than building it key by key).
+_OBS_BASE: dict[str, Any] = {f.name: () for f in fields(FortuneCloverObservation)}
 
 
 def _public_fields(state: "FortuneCloverState") -> dict[str, Any]:
@@ -164,12 +166,16 @@ def _public_fields(state: "FortuneCloverState") -> dict[str, Any]:
     every seat and change only when a trick ends or a void shows (the state
     then drops its template); the caller sets every other field.
     """
-    ids_of = state.game.ids_of
-    d: dict[str, Any] = dict.fromkeys(_OBS_FIELDS)
+    g = state.game
+    d = _OBS_BASE.copy()
     d["num_players"] = state.num_players
-    d["received"] = ()
-    d["returned"] = ()
-    d["won"] = tuple([tuple(ids_of(m)) for m in state.won])
+    t4 = g.tables4
+    if t4 is not None:  # decks of 40–52 cards: the lookups written out
+        t0, t1, t2, t3 = t4
+        d["won"] = tuple([(*t0[m & 8191], *t1[m >> 13 & 8191], *t2[m >> 26 & 8191], *t3[m >> 39])
+                          for m in state.won])
+    else:
+        d["won"] = tuple([tuple(g.ids_of(m)) for m in state.won])
     d["tricks_won"] = tuple(state.ntricks)
     d["counted"] = tuple(state.counted)
     d["voids"] = tuple(state.voids)
