@@ -158,6 +158,11 @@ def _rng_at(token: int, draws: int) -> random.Random:
     return _advance_by_calls(token, draws)
 
 
+#: Card ids (ascending) of each discard bit set seen (bit c = card id c), shared
+#: by every game of the process: a discard looks its cards up instead of
+#: testing every hand card's bit.
+_CARDS_OF: dict[int, tuple[int, ...]] = {}
+
 #: Per-process legal-action caches by action rules (see Episode2Game._legal_key).
 _LEGAL_CACHES: dict[tuple[Any, ...], list[dict[tuple[int, ...], tuple[int, ...]]]] = {}
 
@@ -1008,14 +1013,13 @@ class Episode2State(State[Episode2Game]):
 
     def _discard(self, bits: int) -> None:
         """2-2-6 / E5: discard the chosen cards and refill; the window stays open."""
-        gone = []
-        hand = []
-        for c in self.hand:
-            if bits >> c & 1:
-                gone.append(c)
-            else:
-                hand.append(c)
-        self.discard += tuple(gone)
+        gone = _CARDS_OF.get(bits)
+        if gone is None:
+            gone = _CARDS_OF[bits] = tuple(c for c in range(bits.bit_length()) if bits >> c & 1)
+        hand = list(self.hand)
+        for c in gone:  # legal: every discarded card is in the hand
+            hand.remove(c)
+        self.discard += gone
         ev = self.ev
         ev[EV_DISCARD] += 1
         self._fill(hand)
