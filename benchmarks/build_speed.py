@@ -36,9 +36,9 @@ import json, resource, sys, time
 from pathlib import Path
 c0 = time.process_time()
 t0 = time.perf_counter()
-from pnp.build.decks import BuildOptions, build, load_for_build
+from pnp.builder.decks import BuildOptions, build, load_for_build
 t_import = time.perf_counter() - t0
-import pnp.build.decks as decks
+import pnp.builder.decks as decks
 import pnp.render.layout as layout
 phases = {"import": time.process_time() - c0}
 stack = []
@@ -73,7 +73,7 @@ timed(decks, "write_pages", "drawing (forms, pages)")
 timed(decks, "save_pending", "PDF write")
 timed(decks, "write_calibration", "calibration sheet")
 try:  # the build caches across runs (absent in older pnp: their time stays in "other")
-    import pnp.build.markup_cache as markup_cache
+    import pnp.builder.markup_cache as markup_cache
     timed(layout.LayoutStore, "load", "build caches (read)")
     timed(markup_cache.MarkupStore, "get", "build caches (read)")
     timed(layout.LayoutStore, "save", "build caches (write)")
@@ -82,7 +82,7 @@ except (ImportError, AttributeError):
     pass
 load_for_build = decks.load_for_build
 out = Path(sys.argv[1]); paper = sys.argv[2]
-options = BuildOptions(paper=paper, out_dir=out, rulebooks=False)
+options = BuildOptions(paper=paper, out_dir=out)
 t1 = time.perf_counter()
 games = load_for_build([], options)
 result = build(games, options)

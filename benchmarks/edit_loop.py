@@ -106,7 +106,7 @@ def _row(label: str, run: tuple[float, float], note: str) -> str:
 def _server_files(work: Path, cache: Path) -> Any:
     """The preview server files `pnp preview` uses in ``work`` with the benchmark's options."""
     sys.path.insert(0, str(ROOT))
-    from pnp.build import serve
+    from pnp.builder import serve
 
     old = os.environ.get("PNP_CACHE_DIR")
     os.environ["PNP_CACHE_DIR"] = str(cache)
@@ -122,7 +122,7 @@ def _server_files(work: Path, cache: Path) -> Any:
 
 def _status(files: Any) -> dict[str, Any] | None:
     """The preview server's status (pid, requests served), or None if none answers."""
-    from pnp.build import serve
+    from pnp.builder import serve
 
     answer = serve.exchange({"op": "status", "where": files.where}, files.socket)
     return answer if answer is not None and "pid" in answer else None
@@ -222,7 +222,7 @@ def preview(tmp: Path, repeat: int) -> None:
 def watch_latency(tmp: Path, repeat: int) -> None:
     """In the watcher: a saved CSV row to its preview, contact sheet and print sheet."""
     sys.path.insert(0, str(ROOT))
-    from pnp.build.watch import Watcher
+    from pnp.builder.watch import Watcher
 
     data = tmp / "data"
     shutil.copytree(ROOT / "card_data" / "fortune_clover", data / "fortune_clover")
@@ -398,8 +398,8 @@ def build(tmp: Path, repeat: int, big: list[int]) -> None:
 def _faces(out: Path) -> int:
     """Printed faces of a default build: front and back of every physical piece."""
     sys.path.insert(0, str(ROOT))
-    from pnp.build.cards import component_rows
-    from pnp.build.decks import BuildOptions, load_for_build
+    from pnp.builder.cards import component_rows
+    from pnp.builder.decks import BuildOptions, load_for_build
 
     options = BuildOptions(data_dir=ROOT / "card_data", templates_dir=ROOT / "templates")
     return 2 * sum(r.qty for game in load_for_build([], options) for c in options.kit(game)

@@ -15,7 +15,7 @@ from pnp.errors import PnpError
 from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
 
 if TYPE_CHECKING:
-    from pnp.build.serve import ServerFiles
+    from pnp.builder.serve import ServerFiles
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -306,7 +306,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     Home sheets, print-service exports and Tabletop Simulator decks all come
     from one table of print profiles (--list-presets shows it).
     """
-    from pnp.build.decks import BuildOptions, build, count_faces, load_for_build
+    from pnp.builder.decks import BuildOptions, build, count_faces, load_for_build
     from pnp.fileio import recording_writes, sweep_stale_temps
 
     out_dir = out_dir if out_dir is not None else project().out_dir
@@ -326,20 +326,24 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     options = BuildOptions(paper=paper.lower(), layout=layout, out_dir=out_dir,
                            data_dir=data_dir, templates_dir=templates_dir, marks=marks,
                            print_service=print_service, back_offset_mm=back_offset,
-                           rulebooks=rulebook, presets=names, profiles_file=profiles_file,
+                           presets=names, profiles_file=profiles_file,
                            tts_base_url=tts_url, bought=bought)
     loaded = load_for_build(list(games), options)
     total = count_faces(loaded, options)
+    books = None
+    if rulebook:
+        from pnp.rulebook.cache import rulebook_step
+        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir)
     # Temps a killed run left (it never got to rename them) go before we write.
     removed = sweep_stale_temps(out_dir, recursive=True)
     with recording_writes() as written:
         try:
             if quiet or total == 0:
-                result = build(loaded, options)
+                result = build(loaded, options, rulebooks=books)
             else:
                 with click.progressbar(length=total, label="Building", file=sys.stderr,
                                        show_eta=False) as bar:
-                    result = build(loaded, options, progress=bar.update)
+                    result = build(loaded, options, progress=bar.update, rulebooks=books)
         except (PnpError, OSError):
             # Files finished before the failure stay (each is complete); say which.
             _report_partial(written, out_dir)
@@ -396,7 +400,7 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
     """
     where = None
     if stop_server or (preset is None and not no_server):
-        from pnp.build.serve import where_key
+        from pnp.builder.serve import where_key
 
         where = where_key(None if data_dir is None else str(data_dir),
                           None if templates_dir is None else str(templates_dir))
@@ -409,7 +413,7 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
         out_dir = project().out_dir / game / "preview"
     server = None
     if where is not None:
-        from pnp.build.serve import process_umask
+        from pnp.builder.serve import process_umask
 
         answer, server = _ask_warm_process(where, {
             "cwd": where[0], "game": game, "deck": deck, "card_ids": list(card_ids),
@@ -423,7 +427,7 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
             for name in answer["paths"]:
                 click.echo(f"wrote {name}")
             return
-    from pnp.build.preview import write_previews
+    from pnp.builder.preview import write_previews
 
     try:
         paths = write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
@@ -441,7 +445,7 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
 def _start_preview_server(files: ServerFiles | None) -> None:
     """Start the project's preview server for the next run (``files`` None: start none)."""
     if files is not None:
-        from pnp.build.serve import start_server
+        from pnp.builder.serve import start_server
 
         start_server(files)
 
@@ -455,7 +459,7 @@ def _ask_warm_process(where: list[Any], request: dict[str, Any]
     files are set when no preview server runs (or the one that ran has just
     exited) and one should be started.
     """
-    from pnp.build import serve
+    from pnp.builder import serve
 
     def usable(answer: dict[str, Any] | None) -> bool:
         return answer is not None and ("paths" in answer or "error" in answer)
@@ -478,7 +482,7 @@ def _ask_warm_process(where: list[Any], request: dict[str, Any]
 
 def _stop_preview_server(where: list[Any] | None) -> None:
     """``pnp preview --stop-server``: stop this project's preview server and say so."""
-    from pnp.build import serve
+    from pnp.builder import serve
 
     # (whatever PNP_PREVIEW_SERVER says now: it may have been on when the server started)
     files = serve.server_files(where or [])
@@ -510,7 +514,7 @@ def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: s
     Prints what it rebuilt (or the one-line error) after each change; stop
     with Ctrl-C.
     """
-    from pnp.build.watch import Watcher
+    from pnp.builder.watch import Watcher
 
     out_dir = out_dir if out_dir is not None else project().out_dir
     Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir, dpi=dpi,

@@ -34,9 +34,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any, Iterable
 
-from pnp.build.cards import (component_rows, component_size, is_round, all_components,
+from pnp.builder.cards import (component_rows, component_size, is_round, all_components,
                              resolve_templates_dir)
-from pnp.build.context import card_context
+from pnp.builder.context import card_context
 from pnp.data.inventory import GameData
 from pnp.errors import PnpError
 from pnp.render import fonts

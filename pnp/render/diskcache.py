@@ -3,13 +3,13 @@
 ``pnp build`` keeps five kinds of entries here, each in its own folder under
 the pnp cache (:func:`cache_dir`):
 
-- ``markup``: what a card side's template rendered (:mod:`pnp.build.markup_cache`);
+- ``markup``: what a card side's template rendered (:mod:`pnp.builder.markup_cache`);
 - ``layouts``: a card side's fitted layout, keyed by its rendered markup and
   everything else the layout depends on (:mod:`pnp.render.layout`);
 - ``font-subsets``: ReportLab's subset of a font for one set of glyphs,
   compressed as ReportLab would compress it (:mod:`pnp.render.fonts`);
-- ``sheets``: whole home sheet PDFs (:mod:`pnp.build.sheet_cache`);
-- ``rulebooks``: whole rulebook PDFs (:mod:`pnp.build.rulebook_cache`).
+- ``sheets``: whole home sheet PDFs (:mod:`pnp.builder.sheet_cache`);
+- ``rulebooks``: whole rulebook PDFs (:mod:`pnp.rulebook.cache`).
 
 Entries are addressed by a key that hashes every input of the value, so an
 entry is never stale: a changed input is a different key. Each file carries

@@ -34,7 +34,7 @@ class PnpEnvironment(BoundedSandbox):
         self.resolvers: dict[tuple[str, ...], Any] = {}
         #: Layouts kept on disk across builds (:func:`pnp.render.layout.use_layout_store`).
         self.layout_store: Any = None
-        #: Rendered markup kept on disk across builds (:mod:`pnp.build.markup_cache`).
+        #: Rendered markup kept on disk across builds (:mod:`pnp.builder.markup_cache`).
         self.markup_store: Any = None
 
 

@@ -58,7 +58,7 @@ def render_layout(env: PnpEnvironment, template_name: str, context: dict[str, An
     Raises PnpError for template errors (file:line), bad markup, unknown icons
     and text that does not fit even at its min-size. ``on_markup`` is called
     with the rendered markup once it parsed (the build keeps it: see
-    :mod:`pnp.build.markup_cache`). ``keep``: look the layout up in, and add
+    :mod:`pnp.builder.markup_cache`). ``keep``: look the layout up in, and add
     it to, the environment's on-disk layout store (:class:`LayoutStore`).
     """
     markup = render_template(env, template_name, context, where=where)
@@ -73,7 +73,7 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
     """Parse markup that ``template_name`` rendered into a :class:`Layout` (see render_layout).
 
     ``keep=False`` leaves the on-disk layout store alone (the build's choice
-    for markup it has never seen: see :func:`pnp.build.decks._side`).
+    for markup it has never seen: see :func:`pnp.builder.decks._side`).
     """
     dirs = icon_dirs(env.templates_dir, template_name)
     # Icon folders enter the key relative to the templates folder, so the key

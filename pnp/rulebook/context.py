@@ -70,7 +70,7 @@ class CardArt:
         key = (component, row_id)
         if key not in self._cache:
             # Imported here: the card renderer is only needed when a book has pictures.
-            from pnp.build.decks import render_cards, resolve_templates_dir
+            from pnp.builder.decks import render_cards, resolve_templates_dir
             from pnp.render.jinja_env import make_environment
 
             components = self.game.manifest.components

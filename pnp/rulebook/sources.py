@@ -1,7 +1,7 @@
 """Where a game's rules text is read from (kept light: no PDF or drawing libraries).
 
 :mod:`pnp.rulebook.export` reads the text from here, and the build's
-rulebook cache (:mod:`pnp.build.rulebook_cache`) keys a kept rulebook by the
+rulebook cache (:mod:`pnp.rulebook.cache`) keys a kept rulebook by the
 same file without loading the exporter.
 """
 

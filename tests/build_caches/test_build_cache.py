@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pnp import PROJECT_ROOT
-from pnp.build.decks import BuildOptions, build, load_for_build
+from pnp.builder.decks import BuildOptions, build, load_for_build
 from pnp.render import fonts, rlspeed
 from pnp.render.diskcache import MAGIC, DiskCache
 
@@ -65,7 +65,7 @@ qty = {{ type = "qty" }}
 
 def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
     """Build the game into ``out``; sha256 of every file written, by relative path."""
-    options = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates, rulebooks=False)
+    options = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates)
     build(load_for_build([], options), options)
     return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
             for p in sorted(out.rglob("*")) if p.is_file()}
@@ -255,7 +255,7 @@ def test_edits_to_data_and_to_an_included_template_are_built_as_without_caches(
 
 def test_templates_that_use_random_are_not_markup_cached(tmp_path: Path) -> None:
     """A templates folder using the random filter or lipsum gets no markup cache."""
-    from pnp.build.markup_cache import folder_digest
+    from pnp.builder.markup_cache import folder_digest
 
     folder = tmp_path / "t"
     folder.mkdir()

@@ -17,8 +17,8 @@ import time
 from pathlib import Path
 
 from pnp import PROJECT_ROOT
-from pnp.build import serve
-from pnp.build.preview_server import STALE_SECONDS, _lock_is_current, remove_stale_files
+from pnp.builder import serve
+from pnp.builder.preview_server import STALE_SECONDS, _lock_is_current, remove_stale_files
 
 UNIX = hasattr(socket, "AF_UNIX")
 OLD = time.time() - STALE_SECONDS - 3600
@@ -102,7 +102,7 @@ def test_a_starting_server_removes_old_files_and_keeps_a_live_servers(tmp_path: 
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             done = subprocess.run(
-                [sys.executable, "-P", "-m", "pnp.build.preview_server", str(files.socket),
+                [sys.executable, "-P", "-m", "pnp.builder.preview_server", str(files.socket),
                  json.dumps(files.identity), serve.code_stamp(serve.NOT_IN_PREVIEWS)],
                 cwd=tmp_path, env=env, capture_output=True, text=True, timeout=120)
         finally:

@@ -18,8 +18,9 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import PROJECT_ROOT
-from pnp.build.decks import BuildOptions, build, load_for_build
-from pnp.build.rulebook_cache import RulebookStore, open_rulebook_store, rulebook_salt
+from pnp.builder.decks import BuildOptions, build, load_for_build
+from pnp.rulebook.cache import rulebook_step
+from pnp.rulebook.cache import RulebookStore, open_rulebook_store, rulebook_salt
 from pnp.cli import main
 from pnp.render import fonts
 from pnp.render.diskcache import MAGIC, DiskCache
@@ -82,7 +83,8 @@ def typeset(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
     """Build the game with its rulebooks into ``out``; sha256 of every rulebook written."""
     opts = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates)
-    result = build(load_for_build([], opts), opts)
+    result = build(load_for_build([], opts), opts,
+                   rulebooks=rulebook_step(out, data, templates))
     fonts._subset_store = False   # the next build opens the subset cache anew, as a process
     assert [p.relative_to(out).as_posix() for p in result.rulebooks] == _BOOKS
     return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
@@ -242,7 +244,7 @@ def test_a_code_change_typesets_the_books_again(tmp_path: Path, cache: Path,
                                                typeset: list[str],
                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """An edit anywhere in pnp (an engine's worked example, say) typesets every book again."""
-    from pnp.build import serve
+    from pnp.builder import serve
 
     data, templates = _game(tmp_path / "game")
     _build(data, templates, tmp_path / "a")
@@ -259,7 +261,8 @@ def test_code_library_and_font_changes_typeset_again(tmp_path: Path, cache: Path
     """The salt follows pnp's whole code (engines included), ReportLab and the canvas options."""
     import reportlab
 
-    from pnp.build import rulebook_cache, serve
+    from pnp.builder import serve
+    from pnp.rulebook import cache as rulebook_cache
 
     salt = rulebook_salt()
     real = serve.code_stamp

@@ -17,8 +17,8 @@ import pytest
 from click.testing import CliRunner
 
 from pnp import PROJECT_ROOT
-from pnp.build import decks
-from pnp.build.decks import BuildOptions, build, load_for_build
+from pnp.builder import decks
+from pnp.builder.decks import BuildOptions, build, load_for_build
 from pnp.cli import main
 from pnp.render import fonts
 from pnp.render.diskcache import MAGIC
@@ -90,7 +90,7 @@ def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
 
 def _build(data: Path, templates: Path, out: Path, **options: Any) -> dict[str, str]:
     """Build the game into ``out``; sha256 of every file written, by relative path."""
-    opts = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates, rulebooks=False,
+    opts = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates,
                         **options)
     build(load_for_build([], opts), opts)
     fonts._subset_store = False   # the next build opens the subset cache anew, as a process
@@ -208,7 +208,7 @@ def test_warm_output_and_messages_equal_the_cold_ones(tmp_path: Path, cache: Pat
     results, steps = [], []
     for k in range(2):
         opts = BuildOptions(out_dir=tmp_path / f"r{k}", data_dir=data, templates_dir=templates,
-                            rulebooks=False, back_offset_mm=(0.2, 0.0))
+                            back_offset_mm=(0.2, 0.0))
         seen: list[int] = []
         result = build(load_for_build([], opts), opts, progress=seen.append)
         fonts._subset_store = False
@@ -265,7 +265,7 @@ def test_code_and_library_changes_redraw_the_sheets(tmp_path: Path, cache: Path,
     """An edit to pnp's printing code (no card changes), another ReportLab or canvas options redraw."""
     import reportlab
 
-    from pnp.build import serve
+    from pnp.builder import serve
 
     data, templates = _game(tmp_path / "game")
     _build(data, templates, tmp_path / "a")
@@ -292,7 +292,7 @@ def test_every_part_of_the_sheet_key_counts(tmp_path: Path, cache: Path,
 
     import reportlab
 
-    from pnp.build.sheet_cache import SheetStore, sheet_salt
+    from pnp.builder.sheet_cache import SheetStore, sheet_salt
     from pnp.render.diskcache import DiskCache
     from pnp.render.fonts import canvas_kwargs
 

@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from pnp import PROJECT_ROOT
-from pnp.build import decks
-from pnp.build.decks import BuildOptions, build, build_game, load_for_build, reads_card
+from pnp.builder import decks
+from pnp.builder.decks import BuildOptions, build, build_game, load_for_build, reads_card
 from pnp.errors import PnpError
 from pnp.render.jinja_env import make_environment
 
@@ -88,7 +88,7 @@ qty = {{ type = "qty" }}
     (templates / "scale" / "face.xml.j2").write_text(FACE, encoding="utf-8")
     (templates / "scale" / "back.xml.j2").write_text(back, encoding="utf-8")
     return BuildOptions(out_dir=root / "out", data_dir=root / "card_data",
-                        templates_dir=templates, rulebooks=False)
+                        templates_dir=templates)
 
 
 ROWS = [(f"c{i}", "bolt" if i % 2 else "star", 1 + i % 3) for i in range(1, 31)]
@@ -102,7 +102,7 @@ def test_streamed_sheets_equal_the_render_first_path(tmp_path: Path) -> None:
     assert [p.name for p in streamed.files] == ["cards-a4.pdf", "calibration-a4.pdf"]
     assert streamed.faces == sum(q for _, _, q in ROWS)
     other = BuildOptions(out_dir=tmp_path / "other", data_dir=options.data_dir,
-                         templates_dir=options.templates_dir, rulebooks=False)
+                         templates_dir=options.templates_dir)
     env = make_environment(other.templates_dir)  # type: ignore[arg-type]
     full = build_game(env, games[0], other)
     assert full.faces == streamed.faces and full.notes == streamed.notes

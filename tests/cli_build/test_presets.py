@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp import PROJECT_ROOT
-from pnp.build.decks import component_rows, is_round, printable_components
+from pnp.builder.decks import component_rows, is_round, printable_components
 from pnp.cli import main
 from pnp.data import load_game_data
 from pnp.data.inventory import GameData

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.build.context import card_context
+from pnp.builder.context import card_context
 from pnp.data import load_game_data
 from pnp.errors import PnpError
 from pnp.games import make_game

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from pnp import PROJECT_ROOT
-from pnp.build.decks import printable_components, render_cards
+from pnp.builder.decks import printable_components, render_cards
 from pnp.data import load_game_data
 from pnp.errors import PnpError
 from pnp.printing.profiles import builtin_profiles

@@ -10,7 +10,7 @@ import pytest
 from PIL import Image
 
 from pnp import PROJECT_ROOT
-from pnp.build.decks import printable_components, render_cards
+from pnp.builder.decks import printable_components, render_cards
 from pnp.data import load_game_data
 from pnp.printing.profiles import builtin_profiles
 from pnp.printing.service import ServiceCard

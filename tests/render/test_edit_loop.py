@@ -17,7 +17,7 @@ from click.testing import CliRunner
 from PIL import Image
 
 from pnp import PROJECT_ROOT
-from pnp.build.watch import Watcher
+from pnp.builder.watch import Watcher
 from pnp.cli import main
 
 DATA = PROJECT_ROOT / "card_data"
@@ -34,7 +34,7 @@ def test_contact_sheet_shows_every_distinct_card(tmp_path: Path) -> None:
     import re
     import zlib
 
-    from pnp.build.preview import render_sides, sheet_pdf
+    from pnp.builder.preview import render_sides, sheet_pdf
     from pnp.data import load_game_data
     from pnp.render.jinja_env import make_environment
 
@@ -136,8 +136,8 @@ def test_build_prints_the_whole_kit_and_no_bought_leaves_out_decks(tmp_path: Pat
 def test_caches_change_nothing_but_speed(tmp_path: Path) -> None:
     """A build with cold caches and one with warm caches write the same bytes."""
     script = ("import sys; from pathlib import Path; "
-              "from pnp.build.decks import BuildOptions, build, load_for_build; "
-              "o = BuildOptions(out_dir=Path(sys.argv[1]), rulebooks=False); "
+              "from pnp.builder.decks import BuildOptions, build, load_for_build; "
+              "o = BuildOptions(out_dir=Path(sys.argv[1])); "
               "build(load_for_build(['nine_peak'], o), o)")
     env = {"PNP_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin",
            "PYTHONPATH": str(PROJECT_ROOT)}
@@ -155,7 +155,7 @@ def test_unwritable_cache_folder_only_costs_speed(tmp_path: Path) -> None:
     blocker = tmp_path / "file"
     blocker.write_text("not a folder")
     script = ("import sys; from pathlib import Path; "
-              "from pnp.build.preview import write_previews; "
+              "from pnp.builder.preview import write_previews; "
               "write_previews('fortuna', 'reel', ['reel-1-bolt'], out_dir=Path(sys.argv[1]), "
               "dpi=36, show_bleed=True, data_dir=None, templates_dir=None)")
     env = {"PNP_CACHE_DIR": str(blocker / "sub"), "PATH": "/usr/bin:/bin",
@@ -173,7 +173,7 @@ def test_a_running_watch_answers_preview(tmp_path: Path) -> None:
     import threading
     import time
 
-    from pnp.build.serve import ask, socket_path, where_key
+    from pnp.builder.serve import ask, socket_path, where_key
 
     out = tmp_path / "out"
     if not hasattr(socket, "AF_UNIX"):          # Windows: no server; preview renders itself

@@ -25,8 +25,8 @@ from PIL import Image, ImageChops, ImageFilter
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import PROJECT_ROOT
-from pnp.build.cards import all_components, component_rows
-from pnp.build.preview import CardSide, render_sides
+from pnp.builder.cards import all_components, component_rows
+from pnp.builder.preview import CardSide, render_sides
 from pnp.data import load_game_data
 from pnp.render.draw import FormCache
 from pnp.render.fonts import canvas_kwargs

@@ -16,8 +16,8 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from pnp.build.serve import PreviewServer
-from pnp.build.watch import Watcher
+from pnp.builder.serve import PreviewServer
+from pnp.builder.watch import Watcher
 from pnp.cli import main
 
 PROJECT = Path(__file__).resolve().parent.parent / "bad_input" / "project"

@@ -23,12 +23,12 @@ from pnp import PROJECT_ROOT
 PROJECT = Path(__file__).resolve().parent.parent / "bad_input" / "project"
 #: Modules a one-card preview must not import (prefixes match sub-modules too).
 NOT_IMPORTED = ("pnp.sim", "pnp.games", "pnp.printing", "pnp.rulebook", "pnp.check",
-                "pnp.lint", "pnp.build.decks", "pnp.build.watch", "pnp.build.preview_server",
+                "pnp.lint", "pnp.builder.decks", "pnp.builder.watch", "pnp.builder.preview_server",
                 "pikepdf", "dask", "matplotlib", "pypdfium2", "pypdfium2_cfg", "difflib",
                 "secrets")
 #: Modules it does need (the check above would pass vacuously if nothing ran).
 IMPORTED = ("jinja2", "reportlab.pdfgen.canvas", "pypdfium2_raw", "PIL.PngImagePlugin",
-            "pnp.build.preview", "pnp.render.preview")
+            "pnp.builder.preview", "pnp.render.preview")
 
 SCRIPT = """
 import json, sys

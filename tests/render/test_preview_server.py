@@ -25,9 +25,9 @@ from typing import Any, Iterator
 import pytest
 
 from pnp import PROJECT_ROOT
-from pnp.build import serve
-from pnp.build.preview_server import PreviewAnswerer
-from pnp.build.watch import Watcher
+from pnp.builder import serve
+from pnp.builder.preview_server import PreviewAnswerer
+from pnp.builder.watch import Watcher
 
 PROJECT = Path(__file__).resolve().parent.parent / "bad_input" / "project"
 #: No AF_UNIX (Windows): there is no server and every preview renders itself.
@@ -225,7 +225,7 @@ json.dump({"code": code, "modules": sorted(sys.modules)}, open(sys.argv[1], "w")
 """
 #: What a preview answered by the server need not load: it draws nothing itself.
 NOT_IN_A_SERVED_CLIENT = ("jinja2", "reportlab", "PIL", "pypdfium2_raw", "pnp.render",
-                          "pnp.build.preview", "pnp.build.preview_server", "pnp.data",
+                          "pnp.builder.preview", "pnp.builder.preview_server", "pnp.data",
                           "socket", "subprocess", "hashlib")
 
 
@@ -244,7 +244,7 @@ def test_a_served_preview_imports_none_of_the_drawing_libraries(session: Session
     assert s.ask("status")["served"] == 1                 # the server drew it
     assert (s.project / "output" / "toy" / "preview" / "star-2-face.png").exists()
     modules = set(result["modules"])
-    assert {"click", "pnp.cli", "pnp.build.serve"} <= modules
+    assert {"click", "pnp.cli", "pnp.builder.serve"} <= modules
     loaded = sorted(m for m in modules if any(m == name or m.startswith(name + ".")
                                               for name in NOT_IN_A_SERVED_CLIENT))
     assert loaded == []
@@ -267,7 +267,7 @@ def test_a_killed_server_is_replaced_and_racing_servers_leave_one(session: Sessi
     # three servers started at once (clients racing): one serves, the others leave quietly
     s.stop()
     files = s.files()
-    racers = [subprocess.Popen([sys.executable, "-P", "-m", "pnp.build.preview_server",
+    racers = [subprocess.Popen([sys.executable, "-P", "-m", "pnp.builder.preview_server",
                                 str(files.socket), json.dumps(files.identity),
                                 serve.code_stamp(serve.NOT_IN_PREVIEWS)],
                                cwd=s.project, env=s.env, stdout=subprocess.PIPE,
@@ -312,7 +312,7 @@ def test_changed_code_idle_time_and_opt_outs_stop_or_skip_the_server(tmp_path: P
         assert status is not None and (status["pid"], status["served"]) == (old, 1)
         # a `git pull`: the next preview is drawn cold by the new code, the old
         # server leaves and a new one starts
-        module = source / "pnp" / "build" / "context.py"
+        module = source / "pnp" / "builder" / "context.py"
         module.write_text(module.read_text(encoding="utf-8") + "\n# pulled\n",
                           encoding="utf-8")
         after = s.pnp("preview", "toy", "cards", "star-1", "--dpi", "36")
@@ -338,7 +338,7 @@ def test_changed_code_idle_time_and_opt_outs_stop_or_skip_the_server(tmp_path: P
 def serve_stamp(source: Path) -> str:
     """The code stamp of the pnp package copied to ``source``."""
     done = subprocess.run([sys.executable, "-P", "-c",
-                           "from pnp.build.serve import NOT_IN_PREVIEWS, code_stamp; "
+                           "from pnp.builder.serve import NOT_IN_PREVIEWS, code_stamp; "
                            "print(code_stamp(NOT_IN_PREVIEWS))"],
                           env=dict(os.environ, PYTHONPATH=str(source)), capture_output=True,
                           text=True, check=True)
@@ -376,7 +376,7 @@ def test_the_answer_is_declined_when_it_could_differ_from_a_cold_run(tmp_path: P
 def test_a_server_that_loaded_code_its_stamp_leaves_out_exits_after_answering(
         tmp_path: Path) -> None:
     import pnp.games  # noqa: F401  (as if a preview had loaded it)
-    from pnp.build.preview_server import ServerHandler
+    from pnp.builder.preview_server import ServerHandler
 
     where = [os.getcwd(), None, None, None]
     answerer = PreviewAnswerer(where, skip=("games", "sim"))

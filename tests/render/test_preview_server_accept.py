@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from pnp.build import serve
+from pnp.builder import serve
 
 pytestmark = pytest.mark.skipif(not hasattr(socket, "AF_UNIX"), reason="Unix sockets only")
 

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from pnp import PROJECT_ROOT
-from pnp.build.cards import all_components, component_rows
+from pnp.builder.cards import all_components, component_rows
 from pnp.data import load_game_data
 from pnp.lint import Linter
 
@@ -68,7 +68,7 @@ def test_games_with_english_data_have_an_english_aid() -> None:
 
 
 def test_standard_deck_draws_all_52_distinct_cards() -> None:
-    from pnp.build.preview import render_sides
+    from pnp.builder.preview import render_sides
     from pnp.render.jinja_env import make_environment
 
     game = load_game_data(DATA, "fortune_clover", strict=True)
@@ -80,7 +80,7 @@ def test_standard_deck_draws_all_52_distinct_cards() -> None:
 
 
 def test_boss_and_hero_cards_show_hp_and_role() -> None:
-    from pnp.build.preview import render_sides
+    from pnp.builder.preview import render_sides
     from pnp.render.jinja_env import make_environment
     from pnp.render.nodes import Group, Text
 
@@ -113,7 +113,7 @@ def test_hp_tracker_marks_the_starting_hp_from_the_data(tmp_path: Path) -> None:
     """Changing starting_hp moves the 初期HP tag to that heart (ruling E3)."""
     import shutil
 
-    from pnp.build.preview import render_sides
+    from pnp.builder.preview import render_sides
     from pnp.render.jinja_env import make_environment
     from pnp.render.nodes import Text
 

@@ -18,8 +18,8 @@ import jinja2
 import pytest
 
 import pnp.render.sandbox as sandbox
-from pnp.build.serve import PreviewServer, ask, where_key
-from pnp.build.watch import Watcher
+from pnp.builder.serve import PreviewServer, ask, where_key
+from pnp.builder.watch import Watcher
 from pnp.errors import PnpError
 from pnp.render.jinja_env import make_environment, render_template
 

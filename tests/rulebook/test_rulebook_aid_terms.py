@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 from pnp import PROJECT_ROOT
-from pnp.build.cards import component_rows
-from pnp.build.context import card_context
+from pnp.builder.cards import component_rows
+from pnp.builder.context import card_context
 from pnp.data import load_game_data
 from pnp.data.inventory import GameData
 from pnp.render.jinja_env import make_environment

@@ -126,7 +126,7 @@ def test_component_counts_match_the_data(slug: str, lang: str) -> None:
 @pytest.mark.parametrize("slug", SLUGS)
 def test_player_aids_are_in_both_component_lists(slug: str) -> None:
     """Every aid the build prints is a manifest component, so both books list it."""
-    from pnp.build.cards import aid_components
+    from pnp.builder.cards import aid_components
 
     game = load_game_data(DEFAULT_DATA_DIR, slug)
     # Aids found only in the templates folder would print but stay out of the books.

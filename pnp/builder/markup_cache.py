@@ -7,7 +7,7 @@ except those the edit touched. Two caches under the pnp cache folder
 - **markup** (this module): the text a template rendered for one card side,
   keyed by everything the render reads — the context the template gets
   (the card's row, the component, the game, and all its tables if the
-  template may read them: :func:`pnp.build.decks.reads_card`), the
+  template may read them: :func:`pnp.builder.decks.reads_card`), the
   template's name, the content of every file in the templates folder (a
   template may include or import any of them), pnp's code stamp and the
   fonts (the ``text_width`` filter measures with them). Templates that use
@@ -16,12 +16,12 @@ except those the edit touched. Two caches under the pnp cache folder
 - **layouts** (:class:`pnp.render.layout.LayoutStore`): the fitted layout of
   a rendered markup, kept only for markup seen before (the first render of
   a card side lands in a sheet file the sheet cache keeps whole; see
-  :func:`pnp.build.decks._side`).
+  :func:`pnp.builder.decks._side`).
 
 Both give exactly what rendering anew gives (the tests build cold, warm and
 with damaged entries and compare every byte). ``PNP_BUILD_CACHE=0`` turns
 them off. Whole sheet files are kept too, keyed by these markup keys
-(:mod:`pnp.build.sheet_cache`), and rulebook PDFs (:mod:`pnp.build.rulebook_cache`).
+(:mod:`pnp.builder.sheet_cache`), and rulebook PDFs (:mod:`pnp.rulebook.cache`).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ def layout_salt(env: PnpEnvironment) -> str:
     the font files (text fitting measures with them), the Python (pickles)
     and the templates folder's real path (layouts hold absolute icon paths).
     """
-    from pnp.build.serve import NOT_IN_PREVIEWS, code_stamp
+    from pnp.builder.serve import NOT_IN_PREVIEWS, code_stamp
     from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, font_tag
 
     return "|".join([code_stamp(NOT_IN_PREVIEWS), sys.version,
@@ -124,7 +124,7 @@ class MarkupStore:
         #: Per template: whether it (or what it includes) may read ``tables``.
         self._reads_tables: dict[str, bool] = {}
         #: Per (id of a card row, side): the row and component (held, so the id
-        #: stays theirs) and the side's key (:func:`pnp.build.decks._side_key`).
+        #: stays theirs) and the side's key (:func:`pnp.builder.decks._side_key`).
         self.sides: dict[tuple[int, str], tuple[Any, Any, str]] = {}
 
     def _tables_digest(self, game: GameData) -> str:

@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.build.cards import kit_components, resolve_templates_dir
-from pnp.build.preview import (CardSide, load_game, preview_folder, render_sides,
+from pnp.builder.cards import kit_components, resolve_templates_dir
+from pnp.builder.preview import (CardSide, load_game, preview_folder, render_sides,
                                write_card_pngs, write_sheet)
 # the file snapshot, the cache clearing and the preview answers are the preview server's
-from pnp.build.preview_server import (IMAGE_SUFFIXES, PreviewAnswerer, changed_files,
+from pnp.builder.preview_server import (IMAGE_SUFFIXES, PreviewAnswerer, changed_files,
                                       clear_render_caches, snapshot)
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
@@ -117,10 +117,10 @@ class Watcher:
 
     def _write_pdfs(self, game: GameData, components: list[Component]) -> list[Path]:
         """Rewrite the home print sheets of the changed decks (their whole files)."""
-        from pnp.build.decks import BuildOptions, build_game
+        from pnp.builder.decks import BuildOptions, build_game
 
         options = BuildOptions(paper=self.paper, out_dir=self.out, data_dir=self.root,
-                               templates_dir=self.tdir, rulebooks=False,
+                               templates_dir=self.tdir,
                                only=tuple(c.id for c in components))
         result = build_game(self.env, game, options)
         return list(dict.fromkeys(result.files))
@@ -130,9 +130,9 @@ class Watcher:
         """Build once, then poll every ``interval`` seconds (``rounds`` polls, or forever).
 
         With ``serve`` the watcher also answers ``pnp preview`` of this game
-        (see :mod:`pnp.build.serve`).
+        (see :mod:`pnp.builder.serve`).
         """
-        from pnp.build.serve import PreviewServer
+        from pnp.builder.serve import PreviewServer
 
         self.echo(f"watching {', '.join(str(f) for f in self.folders())} (Ctrl-C stops)")
         server = PreviewServer(self.out, self.answer_preview, self.lock) if serve else None
@@ -163,14 +163,14 @@ class Watcher:
         (``--data-dir``, ``--templates-dir``, ``--project``) for this game is
         answered; any other request, or a print-service preset, is declined
         (``fallback``) and the client renders it itself. The work is
-        :class:`pnp.build.preview_server.PreviewAnswerer`'s, shared with the
+        :class:`pnp.builder.preview_server.PreviewAnswerer`'s, shared with the
         preview server.
         """
         return self.answerer.answer(request)
 
     def where(self) -> list[Any]:
         """What decides the folders: working folder, --project and the folder options."""
-        from pnp.build.serve import where_key
+        from pnp.builder.serve import where_key
 
         return where_key(None if self.data_dir is None else str(self.data_dir),
                          None if self.templates_dir is None else str(self.templates_dir))

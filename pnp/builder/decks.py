@@ -12,10 +12,10 @@ a time, and the drawn files are written only once every card of every game
 has rendered, so memory stays nearly flat as decks grow and a bad card
 still leaves no file. A back template that never reads ``card`` is rendered
 once per deck (:func:`reads_card`). Card sides go through the build's caches
-across runs (:mod:`pnp.build.markup_cache`): a side whose inputs did not
+across runs (:mod:`pnp.builder.markup_cache`): a side whose inputs did not
 change since an earlier build is neither rendered nor laid out again, and a
 whole sheet file none of whose inputs changed is written from the sheet
-cache (:mod:`pnp.build.sheet_cache`) without drawing it.
+cache (:mod:`pnp.builder.sheet_cache`) without drawing it.
 """
 
 from __future__ import annotations
@@ -32,12 +32,11 @@ from typing import TYPE_CHECKING, Callable, Iterable, overload
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.build.cards import (component_rows, component_size, is_round, kit_components,
+from pnp.builder.cards import (component_rows, component_size, is_round, kit_components,
                              print_kind, printable_components, resolve_templates_dir)
-from pnp.build.context import card_context
-from pnp.build.markup_cache import use_build_caches
-from pnp.build.rulebook_cache import RulebookStore, open_rulebook_store
-from pnp.build.sheet_cache import SheetStore, open_sheet_store
+from pnp.builder.context import card_context
+from pnp.builder.markup_cache import use_build_caches
+from pnp.builder.sheet_cache import SheetStore, open_sheet_store
 from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
@@ -93,8 +92,6 @@ class BuildOptions:
     print_service: bool = False
     #: Shift of duplex back pages in mm (dx, dy), read off the calibration sheet.
     back_offset_mm: tuple[float, float] = (0.0, 0.0)
-    #: Also export each game's rulebook (A5 PDF) next to its sheets.
-    rulebooks: bool = True
     #: Profile names (``pnp build --preset NAME``, repeatable).
     presets: tuple[str, ...] = ()
     #: A user's TOML with more profile rows (``--profiles FILE``).
@@ -253,7 +250,7 @@ def side_keys(env: PnpEnvironment, game: GameData, component: Component,
               row: Row) -> tuple[str, str | None] | None:
     """The markup cache keys of a card's face and back; None without a markup cache.
 
-    What the sheet cache (:mod:`pnp.build.sheet_cache`) knows a card side by.
+    What the sheet cache (:mod:`pnp.builder.sheet_cache`) knows a card side by.
     """
     if env.markup_store is None:
         return None
@@ -885,7 +882,7 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                sheet_store: SheetStore | None = None) -> BuildResult:
     """Write every profile's files for ``game`` (plans and rendered cards if given).
 
-    ``sheet_store``: the build's sheet cache (:mod:`pnp.build.sheet_cache`).
+    ``sheet_store``: the build's sheet cache (:mod:`pnp.builder.sheet_cache`).
     """
     result = BuildResult()
     components = options.kit(game)
@@ -935,48 +932,41 @@ def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
     return [load_game_data(root, slug, strict=True) for slug in resolve_slugs(root, slugs)]
 
 
+#: A step run after each game's files are written, returning the files it wrote
+#: (``pnp build`` passes the rulebook export, :func:`pnp.rulebook.cache.rulebook_step`:
+#: the rulebook layer sits above this one, so it is handed in, never imported).
+GameStep = Callable[[GameData], list[Path]]
+
+
 def build(games: list[GameData], options: BuildOptions,
-          progress: Progress | None = None) -> BuildResult:
+          progress: Progress | None = None, rulebooks: GameStep | None = None) -> BuildResult:
     """Build every game in ``games`` for every profile, plus the duplex calibration sheets.
 
     Everything that can fail on bad input happens before the first file is
     written: layouts and offsets are planned, then every card of every game
     is rendered (template, markup, icon and text-fit errors), then files
-    are written.
+    are written. ``rulebooks``, if given, runs after each game's files are
+    written; what it returns is listed in :attr:`BuildResult.rulebooks`.
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
     use_build_caches(env)
     # whole sheet files are kept only where every card side is markup-cached
     sheet_store = open_sheet_store(canvas_kwargs()) if env.markup_store is not None else None
-    rulebook_store = open_rulebook_store() if options.rulebooks else None
     plans = plan_build(games, options)
     profiles = options.profiles()
     if len(profiles) == 1 and profiles[0].output == "sheets":
         return _build_sheets_streaming(env, games, options, profiles[0], plans, progress,
-                                       sheet_store, rulebook_store)
+                                       sheet_store, rulebooks)
     rendered = [render_game(env, game, progress, options.kit(game)) for game in games]
     total = BuildResult()
     used_keys: set[int] = set()
     for game, cards in zip(games, rendered):
         total.merge(build_game(env, game, options, progress, plans, used_keys, cards,
                                sheet_store))
-        if options.rulebooks:
-            total.rulebooks.extend(_export_rulebooks(game, options, rulebook_store))
+        if rulebooks is not None:
+            total.rulebooks.extend(rulebooks(game))
     _write_calibrations(options, total)
     return total
-
-
-def _export_rulebooks(game: GameData, options: BuildOptions,
-                      store: RulebookStore | None) -> list[Path]:
-    """Export ``game``'s rulebooks (A5 PDF, each edition), through the rulebook cache if any.
-
-    Their card pictures come from the build's templates folder, as its sheets do.
-    """
-    from pnp.rulebook.cli import export_rulebooks
-
-    return export_rulebooks([game.slug], out_dir=options.out_dir, data_dir=options.data_dir,
-                            templates_dir=options.templates_dir,
-                            pdf_writer=store.export if store is not None else None)
 
 
 def _write_calibrations(options: BuildOptions, total: BuildResult) -> None:
@@ -994,7 +984,7 @@ def _build_sheets_streaming(env: PnpEnvironment, games: list[GameData], options:
                             profile: Profile, plans: dict[tuple[str, str], list[SheetPlan]],
                             progress: Progress | None,
                             sheet_store: SheetStore | None = None,
-                            rulebook_store: RulebookStore | None = None) -> BuildResult:
+                            rulebooks: GameStep | None = None) -> BuildResult:
     """:func:`build` for one home-sheet profile (the default), holding few cards at a time.
 
     Each card is rendered when its sheet is drawn and dropped soon after; the
@@ -1021,7 +1011,7 @@ def _build_sheets_streaming(env: PnpEnvironment, games: list[GameData], options:
                 assert sheet.pdf is not None
                 write_bytes_atomic(sheet.path, sheet.pdf)
         total.merge(result)
-        if options.rulebooks:
-            total.rulebooks.extend(_export_rulebooks(game, options, rulebook_store))
+        if rulebooks is not None:
+            total.rulebooks.extend(rulebooks(game))
     _write_calibrations(options, total)
     return total

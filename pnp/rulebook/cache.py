@@ -2,7 +2,7 @@
 
 ``pnp build`` exports every game's rulebook in both editions. Typesetting
 them was most of a warm build's time (the card sheets come from the sheet
-cache, :mod:`pnp.build.sheet_cache`), though a rebuild rarely touches what a
+cache, :mod:`pnp.builder.sheet_cache`), though a rebuild rarely touches what a
 rulebook shows. This cache keeps each rulebook PDF's bytes under a key that
 covers everything they are made from (read off :mod:`pnp.rulebook`):
 
@@ -42,12 +42,15 @@ import shlex
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, Callable
 
-from pnp.build.markup_cache import folder_digest
+from pnp.builder.markup_cache import folder_digest
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
 from pnp.render.diskcache import DiskCache, digest, open_cache
+
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
 
 #: Most bytes the rulebook cache keeps on disk (the ten shipped books are ~1.8 MB).
 RULEBOOK_DISK_LIMIT = 32 * 2**20
@@ -61,7 +64,7 @@ def rulebook_salt() -> str:
     """What every rulebook PDF of this process depends on besides its sources and options."""
     import reportlab
 
-    from pnp.build.serve import code_stamp
+    from pnp.builder.serve import code_stamp
     from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, font_tag
 
     return "|".join([RULEBOOK_FORMAT, code_stamp(), reportlab.Version,
@@ -116,7 +119,7 @@ class RulebookStore:
 
         ``data_dir`` is the resolved data folder (as the export gets it).
         """
-        from pnp.build.cards import resolve_templates_dir
+        from pnp.builder.cards import resolve_templates_dir
         from pnp.rulebook.lang import check_lang, terms_file
         from pnp.rulebook.sources import rulebook_source
 
@@ -185,3 +188,24 @@ def open_rulebook_store() -> RulebookStore | None:
     """The build's rulebook cache, or None (no cache folder, or ``PNP_BUILD_CACHE=0``)."""
     cache = open_cache("rulebooks", RULEBOOK_DISK_LIMIT)
     return RulebookStore(cache, rulebook_salt()) if cache is not None else None
+
+
+def rulebook_step(out_dir: Path, data_dir: Path | None, templates_dir: Path | None
+                  ) -> Callable[["GameData"], list[Path]]:
+    """``pnp build``'s rulebook step: a game's rulebooks (A5 PDF, each edition), kept ones reused.
+
+    Handed to :func:`pnp.builder.decks.build`, which runs it after each
+    game's sheets are written. The card pictures come from the build's
+    templates folder, as its sheets do.
+    """
+    store = open_rulebook_store()
+
+    def export(game: "GameData") -> list[Path]:
+        """Export ``game``'s rulebooks through the rulebook cache (if there is one)."""
+        from pnp.rulebook.cli import export_rulebooks
+
+        return export_rulebooks([game.slug], out_dir=out_dir, data_dir=data_dir,
+                                templates_dir=templates_dir,
+                                pdf_writer=store.export if store is not None else None)
+
+    return export

@@ -13,9 +13,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.build.cards import (component_rows, component_size, all_components,
+from pnp.builder.cards import (component_rows, component_size, all_components,
                              resolve_templates_dir)
-from pnp.build.context import card_context
+from pnp.builder.context import card_context
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.errors import PnpError

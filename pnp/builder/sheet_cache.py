@@ -1,7 +1,7 @@
 """Whole sheet files kept across builds: a sheet whose inputs did not change is not drawn.
 
 A warm ``pnp build`` finds every card side in the markup and layout caches
-(:mod:`pnp.build.markup_cache`), but drawing every page and saving every
+(:mod:`pnp.builder.markup_cache`), but drawing every page and saving every
 PDF was still most of its time. This cache keeps the bytes of each home
 sheet file (``<deck>-<paper>.pdf``) under a key that covers everything
 those bytes depend on:
@@ -45,7 +45,7 @@ def sheet_salt(canvas_kwargs: dict[str, Any]) -> str:
     """What every sheet file of this process depends on besides its plan and cards."""
     import reportlab
 
-    from pnp.build.serve import code_stamp
+    from pnp.builder.serve import code_stamp
     from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, font_tag
 
     return "|".join([SHEET_FORMAT, code_stamp(), reportlab.Version, zlib.ZLIB_RUNTIME_VERSION,

@@ -6,7 +6,7 @@ local socket instead (Unix domain sockets, so neither on Windows):
 
 - ``pnp watch GAME`` listens on ``OUT/.pnp-watch.sock`` and answers
   previews of its game;
-- the **preview server** (:mod:`pnp.build.preview_server`), one per project,
+- the **preview server** (:mod:`pnp.builder.preview_server`), one per project,
   answers previews of any game of that project. ``pnp preview`` starts it,
   detached, after its first cold render and asks it on every later run (the
   daemon pattern of dmypy or the Gradle daemon); it exits after
@@ -435,7 +435,7 @@ def start_server(files: ServerFiles) -> bool:
             subprocess.Popen(
                 # -P: not the working folder first on sys.path, so the server
                 # imports the same pnp as this process (it checks that, too)
-                [sys.executable, "-P", "-m", "pnp.build.preview_server", str(files.socket),
+                [sys.executable, "-P", "-m", "pnp.builder.preview_server", str(files.socket),
                  json.dumps(files.identity), code_stamp(NOT_IN_PREVIEWS)],
                 cwd=files.where[0], stdin=subprocess.DEVNULL, stdout=log, stderr=log,
                 start_new_session=True, close_fds=True)

@@ -8,11 +8,11 @@ the render caches when a template, icon or image changed (Jinja's
 ``auto_reload`` alone would miss an icon: the caches are keyed by markup).
 Card data is read afresh for every request, as a cold run reads it.
 
-Run as ``python -m pnp.build.preview_server SOCKET IDENTITY STAMP`` (by
-:func:`pnp.build.serve.start_server`, never by hand) it is the project's
+Run as ``python -m pnp.builder.preview_server SOCKET IDENTITY STAMP`` (by
+:func:`pnp.builder.serve.start_server`, never by hand) it is the project's
 background preview server: it serves every game of one project, one
 request at a time, and exits when idle, when pnp's code changes, when its
-socket file disappears or when asked (see :mod:`pnp.build.serve`).
+socket file disappears or when asked (see :mod:`pnp.builder.serve`).
 
 Module-level imports are the standard library only: the stamp of pnp's
 code must be compared before anything else of pnp is loaded.
@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pnp.build import serve
+from pnp.builder import serve
 
 if TYPE_CHECKING:
     from pnp.render.jinja_env import PnpEnvironment
@@ -96,10 +96,10 @@ def _same_folder(a: str) -> bool:
 class PreviewAnswerer:
     """Answers `pnp preview` requests with warm environments, byte for byte as a cold run.
 
-    ``where`` is the folder choice (:func:`pnp.build.serve.where_key`) this
+    ``where`` is the folder choice (:func:`pnp.builder.serve.where_key`) this
     process answers for; ``only_slug`` limits it to one game (a watcher);
     ``envs`` seeds the warm environments by templates folder (a watcher's
-    own); ``stamp`` is :func:`pnp.build.serve.code_stamp` as of the code this
+    own); ``stamp`` is :func:`pnp.builder.serve.code_stamp` as of the code this
     process runs.
     """
 
@@ -158,8 +158,8 @@ class PreviewAnswerer:
                 templates_dir: str | None) -> list[Path] | None:
         """Write the request's pictures as ``pnp preview`` does; None for another game."""
         from pnp import fileio
-        from pnp.build.cards import resolve_templates_dir
-        from pnp.build.preview import write_previews
+        from pnp.builder.cards import resolve_templates_dir
+        from pnp.builder.preview import write_previews
         from pnp.data import resolve_data_dir, resolve_slugs
         from pnp.errors import PnpError
 
@@ -196,7 +196,7 @@ class PreviewAnswerer:
         its templates loaded; one that fails to load is left for a request
         to report.)
         """
-        from pnp.build.cards import resolve_templates_dir
+        from pnp.builder.cards import resolve_templates_dir
         from pnp.errors import PnpError
         from pnp.project import Project
 
@@ -238,7 +238,7 @@ class PreviewAnswerer:
 # --------------------------------------------------------------------------
 
 def _log(message: str) -> None:
-    """One line on stdout, which :func:`pnp.build.serve.start_server` sends to the log file."""
+    """One line on stdout, which :func:`pnp.builder.serve.start_server` sends to the log file."""
     print(f"{time.strftime('%Y-%m-%d %H:%M:%S')} [{os.getpid()}] {message}", flush=True)
 
 
@@ -260,7 +260,7 @@ class ServerHandler:
         self.files = files
 
     def __call__(self, request: dict[str, Any]) -> dict[str, Any]:
-        """Answer one request (see :class:`pnp.build.serve.PreviewServer`)."""
+        """Answer one request (see :class:`pnp.builder.serve.PreviewServer`)."""
         op = request.get("op", "preview")
         if request.get("where") != self.files.where:
             return {"fallback": True, "why": "another project"}
@@ -291,7 +291,7 @@ def _warm_up() -> None:
 
     from reportlab.pdfgen.canvas import Canvas
 
-    import pnp.build.preview  # noqa: F401  (the modules a request uses)
+    import pnp.builder.preview  # noqa: F401  (the modules a request uses)
     from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, ensure_font
     from pnp.render.preview import rasterise
 
@@ -440,12 +440,12 @@ def run(socket_file: Path, identity: list[Any], stamp: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m pnp.build.preview_server SOCKET IDENTITY STAMP``."""
+    """Entry point of ``python -m pnp.builder.preview_server SOCKET IDENTITY STAMP``."""
     args = sys.argv[1:] if argv is None else argv
     try:
         socket_file, identity, stamp = Path(args[0]), json.loads(args[1]), args[2]
     except (IndexError, ValueError):
-        print("usage: python -m pnp.build.preview_server SOCKET IDENTITY STAMP "
+        print("usage: python -m pnp.builder.preview_server SOCKET IDENTITY STAMP "
               "(started by `pnp preview`)", file=sys.stderr)
         return 2
     return run(socket_file, identity, stamp)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pnp.build.cards import Tables
+from pnp.builder.cards import Tables
 from pnp.data.inventory import GameData
 from pnp.data.manifest import Component
 from pnp.data.tables import Row
