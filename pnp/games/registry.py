@@ -16,6 +16,7 @@ import importlib
 import pkgutil
 from dataclasses import dataclass
 from difflib import get_close_matches
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Mapping
 
 from pnp.errors import PnpError
@@ -76,10 +77,11 @@ def registered_games() -> dict[str, GameEntry]:
     """Every registered engine by slug, importing the game packages once."""
     global _DISCOVERED
     if not _DISCOVERED:
-        import pnp.games as package
-        for info in pkgutil.iter_modules(package.__path__):
+        # The game packages are this module's siblings (read off the folder,
+        # not by importing pnp.games, which imports this module).
+        for info in pkgutil.iter_modules([str(Path(__file__).parent)]):
             if info.ispkg:
-                importlib.import_module(f"pnp.games.{info.name}")
+                importlib.import_module(f"{__package__}.{info.name}")
         _DISCOVERED = True
     return dict(sorted(_REGISTRY.items()))
 
