@@ -22,7 +22,7 @@ from pnp.errors import PnpError
 from pnp.fileio import atomic_path
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
-from pnp.render.preview import rasterise
+from pnp.render.preview import draw_trim_guide, rasterise
 
 #: Contact sheet: gap between cards and the caption band under each (points).
 SHEET_GAP = 10.0
@@ -117,11 +117,7 @@ def write_card_pngs(sides: list[CardSide], folder: Path, dpi: int, show_bleed: b
         c.setPageSize((lay.width + 2 * b, lay.height + 2 * b))
         forms.place(lay, b, b)
         if show_bleed and b > 0:
-            # the trim line, as a designer's guide (not part of the card)
-            c.setStrokeColorRGB(0.0, 0.75, 0.9)
-            c.setLineWidth(0.4)
-            c.setDash([2, 2])
-            c.rect(b, b, lay.width, lay.height, stroke=1, fill=0)
+            draw_trim_guide(c, b, lay)
         c.showPage()
     c.save()
     paths = []

@@ -85,6 +85,14 @@ def rasterise(pdf: bytes, scale: float) -> list[Any]:
     return images
 
 
+def draw_trim_guide(c: Canvas, bleed: float, layout: Layout) -> None:
+    """The trim line of a card drawn ``bleed`` in from the page edge: a designer's guide, not card art."""
+    c.setStrokeColorRGB(0.0, 0.75, 0.9)
+    c.setLineWidth(0.4)
+    c.setDash([2, 2])
+    c.rect(bleed, bleed, layout.width, layout.height, stroke=1, fill=0)
+
+
 def layout_to_pdf(layout: Layout, *, show_bleed: bool = True) -> bytes:
     """Return a one-page PDF of ``layout`` (page = trim, or trim + bleed).
 
@@ -97,10 +105,7 @@ def layout_to_pdf(layout: Layout, *, show_bleed: bool = True) -> bytes:
                invariant=1, **canvas_kwargs())
     FormCache(c).place(layout, b, b)
     if show_bleed and b > 0:
-        c.setStrokeColorRGB(0.0, 0.75, 0.9)
-        c.setLineWidth(0.4)
-        c.setDash([2, 2])
-        c.rect(b, b, layout.width, layout.height, stroke=1, fill=0)
+        draw_trim_guide(c, b, layout)
     c.showPage()
     c.save()
     return buf.getvalue()

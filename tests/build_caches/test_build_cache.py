@@ -18,6 +18,8 @@ from pnp.builder.decks import BuildOptions, build, load_for_build
 from pnp.render import fonts, rlspeed
 from pnp.render.diskcache import MAGIC, DiskCache
 
+from cache_entries import entries
+
 
 def _game(folder: Path, cards: int = 6) -> tuple[Path, Path]:
     """A small game (Japanese rules text, an inline icon, a gradient): (data, templates)."""
@@ -71,10 +73,6 @@ def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
             for p in sorted(out.rglob("*")) if p.is_file()}
 
 
-def _entries(cache: Path, sub: str) -> list[Path]:
-    return sorted((cache / sub).glob("*.entry"))
-
-
 def test_cold_warm_and_damaged_caches_give_the_same_bytes(tmp_path: Path, cache: Path,
                                                           monkeypatch: pytest.MonkeyPatch
                                                           ) -> None:
@@ -83,29 +81,29 @@ def test_cold_warm_and_damaged_caches_give_the_same_bytes(tmp_path: Path, cache:
     cold = _build(data, templates, tmp_path / "cold")
     assert any(name.endswith(".pdf") and "mini/" in name for name in cold)
     # a cold build keeps no layouts (its sheets are kept whole), only markup and subsets
-    assert _entries(cache, "layouts") == [] and _entries(cache, "markup")
-    subsets = _entries(cache, "font-subsets")
+    assert entries(cache, "layouts") == [] and entries(cache, "markup")
+    subsets = entries(cache, "font-subsets")
     assert subsets
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "warm") == cold
     # a sheet drawn again from kept markup keeps its layouts (the edit loop's case)
-    for entry in _entries(cache, "sheets"):
+    for entry in entries(cache, "sheets"):
         entry.unlink()
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "relaid") == cold
-    layouts = _entries(cache, "layouts")
+    layouts = entries(cache, "layouts")
     assert len(layouts) >= 6 + 1  # six faces and the shared back
     # damage every entry: truncated, flipped bytes, a foreign file, an empty one
     # (the sheet files too, else the warm build would read no layout)
-    for i, entry in enumerate(layouts + subsets + _entries(cache, "sheets")):
+    for i, entry in enumerate(layouts + subsets + entries(cache, "sheets")):
         raw = entry.read_bytes()
         entry.write_bytes([raw[: len(raw) // 2], raw[:-1] + bytes([raw[-1] ^ 0xFF]),
                            b"not a cache entry", b""][i % 4])
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "damaged") == cold
     # the damaged entries were replaced by good ones: warm again
-    for entry in (_entries(cache, "layouts") + _entries(cache, "font-subsets")
-                  + _entries(cache, "sheets")):
+    for entry in (entries(cache, "layouts") + entries(cache, "font-subsets")
+                  + entries(cache, "sheets")):
         assert entry.read_bytes().startswith(MAGIC)
     monkeypatch.setenv("PNP_BUILD_CACHE", "0")
     monkeypatch.setattr(fonts, "_subset_store", False)
@@ -138,7 +136,7 @@ def test_a_subset_entry_that_is_intact_but_not_compressed_is_remade(tmp_path: Pa
     data, templates = _game(tmp_path / "game", cards=1)
     cold = _build(data, templates, tmp_path / "a")
     store = DiskCache(cache / "font-subsets", 2**30)
-    for entry in _entries(cache, "font-subsets"):
+    for entry in entries(cache, "font-subsets"):
         store.put(entry.name[: -len(".entry")], b"garbage that passes the digest")
     monkeypatch.setattr(fonts, "_subset_store", False)
     assert _build(data, templates, tmp_path / "b") == cold
@@ -205,7 +203,7 @@ def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: P
     shutil.rmtree(cache / "sheets")
     fonts._subset_store = False
     assert _build(data, templates, tmp_path / "relaid") == cold
-    before = {p.name: p.stat().st_mtime_ns for p in _entries(cache, "layouts")}
+    before = {p.name: p.stat().st_mtime_ns for p in entries(cache, "layouts")}
     assert len(before) == 3           # two faces, the shared back
     shutil.rmtree(cache / "sheets")   # the sheets are drawn, from cached layouts
     out = tmp_path / "warm"
@@ -219,7 +217,7 @@ def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: P
             for p in sorted(out.rglob("*")) if p.is_file()}
     assert warm == cold
     # every layout was read (a hit renews the entry), none written anew
-    assert {p.name for p in _entries(cache, "layouts")} == set(before)
+    assert {p.name for p in entries(cache, "layouts")} == set(before)
 
 
 def test_edits_to_data_and_to_an_included_template_are_built_as_without_caches(
@@ -275,10 +273,10 @@ def test_a_row_edit_keeps_the_other_cards_markup_when_no_template_reads_tables(
     """Only the edited card is rendered again when the templates never read ``tables``."""
     data, templates = _game(tmp_path / "game", cards=4)
     _build(data, templates, tmp_path / "a")
-    before = set(_entries(cache, "markup"))
+    before = set(entries(cache, "markup"))
     assert len(before) == 4 + 1                  # four faces and the shared back
     csv = data / "mini" / "cards.csv"
     csv.write_text(csv.read_text(encoding="utf-8").replace("3枚引く", "3枚捨てる"),
                    encoding="utf-8")
     _build(data, templates, tmp_path / "b")
-    assert len(set(_entries(cache, "markup")) - before) == 1
+    assert len(set(entries(cache, "markup")) - before) == 1

@@ -27,6 +27,8 @@ from pnp.render.diskcache import MAGIC, DiskCache
 from pnp.rulebook import export
 from pnp.rulebook.cli import export_rulebooks
 
+from cache_entries import damage, entries
+
 _FACE = ('<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
          '  <background fill="#f4ead5"/>\n'
          '  <text x="6" y="8" width="51" height="10" size="12">{{ card.name }}</text>\n'
@@ -99,10 +101,6 @@ def _uncached(data: Path, templates: Path, out: Path,
         return _build(data, templates, out)
 
 
-def _entries(cache: Path) -> list[Path]:
-    return sorted((cache / "rulebooks").glob("*.entry"))
-
-
 def test_cold_warm_damaged_and_off_give_the_same_bytes(tmp_path: Path, cache: Path,
                                                        typeset: list[str],
                                                        monkeypatch: pytest.MonkeyPatch
@@ -110,19 +108,15 @@ def test_cold_warm_damaged_and_off_give_the_same_bytes(tmp_path: Path, cache: Pa
     """A warm build typesets no rulebook and writes the cold bytes; damaged entries are redone."""
     data, templates = _game(tmp_path / "game")
     cold = _build(data, templates, tmp_path / "cold")
-    assert typeset == _BOOKS and len(_entries(cache)) == 2
+    assert typeset == _BOOKS and len(entries(cache, "rulebooks")) == 2
     typeset.clear()
     assert _build(data, templates, tmp_path / "warm") == cold
     assert typeset == []
     # truncated, one flipped byte: both are misses, typeset again and kept anew
-    first, second = _entries(cache)
-    raw = first.read_bytes()
-    first.write_bytes(raw[: len(raw) // 2])
-    raw = second.read_bytes()
-    second.write_bytes(raw[:-1] + bytes([raw[-1] ^ 0xFF]))
+    damage(*entries(cache, "rulebooks"))
     assert _build(data, templates, tmp_path / "damaged") == cold
     assert typeset == _BOOKS
-    assert all(e.read_bytes().startswith(MAGIC) for e in _entries(cache))
+    assert all(e.read_bytes().startswith(MAGIC) for e in entries(cache, "rulebooks"))
     typeset.clear()
     assert _uncached(data, templates, tmp_path / "off", monkeypatch) == cold
     assert typeset == _BOOKS
@@ -292,7 +286,7 @@ def test_a_store_off_or_a_foreign_entry_is_a_miss(tmp_path: Path, cache: Path,
     data, templates = _game(tmp_path / "game")
     cold = _build(data, templates, tmp_path / "a")
     store = DiskCache(cache / "rulebooks", 2**30)
-    for entry in _entries(cache):
+    for entry in entries(cache, "rulebooks"):
         store.put(entry.name[: -len(".entry")], b"not a pdf")
     typeset.clear()
     assert _build(data, templates, tmp_path / "b") == cold

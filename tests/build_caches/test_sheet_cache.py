@@ -23,6 +23,8 @@ from pnp.cli import main
 from pnp.render import fonts
 from pnp.render.diskcache import MAGIC
 
+from cache_entries import damage, entries
+
 _FACE = ('<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
          '  <background fill="#f4ead5"/>\n'
          '  <text x="6" y="8" width="51" height="10" size="12" font="display">{{ card.name }}'
@@ -106,10 +108,6 @@ def _uncached(data: Path, templates: Path, out: Path, monkeypatch: pytest.Monkey
         return _build(data, templates, out, **options)
 
 
-def _entries(cache: Path) -> list[Path]:
-    return sorted((cache / "sheets").glob("*.entry"))
-
-
 def test_cold_warm_damaged_and_off_give_the_same_bytes(tmp_path: Path, cache: Path,
                                                        drawn: list[str],
                                                        monkeypatch: pytest.MonkeyPatch
@@ -118,19 +116,15 @@ def test_cold_warm_damaged_and_off_give_the_same_bytes(tmp_path: Path, cache: Pa
     data, templates = _game(tmp_path / "game")
     cold = _build(data, templates, tmp_path / "cold")
     assert sorted(drawn) == ["cards-a4.pdf", "chips-a4.pdf"]
-    assert len(_entries(cache)) == 2
+    assert len(entries(cache, "sheets")) == 2
     drawn.clear()
     assert _build(data, templates, tmp_path / "warm") == cold
     assert drawn == []
     # truncated, one flipped byte: both are misses, drawn again and kept anew
-    first, second = _entries(cache)
-    raw = first.read_bytes()
-    first.write_bytes(raw[: len(raw) // 2])
-    raw = second.read_bytes()
-    second.write_bytes(raw[:-1] + bytes([raw[-1] ^ 0xFF]))
+    damage(*entries(cache, "sheets"))
     assert _build(data, templates, tmp_path / "damaged") == cold
     assert sorted(drawn) == ["cards-a4.pdf", "chips-a4.pdf"]
-    assert all(e.read_bytes().startswith(MAGIC) for e in _entries(cache))
+    assert all(e.read_bytes().startswith(MAGIC) for e in entries(cache, "sheets"))
     drawn.clear()
     assert _uncached(data, templates, tmp_path / "off", monkeypatch) == cold
     assert sorted(drawn) == ["cards-a4.pdf", "chips-a4.pdf"]
@@ -246,7 +240,7 @@ def test_sheets_with_raster_images_or_random_templates_are_not_kept(
                    "width=\"5\" height=\"5\"/>{% endif %}\n</card>"), encoding="utf-8")
     _build(data, templates, tmp_path / "a")
     assert sorted(drawn) == ["cards-a4.pdf", "chips-a4.pdf"]
-    assert len(_entries(cache)) == 1        # the chips, which draw no image
+    assert len(entries(cache, "sheets")) == 1        # the chips, which draw no image
     drawn.clear()
     _build(data, templates, tmp_path / "b")
     assert drawn == ["cards-a4.pdf"]
@@ -347,7 +341,7 @@ def test_an_entry_whose_progress_steps_do_not_add_up_is_not_used(
     data, templates = _game(tmp_path / "game")
     cold = _build(data, templates, tmp_path / "a")
     store = DiskCache(cache / "sheets", 2**30)
-    first, second = _entries(cache)
+    first, second = entries(cache, "sheets")
     pdf = first.read_bytes().partition(b"\n%PDF-")[2]
     store.put(first.name[: -len(".entry")], b"[99]\n%PDF-" + pdf)
     store.put(second.name[: -len(".entry")], b"[1, 1, 1]\nnot a pdf")
