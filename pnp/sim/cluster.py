@@ -15,6 +15,8 @@ running scheduler (``tcp://scheduler:8786``).
 
 from __future__ import annotations
 
+import logging
+import signal
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from pnp.errors import Interrupted, PnpError
@@ -39,8 +41,22 @@ def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
         raise PnpError(f"--cluster {cluster}: Dask is not installed; install the extra "
                        "with pip install 'pnp[cluster]'") from None
     if cluster == "local":
-        local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                             dashboard_address=None)
+        # The worker processes start with SIGINT ignored (an ignored signal stays
+        # ignored in a child, and Python then installs no KeyboardInterrupt
+        # handler there): Ctrl-C reaches only this process, which closes the
+        # cluster, as the local pool's workers do. Dask's own log lines about
+        # cancelled tasks and stopped workers are silenced below errors.
+        old = signal.getsignal(signal.SIGINT)
+        try:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        except ValueError:  # not the main thread: leave SIGINT alone
+            old = None
+        try:
+            local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
+                                 dashboard_address=None, silence_logs=logging.CRITICAL)
+        finally:
+            if old is not None:
+                signal.signal(signal.SIGINT, old)
         return Client(local), local
     if "://" not in cluster:
         raise PnpError(f"--cluster {cluster!r}: expected 'local' or a scheduler address "

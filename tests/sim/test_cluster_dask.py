@@ -33,3 +33,56 @@ def test_bad_cluster_is_one_line() -> None:
     game = make_game(load_game_data(DATA, "fortuna", strict=True))
     with pytest.raises(PnpError, match="expected 'local' or a scheduler address"):
         simulate(game, 4, 10, ["random"], 1, invariants="off", cluster="my-scheduler")
+
+
+def _session_members(sid: int) -> int:
+    """How many live processes belong to session ``sid`` (Linux /proc), the leader included."""
+    count = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # the process ended while we looked
+            continue
+        count += int(fields[3]) == sid  # field 6 of stat, the session id
+    return count
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
+def test_ctrl_c_on_a_local_cluster_is_one_line() -> None:
+    """Ctrl-C (SIGINT to the whole process group) mid-run: exit 130, one line, no traceback.
+
+    Before, every Dask worker got the SIGINT too and printed a traceback, and
+    Dask logged warnings about cancelled tasks and stopped workers.
+    """
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    proc = subprocess.Popen([sys.executable, "-m", "pnp.cli", "simulate", "fortuna", "--games",
+                             "200000", "--cluster", "local", "--jobs", "2"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        # the parent plus its two workers: the cluster is up and games are running
+        while _session_members(proc.pid) < 3 and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(3)
+        assert proc.poll() is None, proc.communicate()[1].decode()
+        os.killpg(proc.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
+        _out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and "WARNING" not in text, text
+    assert text.strip().splitlines()[-1] == ("error: interrupted: cluster tasks cancelled; "
+                                             "nothing was written")
+    # no worker left behind (a worker may take a moment to finish exiting)
+    while _session_members(proc.pid) and time.monotonic() < deadline + 20:
+        time.sleep(0.2)
+    assert _session_members(proc.pid) == 0
