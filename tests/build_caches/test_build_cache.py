@@ -6,7 +6,6 @@ Each test builds a small generated game into its own cache folder
 
 from __future__ import annotations
 
-import hashlib
 import os
 import shutil
 from pathlib import Path
@@ -18,7 +17,7 @@ from pnp.builder.decks import BuildOptions, build, load_for_build
 from pnp.render import fonts, rlspeed
 from pnp.render.diskcache import MAGIC, DiskCache
 
-from cache_entries import entries
+from cache_entries import entries, file_hashes, replace_in, shadow_icon
 
 
 def _game(folder: Path, cards: int = 6) -> tuple[Path, Path]:
@@ -69,8 +68,7 @@ def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
     """Build the game into ``out``; sha256 of every file written, by relative path."""
     options = BuildOptions(out_dir=out, data_dir=data, templates_dir=templates)
     build(load_for_build([], options), options)
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.rglob("*")) if p.is_file()}
+    return file_hashes(out)
 
 
 def test_cold_warm_and_damaged_caches_give_the_same_bytes(tmp_path: Path, cache: Path,
@@ -117,10 +115,7 @@ def test_a_cached_layout_is_not_used_once_its_icon_changed(tmp_path: Path, cache
     data, templates = _game(tmp_path / "game", cards=1)
     before = _build(data, templates, tmp_path / "a")
     # a game-specific icon now shadows the common one: same markup, other picture
-    (templates / "mini" / "icons").mkdir()
-    (templates / "mini" / "icons" / "bolt.svg").write_text(
-        '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-        '<rect x="1" y="1" width="8" height="8" fill="currentColor"/></svg>', encoding="utf-8")
+    shadow_icon(templates, "mini", "bolt")
     changed = _build(data, templates, tmp_path / "b")
     monkeypatch.setenv("PNP_BUILD_CACHE", "0")
     monkeypatch.setattr(fonts, "_subset_store", False)
@@ -213,8 +208,7 @@ def test_a_new_process_builds_from_the_warm_cache_alone(tmp_path: Path, cache: P
                           env=dict(os.environ, PNP_CACHE_DIR=str(cache),
                                    PYTHONPATH=str(PROJECT_ROOT)))
     assert done.returncode == 0, done.stderr
-    warm = {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.rglob("*")) if p.is_file()}
+    warm = file_hashes(out)
     assert warm == cold
     # every layout was read (a hit renews the entry), none written anew
     assert {p.name for p in entries(cache, "layouts")} == set(before)
@@ -228,15 +222,13 @@ def test_edits_to_data_and_to_an_included_template_are_built_as_without_caches(
     (templates / "mini" / "part.xml.j2").write_text(
         '<rect x="2" y="2" width="10" height="4" fill="#aa3300"/>\n', encoding="utf-8")
     face = templates / "mini" / "face.xml.j2"
-    face.write_text(face.read_text(encoding="utf-8").replace(
-        "</card>", '{% include "mini/part.xml.j2" %}\n'
-        '<text x="6" y="50" width="51" height="6" size="8">{{ tables.cards | length }} '
-        '{{ tables.cards[0].text[10:14] }}</text>\n</card>'), encoding="utf-8")
+    replace_in(face, "</card>", '{% include "mini/part.xml.j2" %}\n'
+               '<text x="6" y="50" width="51" height="6" size="8">{{ tables.cards | length }} '
+               '{{ tables.cards[0].text[10:14] }}</text>\n</card>')
     first = _build(data, templates, tmp_path / "a")
     csv = data / "mini" / "cards.csv"
     edits = [
-        lambda: csv.write_text(csv.read_text(encoding="utf-8").replace("1枚引く", "2枚捨てる"),
-                               encoding="utf-8"),
+        lambda: replace_in(csv, "1枚引く", "2枚捨てる"),
         lambda: (templates / "mini" / "part.xml.j2").write_text(
             '<rect x="2" y="2" width="20" height="4" fill="#0033aa"/>\n', encoding="utf-8"),
     ]
@@ -276,7 +268,6 @@ def test_a_row_edit_keeps_the_other_cards_markup_when_no_template_reads_tables(
     before = set(entries(cache, "markup"))
     assert len(before) == 4 + 1                  # four faces and the shared back
     csv = data / "mini" / "cards.csv"
-    csv.write_text(csv.read_text(encoding="utf-8").replace("3枚引く", "3枚捨てる"),
-                   encoding="utf-8")
+    replace_in(csv, "3枚引く", "3枚捨てる")
     _build(data, templates, tmp_path / "b")
     assert len(set(entries(cache, "markup")) - before) == 1

@@ -9,7 +9,6 @@ caches at all.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 from typing import Any
@@ -27,7 +26,7 @@ from pnp.render.diskcache import MAGIC, DiskCache
 from pnp.rulebook import export
 from pnp.rulebook.cli import export_rulebooks
 
-from cache_entries import damage, entries
+from cache_entries import damage, entries, file_hashes, replace_in, shadow_icon
 
 _FACE = ('<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
          '  <background fill="#f4ead5"/>\n'
@@ -89,8 +88,7 @@ def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
                    rulebooks=rulebook_step(out, data, templates))
     fonts._subset_store = False   # the next build opens the subset cache anew, as a process
     assert [p.relative_to(out).as_posix() for p in result.rulebooks] == _BOOKS
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in result.rulebooks}
+    return file_hashes(out, result.rulebooks)
 
 
 def _uncached(data: Path, templates: Path, out: Path,
@@ -140,22 +138,14 @@ def test_an_edit_the_rulebook_shows_typesets_it_again(tmp_path: Path, cache: Pat
     elif change == "terms":     # a terms table appears beside the rules text
         (books / "duo.terms.toml").write_text('[en]\n"デュオ" = "Duo"\n', encoding="utf-8")
     elif change == "listed row":
-        csv = data / "duo" / "cards.csv"
-        csv.write_text(csv.read_text(encoding="utf-8").replace("Draw 2.", "Discard 2."),
-                       encoding="utf-8")
+        replace_in(data / "duo" / "cards.csv", "Draw 2.", "Discard 2.")
     elif change == "manifest":
-        manifest = data / "duo" / "manifest.toml"
-        manifest.write_text(manifest.read_text(encoding="utf-8").replace(
-            "players = [2, 4]", "players = [2, 5]"), encoding="utf-8")
+        replace_in(data / "duo" / "manifest.toml", "players = [2, 4]", "players = [2, 5]")
     elif change == "pictured template":
         face = templates / "duo" / "face.xml.j2"
         face.write_text(_FACE.replace("#f4ead5", "#d5e4f4"), encoding="utf-8")
     elif change == "icon":       # a game icon now shadows the common bolt the card shows
-        (templates / "duo" / "icons").mkdir()
-        (templates / "duo" / "icons" / "bolt.svg").write_text(
-            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-            '<rect x="1" y="1" width="8" height="8" fill="currentColor"/></svg>',
-            encoding="utf-8")
+        shadow_icon(templates, "duo", "bolt")
     else:                        # a template the book never shows: typeset again all the same
         (templates / "duo" / "unused.xml.j2").write_text(_FACE, encoding="utf-8")
     typeset.clear()

@@ -8,7 +8,6 @@ has no caches at all.
 
 from __future__ import annotations
 
-import hashlib
 import shutil
 from pathlib import Path
 from typing import Any
@@ -23,7 +22,7 @@ from pnp.cli import main
 from pnp.render import fonts
 from pnp.render.diskcache import MAGIC
 
-from cache_entries import damage, entries
+from cache_entries import damage, entries, file_hashes, replace_in, shadow_icon
 
 _FACE = ('<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
          '  <background fill="#f4ead5"/>\n'
@@ -96,8 +95,7 @@ def _build(data: Path, templates: Path, out: Path, **options: Any) -> dict[str, 
                         **options)
     build(load_for_build([], opts), opts)
     fonts._subset_store = False   # the next build opens the subset cache anew, as a process
-    return {p.relative_to(out).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(out.rglob("*")) if p.is_file()}
+    return file_hashes(out)
 
 
 def _uncached(data: Path, templates: Path, out: Path, monkeypatch: pytest.MonkeyPatch,
@@ -137,8 +135,7 @@ def test_a_data_edit_redraws_only_that_decks_sheet(tmp_path: Path, cache: Path,
     data, templates = _game(tmp_path / "game")
     _build(data, templates, tmp_path / "a")
     csv = data / "duo" / "chips.csv"
-    csv.write_text(csv.read_text(encoding="utf-8").replace("2枚引く", "2枚捨てる"),
-                   encoding="utf-8")
+    replace_in(csv, "2枚引く", "2枚捨てる")
     drawn.clear()
     warm = _build(data, templates, tmp_path / "b")
     assert drawn == ["chips-a4.pdf"]
@@ -157,19 +154,10 @@ def test_what_shapes_a_sheet_redraws_it(tmp_path: Path, cache: Path, drawn: list
         face = templates / "duo" / "face.xml.j2"
         face.write_text(_FACE.replace('size="12"', 'size="11"'), encoding="utf-8")
     elif change == "icon":        # a game icon now shadows the common star of the back
-        (templates / "duo" / "icons").mkdir()
-        (templates / "duo" / "icons" / "star.svg").write_text(
-            '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 10 10">'
-            '<rect x="1" y="1" width="8" height="8" fill="currentColor"/></svg>',
-            encoding="utf-8")
+        shadow_icon(templates, "duo", "star")
     elif change == "quantity":    # same cards, one more copy: another plan
-        manifest = data / "duo" / "manifest.toml"
-        manifest.write_text(manifest.read_text(encoding="utf-8").replace(
-            "count = 3", "count = 4", 1), encoding="utf-8")
-        csv = data / "duo" / "cards.csv"
-        csv.write_text(csv.read_text(encoding="utf-8").replace("cards 3,3枚引く。,1",
-                                                               "cards 3,3枚引く。,2"),
-                       encoding="utf-8")
+        replace_in(data / "duo" / "manifest.toml", "count = 3", "count = 4", 1)
+        replace_in(data / "duo" / "cards.csv", "cards 3,3枚引く。,1", "cards 3,3枚引く。,2")
     else:
         options = {"letter": {"paper": "letter"}, "no-marks": {"marks": False},
                    "back-offset": {"back_offset_mm": (0.5, -0.5)},
