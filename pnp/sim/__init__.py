@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.fileio import write_text_atomic
+from pnp.sim.cluster import check_cluster
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import parse_bots, seat_bots
 from pnp.sim.invariants import DEFAULT_LEVEL, LEVELS, check_final, check_state
@@ -126,9 +127,10 @@ def run_simulation(data: "GameData", players: int | None, games: int,
     """
     _check_ints(games, jobs, step_cap, seed)
     _check_out("--html", html_path)
+    check_cluster(cluster)
     game, players, names, entry = _prepare(data, players, bots, params, invariants, json_path)
     started = time.perf_counter()
-    with _progress_bar(progress, games, f"Simulating {data.slug}") as bar:
+    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players") as bar:
         result = simulate(game, players, games, names, seed, jobs=jobs, invariants=invariants,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
                           stats=entry.stats, cluster=cluster)
@@ -193,6 +195,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
 
     _check_ints(games, jobs, step_cap, seed)
     _check_out("--html", html_path)
+    check_cluster(cluster)
     parsed = [parse_sweep(s) for s in sweeps]
     grid = variants(parsed)
     swept = [s.name for s in parsed]
@@ -253,6 +256,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
 
     _check_ints(games, jobs, step_cap, seed)
     _check_out("--html", html_path)
+    check_cluster(cluster)
     changes = [_parse_compare(c) for c in compares]
     grid: list[dict[str, str]] = [{}] + changes
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
@@ -353,6 +357,7 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
 
     _check_ints(games, jobs, step_cap, seed)
     _check_out("--html", html_path)
+    check_cluster(cluster)
     entry = game_entry(data.slug)
     steps = _parse_budgets(budgets)
     field = (field or default_field(entry.bots)).strip()

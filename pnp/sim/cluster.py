@@ -15,6 +15,7 @@ running scheduler (``tcp://scheduler:8786``).
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import signal
 from typing import Any, Callable, Iterator, Sequence, TypeVar
@@ -33,13 +34,27 @@ IN_FLIGHT_PER_WORKER = 4
 CONNECT_TIMEOUT_S = 20
 
 
+def check_cluster(cluster: str | None) -> None:
+    """One-line error for a ``--cluster`` that cannot be used, before any game is played.
+
+    Checked up front so a run does not start its progress bar (or a sweep
+    build its variants) only to stop at the first batch.
+    """
+    if cluster is None:
+        return
+    if importlib.util.find_spec("distributed") is None:
+        raise PnpError(f"--cluster {cluster}: Dask is not installed; install the extra "
+                       "with pip install 'pnp[cluster]'")
+    if cluster != "local" and "://" not in cluster:
+        raise PnpError(f"--cluster {cluster!r}: expected 'local' or a scheduler address "
+                       "such as tcp://scheduler:8786")
+
+
 def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
     """A Dask client (and the LocalCluster it owns, if any); one-line errors."""
-    try:
-        from dask.distributed import Client, LocalCluster
-    except ImportError:
-        raise PnpError(f"--cluster {cluster}: Dask is not installed; install the extra "
-                       "with pip install 'pnp[cluster]'") from None
+    check_cluster(cluster)
+    from dask.distributed import Client, LocalCluster
+
     if cluster == "local":
         # The worker processes start with SIGINT ignored (an ignored signal stays
         # ignored in a child, and Python then installs no KeyboardInterrupt
@@ -58,9 +73,6 @@ def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
             if old is not None:
                 signal.signal(signal.SIGINT, old)
         return Client(local), local
-    if "://" not in cluster:
-        raise PnpError(f"--cluster {cluster!r}: expected 'local' or a scheduler address "
-                       "such as tcp://scheduler:8786")
     try:
         return Client(cluster, timeout=CONNECT_TIMEOUT_S), None
     except (OSError, TimeoutError) as exc:

@@ -77,3 +77,30 @@ def test_report_leads_with_findings() -> None:
     assert text.index("Findings") < text.index("Completion:")
     assert "Cards and rule choices" in text and "played (average" in text
     assert "Drama:" in text
+
+
+@pytest.mark.parametrize("mode", [[], ["--compare", "hand_size=6"], ["--sweep", "hand_size=6,7"],
+                                  ["--ladder", "--budgets", "2,4"]])
+def test_unusable_cluster_fails_before_any_game(mode: list[str]) -> None:
+    """A bad --cluster is reported before the progress bar starts: one line, nothing else."""
+    result = CliRunner().invoke(main, ["simulate", "fortuna", *mode, "--games", "4",
+                                       "--cluster", "my-scheduler", "--data-dir", DATA])
+    assert result.exit_code == 1, result.output
+    assert result.output.strip().splitlines() == [
+        "error: --cluster 'my-scheduler': expected 'local' or a scheduler address such as "
+        "tcp://scheduler:8786"], result.output
+
+
+def test_missing_dask_is_named_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without the cluster extra, --cluster says how to install it (and plays nothing)."""
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *a: None if name == "distributed" else real(name, *a))
+    result = CliRunner().invoke(main, ["simulate", "fortuna", "--games", "4", "--cluster",
+                                       "local", "--data-dir", DATA])
+    assert result.exit_code == 1
+    assert result.output.strip().splitlines() == [
+        "error: --cluster local: Dask is not installed; install the extra with "
+        "pip install 'pnp[cluster]'"], result.output
