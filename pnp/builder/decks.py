@@ -47,6 +47,7 @@ from pnp.printing.calibration import write_calibration
 from pnp.printing.forms import placer
 from pnp.printing.imposition import PagePlan, SheetLayout, bleed_by_side, compute_layout
 from pnp.printing.packing import Piece, pack_pieces
+from pnp.printing.png_store import PngStore, open_png_store
 from pnp.printing.profiles import Profile, ProfileTable, load_profiles
 from pnp.printing.output import pending_canvas, save_pending
 from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_sheets,
@@ -345,7 +346,8 @@ def render_cards(env: PnpEnvironment, game: GameData, component: Component,
             continue
         front, back = render_card(env, game, component, row, shared)
         if row.qty > 0:
-            cards.append(ServiceCard(row.id, row.qty, front, back))
+            cards.append(ServiceCard(row.id, row.qty, front, back,
+                                     _image_keys(env, game, component, row, front, back)))
         if progress is not None:
             progress(row.qty)
     return cards
@@ -428,6 +430,20 @@ class _CardsOnDemand(Sequence[SheetItem]):
                     self.rendered.add((component.id, row.id))
                     if self._progress is not None:
                         self._progress(row.qty)
+
+
+def _image_keys(env: PnpEnvironment, game: GameData, component: Component, row: Row,
+                front: Layout, back: Layout | None) -> tuple[str | None, str | None]:
+    """A card's face and back keys for the image cache (None: that side is not kept).
+
+    A side's markup key pins what it draws, except the pixels of a raster
+    image it places (:mod:`pnp.printing.png_store`).
+    """
+    keys = side_keys(env, game, component, row)
+    if keys is None:
+        return None, None
+    return (None if _has_image(front.nodes) else keys[0],
+            None if back is None or _has_image(back.nodes) else keys[1])
 
 
 def _draws_image(item: SheetItem) -> bool:
@@ -789,7 +805,7 @@ def _skip(result: BuildResult, profile: Profile, game: GameData, component: Comp
 
 def _write_service(game: GameData, profile: Profile, cards: dict[str, list[ServiceCard]],
                    options: BuildOptions, result: BuildResult,
-                   progress: Progress | None) -> None:
+                   progress: Progress | None, png_store: PngStore | None = None) -> None:
     """Write one game's print-service files (card PDFs or card PNGs) for ``profile``."""
     from pnp.printing.service import (bleed_shortfall, page_geometry, service_product,
                                       write_card_pdf, write_card_pngs)
@@ -830,14 +846,15 @@ def _write_service(game: GameData, profile: Profile, cards: dict[str, list[Servi
             result.add(profile.name, game.slug, component.id, [path])
         else:
             paths = write_card_pngs(folder / component.id, deck, profile, product,
-                                    two_sided=component.two_sided, progress=None)
+                                    two_sided=component.two_sided, progress=None,
+                                    store=png_store)
             result.add(profile.name, game.slug, component.id, paths)
             per_card(sum(c.qty for c in deck))
 
 
 def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCard]],
                options: BuildOptions, result: BuildResult, used_keys: set[int],
-               progress: Progress | None) -> None:
+               progress: Progress | None, png_store: PngStore | None = None) -> None:
     """Write one game's Tabletop Simulator sheets, images and saved objects."""
     # imported here: it loads Pillow, which PDF-only builds do not need
     from pnp.printing.tts import UrlMaker, export_deck, export_tiles
@@ -857,10 +874,10 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
         if print_kind(component) == "card":
             paths = export_deck(folder, game.slug, component.id, nickname, deck, size,
                                 profile, two_sided=component.two_sided, urls=urls,
-                                used_keys=used_keys)
+                                used_keys=used_keys, store=png_store)
         else:
             paths = export_tiles(folder, game.slug, component.id, nickname, deck, size,
-                                 is_round(component), profile, urls=urls)
+                                 is_round(component), profile, urls=urls, store=png_store)
         result.add(profile.name, game.slug, component.id, paths)
         if progress is not None:
             progress(sum(c.qty for c in deck))
@@ -879,10 +896,12 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                plans: dict[tuple[str, str], list[SheetPlan]] | None = None,
                used_keys: set[int] | None = None,
                cards: dict[str, list[ServiceCard]] | None = None,
-               sheet_store: SheetStore | None = None) -> BuildResult:
+               sheet_store: SheetStore | None = None,
+               png_store: PngStore | None = None) -> BuildResult:
     """Write every profile's files for ``game`` (plans and rendered cards if given).
 
-    ``sheet_store``: the build's sheet cache (:mod:`pnp.builder.sheet_cache`).
+    ``sheet_store``: the build's sheet cache (:mod:`pnp.builder.sheet_cache`);
+    ``png_store``: its image cache (:mod:`pnp.printing.png_store`).
     """
     result = BuildResult()
     components = options.kit(game)
@@ -906,9 +925,9 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                     _skip(result, profile, game, component,
                           f"{profile.name} does not print a {component.kind}", progress)
         elif profile.output in ("card-pdf", "card-png"):
-            _write_service(game, profile, cards, options, result, progress)
+            _write_service(game, profile, cards, options, result, progress, png_store)
         else:
-            _write_tts(game, profile, cards, options, result, keys, progress)
+            _write_tts(game, profile, cards, options, result, keys, progress, png_store)
     return result
 
 
@@ -958,11 +977,17 @@ def build(games: list[GameData], options: BuildOptions,
         return _build_sheets_streaming(env, games, options, profiles[0], plans, progress,
                                        sheet_store, rulebooks)
     rendered = [render_game(env, game, progress, options.kit(game)) for game in games]
+    # card images (service and TTS presets) are kept where every card side is
+    from pnp.builder.serve import code_stamp
+
+    png_store = (open_png_store(code_stamp(), canvas_kwargs())
+                 if env.markup_store is not None and any(
+                     p.output in ("card-png", "tts") for p in profiles) else None)
     total = BuildResult()
     used_keys: set[int] = set()
     for game, cards in zip(games, rendered):
         total.merge(build_game(env, game, options, progress, plans, used_keys, cards,
-                               sheet_store))
+                               sheet_store, png_store))
         if rulebooks is not None:
             total.rulebooks.extend(rulebooks(game))
     _write_calibrations(options, total)

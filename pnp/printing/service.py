@@ -26,6 +26,7 @@ from pnp.fileio import atomic_path, write_text_atomic
 from pnp.printing.forms import StableFormCache
 from pnp.printing.geometry import EPS, Rect
 from pnp.printing.output import atomic_canvas
+from pnp.printing.png_store import PngStore
 from pnp.printing.profiles import Product, Profile
 from pnp.render.layout import Layout
 from pnp.units import to_mm
@@ -45,6 +46,9 @@ class ServiceCard:
     qty: int
     front: Layout
     back: Layout | None
+    #: Content keys of the front and back (:mod:`pnp.printing.png_store`): None
+    #: where a side cannot be pinned (no markup cache, or it draws a raster image).
+    keys: tuple[str | None, str | None] = (None, None)
 
 
 def cover_scale(layout: Layout, trim: Rect) -> float:
@@ -241,6 +245,26 @@ class PngWriter:
             self._pool.shutdown(wait=True)
 
 
+def write_pngs(jobs: Sequence[tuple[Path, RasterJob, str | None]], store: PngStore | None,
+               dpi: int | None = None, progress: Progress | None = None) -> None:
+    """Write one PNG per ``(path, job, key)``: copied from ``store`` if kept there, else drawn.
+
+    Drawn images are kept in ``store`` under their key (None: not kept).
+    ``progress`` counts the images drawn.
+    """
+    drawn = [(path, job, key) for path, job, key in jobs
+             if store is None or not store.write(key, path)]
+    if not drawn:
+        return
+    with PngWriter() as writer:
+        for (path, _, _), image in zip(drawn, render_images([j for _, j, _ in drawn],
+                                                            progress)):
+            writer.save(image, path, dpi)
+    if store is not None:
+        for path, _, key in drawn:
+            store.keep(key, path)
+
+
 def shared_back(cards: Sequence[ServiceCard], two_sided: bool) -> Layout | None:
     """Return the one back every card shares, or None if backs differ (or are faces)."""
     if two_sided or not cards or cards[0].back is None:
@@ -252,11 +276,13 @@ def shared_back(cards: Sequence[ServiceCard], two_sided: bool) -> Layout | None:
 
 def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile,
                     product: Product, *, two_sided: bool,
-                    progress: Progress | None = None) -> list[Path]:
+                    progress: Progress | None = None,
+                    store: PngStore | None = None) -> list[Path]:
     """Write one PNG per card face, the back (once if shared) and ``quantities.csv``.
 
     Image = (trim + 2 x bleed) at ``profile.dpi`` (825 x 1125 px for a TGC
-    poker card). Returns the files written, the CSV last.
+    poker card). Images kept in ``store`` are copied from it; the others are
+    drawn and kept there. Returns the files written, the CSV last.
     """
     if not cards:
         raise PnpError(f"nothing to export into {folder}: the deck has no cards")
@@ -265,23 +291,27 @@ def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile
     px_w, px_h = round(page.w * k), round(page.h * k)
     trim_px = Rect(trim.x * k, trim.y * k, trim.w * k, trim.h * k)
     back = shared_back(cards, two_sided)
-    jobs: list[tuple[str, RasterJob]] = []
+    jobs: list[tuple[str, RasterJob, str | None]] = []
+
+    def add(name: str, layout: Layout, side_key: str | None) -> None:
+        """Queue one image, with its key in ``store`` (None: not kept)."""
+        key = (store.key("card", [side_key], px_w, px_h, trim_px, profile.dpi)
+               if store is not None else None)
+        jobs.append((name, RasterJob(layout, px_w, px_h, trim_px), key))
+
     for card in cards:
-        jobs.append((f"{card.id}.png", RasterJob(card.front, px_w, px_h, trim_px)))
+        add(f"{card.id}.png", card.front, card.keys[0])
         if back is None and card.back is not None:
-            jobs.append((f"{card.id}-back.png", RasterJob(card.back, px_w, px_h, trim_px)))
+            add(f"{card.id}-back.png", card.back, card.keys[1])
     if back is not None:
-        jobs.append(("back.png", RasterJob(back, px_w, px_h, trim_px)))
+        add("back.png", back, cards[0].keys[1])
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise PnpError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
-    written: list[Path] = []
-    with PngWriter() as writer:
-        for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
-            path = folder / name
-            writer.save(image, path, profile.dpi)
-            written.append(path)
+    written = [folder / name for name, _, _ in jobs]
+    write_pngs([(path, job, key) for path, (_, job, key) in zip(written, jobs)], store,
+               profile.dpi, progress)
     out = io.StringIO()
     table = csv.writer(out, lineterminator="\n")
     table.writerow(["file", "back", "quantity", "id"])

@@ -27,9 +27,10 @@ from PIL import Image
 from pnp.errors import PnpError
 from pnp.fileio import write_text_atomic
 from pnp.printing.geometry import Rect
+from pnp.printing.png_store import PngStore
 from pnp.printing.profiles import Profile
-from pnp.printing.service import (PngWriter, RasterJob, ServiceCard, render_images, save_png,
-                                  shared_back)
+from pnp.printing.service import (RasterJob, ServiceCard, render_images, save_png, shared_back,
+                                  write_pngs)
 from pnp.render.layout import Layout
 
 Progress = Callable[[int], None]
@@ -155,14 +156,36 @@ def _require_backs(slug: str, deck: str, cards: Sequence[ServiceCard]) -> None:
                    f"card_data/{slug}/manifest.toml")
 
 
+def _write_sheet(path: Path, grid: Grid, layouts: Sequence[Layout],
+                 keys: Sequence[str | None], store: PngStore | None,
+                 progress: Progress | None = None) -> None:
+    """Write one sheet image of ``layouts`` in ``grid`` cells (a one-cell grid: one image).
+
+    Copied from ``store`` when it keeps the sheet; otherwise drawn (each
+    card covering its cell) and kept there.
+    """
+    key = store.key("tts-sheet", keys, grid) if store is not None else None
+    if store is not None and store.write(key, path):
+        return
+    cell = Rect(0, 0, grid.cell_w, grid.cell_h)
+    images = list(render_images([RasterJob(layout, grid.cell_w, grid.cell_h, cell)
+                                 for layout in layouts], progress))
+    save_png(images[0] if len(layouts) == 1 and grid.columns * grid.rows == 1
+             else _sheet_image(grid, images), path)
+    if store is not None:
+        store.keep(key, path)
+
+
 def export_deck(folder: Path, slug: str, deck: str, nickname: str,
                 cards: Sequence[ServiceCard], size: tuple[float, float], profile: Profile,
                 *, two_sided: bool, urls: UrlMaker, used_keys: set[int],
-                progress: Progress | None = None) -> list[Path]:
+                progress: Progress | None = None, store: PngStore | None = None
+                ) -> list[Path]:
     """Write a deck's face sheets, back image(s) and saved object; return the files.
 
     The saved object is ``<deck>.json`` (a ``CardCustom`` for a one-card
-    deck, else a ``DeckCustom``).
+    deck, else a ``DeckCustom``). Images kept in ``store`` are copied from
+    it; the others are drawn and kept there.
     """
     if not cards:
         raise PnpError(f"nothing to export for {slug}/{deck}: the deck has no cards")
@@ -180,28 +203,22 @@ def export_deck(folder: Path, slug: str, deck: str, nickname: str,
     back_url = ""
     if back is not None:
         grid = sheet_grid(1, size, profile)
-        (image,) = render_images([RasterJob(back, grid.cell_w, grid.cell_h,
-                                            Rect(0, 0, grid.cell_w, grid.cell_h))])
         path = folder / f"{deck}-back.png"
-        save_png(image, path)
+        _write_sheet(path, grid, [back], [cards[0].keys[1]], store)
         written.append(path)
         back_url = urls(path)
     for k, chunk in enumerate(chunks, start=1):
         grid = sheet_grid(len(chunk), size, profile)
-        cell = Rect(0, 0, grid.cell_w, grid.cell_h)
-        faces = list(render_images([RasterJob(c.front, grid.cell_w, grid.cell_h, cell)
-                                    for c in chunk], progress))
         path = folder / f"{deck}-faces-{k}.png"
-        save_png(_sheet_image(grid, faces), path)
+        _write_sheet(path, grid, [c.front for c in chunk], [c.keys[0] for c in chunk],
+                     store, progress)
         written.append(path)
         key = deck_key(slug, deck, k, used_keys)
         sheet_back = back_url
         if back is None:
-            backs = [c.back for c in chunk]          # all present: _require_backs
-            images = list(render_images([RasterJob(b, grid.cell_w, grid.cell_h, cell)
-                                         for b in backs if b is not None]))
+            backs = [c.back for c in chunk if c.back is not None]  # all: _require_backs
             bpath = folder / f"{deck}-backs-{k}.png"
-            save_png(_sheet_image(grid, images), bpath)
+            _write_sheet(bpath, grid, backs, [c.keys[1] for c in chunk], store)
             written.append(bpath)
             sheet_back = urls(bpath)
         custom[str(key)] = {"FaceURL": urls(path), "BackURL": sheet_back,
@@ -242,7 +259,8 @@ def export_deck(folder: Path, slug: str, deck: str, nickname: str,
 def export_tiles(folder: Path, slug: str, component: str, nickname: str,
                  pieces: Sequence[ServiceCard], size: tuple[float, float], round_: bool,
                  profile: Profile, *, urls: UrlMaker,
-                 progress: Progress | None = None) -> list[Path]:
+                 progress: Progress | None = None, store: PngStore | None = None
+                 ) -> list[Path]:
     """Write tokens or a board as TTS tiles: images per distinct piece and a saved object.
 
     Round tokens are ``Custom_Tile`` circles, square tokens and boards boxes;
@@ -256,21 +274,18 @@ def export_tiles(folder: Path, slug: str, component: str, nickname: str,
     k = profile.tile_dpi / 72.0
     px_w = max(16, min(profile.max_sheet_px, round(size[0] * k)))
     px_h = max(16, min(profile.max_sheet_px, round(size[1] * k)))
-    jobs: list[tuple[str, RasterJob]] = []
+    jobs: list[tuple[str, RasterJob, str | None]] = []
     for p in pieces:
-        jobs.append((f"{component}-{p.id}-face.png",
-                     RasterJob(p.front, px_w, px_h, Rect(0, 0, px_w, px_h))))
-        if p.back is not None:
-            jobs.append((f"{component}-{p.id}-back.png",
-                         RasterJob(p.back, px_w, px_h, Rect(0, 0, px_w, px_h))))
-    written: list[Path] = []
-    url_of: dict[str, str] = {}
-    with PngWriter() as writer:
-        for (name, _), image in zip(jobs, render_images([j for _, j in jobs], progress)):
-            path = folder / name
-            writer.save(image, path)
-            written.append(path)
-            url_of[name] = urls(path)
+        for side, layout, side_key in (("face", p.front, p.keys[0]), ("back", p.back, p.keys[1])):
+            if layout is not None:
+                key = (store.key("tile", [side_key], px_w, px_h)
+                       if store is not None else None)
+                jobs.append((f"{component}-{p.id}-{side}.png",
+                             RasterJob(layout, px_w, px_h, Rect(0, 0, px_w, px_h)), key))
+    written = [folder / name for name, _, _ in jobs]
+    url_of = {name: urls(path) for (name, _, _), path in zip(jobs, written)}
+    write_pngs([(path, job, key) for path, (_, job, key) in zip(written, jobs)], store,
+               progress=progress)
     scale = size[0] / 72.0  # inches
     tiles: list[dict[str, Any]] = []
     n = 0

@@ -8,67 +8,21 @@ has no caches at all.
 
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from click.testing import CliRunner
 
-from pnp import PROJECT_ROOT
 from pnp.builder import decks
 from pnp.builder.decks import BuildOptions, build, load_for_build
 from pnp.cli import main
 from pnp.render import fonts
 from pnp.render.diskcache import MAGIC
 
+from cache_entries import FACE as _FACE
 from cache_entries import damage, entries, file_hashes, replace_in, shadow_icon
-
-_FACE = ('<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
-         '  <background fill="#f4ead5"/>\n'
-         '  <text x="6" y="8" width="51" height="10" size="12" font="display">{{ card.name }}'
-         '</text>\n'
-         '  <icon name="bolt" x="21.5" y="25" width="20" height="20" color="#6b4f1d"/>\n'
-         '  <text x="6" y="58" width="51" height="22" size="9" min-size="6.5">{{ card.text }}'
-         '</text>\n</card>\n')
-_BACK = ('<card width="{{ width }}" height="{{ height }}" bleed="3mm">\n'
-         '  <background fill="#203040"/>\n'
-         '  <icon name="star" x="16.5" y="29" width="30" height="30" color="#c9a227"/>\n'
-         '</card>\n')
-
-
-def _game(folder: Path) -> tuple[Path, Path]:
-    """A game with two decks, ``cards`` and ``chips``, sharing a back: (data, templates)."""
-    data = folder / "card_data" / "duo"
-    data.mkdir(parents=True)
-    deck = """[components.{id}]
-name = "{name}"
-kind = "card"
-size = "poker"
-count = 3
-table = "{id}.csv"
-face = "duo/face.xml.j2"
-back = "duo/back.xml.j2"
-[components.{id}.columns]
-id = {{ type = "id" }}
-name = {{ type = "text" }}
-text = {{ type = "text" }}
-qty = {{ type = "qty" }}
-"""
-    (data / "manifest.toml").write_text(
-        '[game]\nslug = "duo"\ntitle = "Duo"\nplayers = [2, 4]\n'
-        + deck.format(id="cards", name="Cards") + deck.format(id="chips", name="Chips"),
-        encoding="utf-8")
-    for table in ("cards", "chips"):
-        rows = ["id,name,text,qty"] + [f"{table}{i},{table} {i},{i}枚引く。,1" for i in (1, 2, 3)]
-        (data / f"{table}.csv").write_text("\n".join(rows) + "\n", encoding="utf-8")
-    templates = folder / "templates"
-    shutil.copytree(PROJECT_ROOT / "templates" / "common", templates / "common")
-    (templates / "duo").mkdir()
-    (templates / "duo" / "face.xml.j2").write_text(_FACE, encoding="utf-8")
-    (templates / "duo" / "back.xml.j2").write_text(_BACK, encoding="utf-8")
-    return folder / "card_data", templates
-
+from cache_entries import duo_game as _game
 
 @pytest.fixture()
 def drawn(monkeypatch: pytest.MonkeyPatch) -> list[str]:
