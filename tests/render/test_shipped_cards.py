@@ -61,8 +61,9 @@ def test_every_game_has_a_player_aid_for_each_player() -> None:
         assert max(c.count for c in aids) >= game.manifest.players[1], slug
 
 
-def test_games_with_english_data_have_an_english_aid() -> None:
-    for slug in ("fortune_clover", "undecim"):
+def test_every_game_has_an_english_aid() -> None:
+    """Each game has an English rulebook, so each has an English player aid too."""
+    for slug in ("episode2", "fortuna", "fortune_clover", "nine_peak", "undecim"):
         game = load_game_data(DATA, slug, strict=True)
         assert "aid_en" in {c.id for c in all_components(game, TEMPLATES)}, slug
 

@@ -154,9 +154,10 @@ def test_editing_a_qty_changes_both_editions(tmp_path: Path) -> None:
     # Number 3 now differs from the others, so it gets a line of its own.
     assert "1・2・4・5・6 各13枚：稲妻・小麦・兜・車輪 各3枚 + 女神1枚" in after
     assert "3 14枚：稲妻・小麦・兜・車輪 各3枚 + 女神2枚" in after
-    # The printed total counts the player aids too (one per player).
-    aids = load_game_data(data, "fortuna").manifest.components["aid"].count
-    assert aids == 4
+    # The printed total counts the player aids too (one per player, each edition).
+    aids = sum(c.count for cid, c in load_game_data(data, "fortuna").manifest.components.items()
+               if cid.startswith("aid"))
+    assert aids == 8
     assert f"印刷するカードは合計{79 + aids}枚" in after
     english = rulebook_markdown("fortuna", data, lang="en")
     assert "| Reel cards | 79 cards |" in english
