@@ -2,22 +2,49 @@
 
 from __future__ import annotations
 
+import json
+import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pnp.data import GameData, resolve_data_dir, resolve_slugs
 from pnp.data.report import game_inventory, load_many
+
+if TYPE_CHECKING:
+    from pnp.render.diskcache import DiskCache
 
 #: Seed of the check's simulation: fixed so `pnp check` is reproducible.
 CHECK_SEED = 20261122
 
 
-def simulate_briefly(game: GameData, games: int, progress: bool) -> list[dict[str, Any]]:
-    """Play ``games`` seeded games at every supported player count; return one result each."""
+#: Bump when a kept simulation result's key or layout changes.
+SIM_FORMAT = "check-sim-1"
+#: Most bytes the kept check simulations take on disk (one result is ~100 bytes).
+SIM_DISK_LIMIT = 2**20
+
+
+def simulate_briefly(game: GameData, games: int, progress: bool,
+                     folder: Path | None = None) -> list[dict[str, Any]]:
+    """Play ``games`` seeded games at every supported player count; return one result each.
+
+    With ``folder`` (the game's data folder) the results are kept in the
+    build caches' folder (``check-sims``), keyed by pnp's whole code stamp,
+    the Python and every file of the folder by content: the simulation is
+    seeded and plays only what it loads from there, so unchanged inputs give
+    the same results, and a warm ``pnp check`` does not play them again.
+    """
     from pnp.games import engine_slugs
 
     if game.slug not in engine_slugs():
         return []
+    store, key = _sim_store(folder, games)
+    if store is not None and key is not None:
+        kept = store.get(key)
+        if kept is not None:
+            try:
+                return list(json.loads(kept))
+            except ValueError:
+                pass         # not ours: played again and rewritten
     from pnp.sim import run_simulation
 
     results = []
@@ -29,7 +56,27 @@ def simulate_briefly(game: GameData, games: int, progress: bool) -> list[dict[st
         results.append({"players": n, "games": games, "ok": code == 0,
                         "completion": report["completion"]["rate"],
                         "failures": report.get("failures", [])})
+    if store is not None and key is not None:
+        store.put(key, json.dumps(results, sort_keys=True).encode("utf-8"))
     return results
+
+
+def _sim_store(folder: Path | None, games: int) -> tuple["DiskCache | None", str | None]:
+    """The kept check simulations and this game's key (None, None: not kept)."""
+    if folder is None:
+        return None, None
+    from pnp.builder.markup_cache import folder_digest
+    from pnp.builder.serve import code_stamp
+    from pnp.render.diskcache import digest, open_cache
+
+    store = open_cache("check-sims", SIM_DISK_LIMIT)
+    if store is None:
+        return None, None
+    data = folder_digest(folder, by_content=True)
+    if data is None:
+        return None, None
+    return store, digest(SIM_FORMAT, code_stamp(), sys.version, data,
+                         repr((games, CHECK_SEED, "random", "sample")))
 
 
 def engine_data_problems(game: GameData) -> list[str]:
@@ -89,7 +136,7 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
         lines.extend(entry["problems"])
         report["problems"].extend(entry["problems"])
         if simulate and not game.problems and not own:
-            sims = simulate_briefly(game, sim_games, progress)
+            sims = simulate_briefly(game, sim_games, progress, root / game.slug)
             entry["simulation"] = sims
             for sim in sims:
                 if not sim["ok"]:
