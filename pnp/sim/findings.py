@@ -187,7 +187,9 @@ def sentences(rep: dict[str, Any]) -> list[str]:
         what = "mean score" if solo else "wins"
         more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
         verb = "stand out" if flag == "dominant" else "look like traps"
-        out.append(f"{group}: {', '.join(parts)}{more} {verb} — a seat with one {what} "
+        # a rule fires in a seat's game; a card is one the seat had
+        who = "a seat where it happened" if group == "rule" else "a seat with one"
+        out.append(f"{group}: {', '.join(parts)}{more} {verb} — {who} {what} "
                    f"that often, against {avg} for the group.")
     d = fnd.get("drama")
     if d:

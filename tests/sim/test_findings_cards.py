@@ -125,3 +125,11 @@ def test_sentences_only_where_the_data_shows_it() -> None:
          "card:p2": [400, 150.0, 0.0, 0.0], "card:p3": [400, 150.0, 0.0, 0.0]}, 2)
     said = sentences(base)
     assert len(said) == 1 and "hot" in said[0] and "stand out" in said[0]
+    assert "a seat with one wins" in said[0]
+    # a rule is not something a seat holds: it happened in the seat's game
+    base["findings"]["cards"] = card_table(
+        {"rule:hot": [400, 240.0, 0.0, 0.0], "rule:p1": [400, 150.0, 0.0, 0.0],
+         "rule:p2": [400, 150.0, 0.0, 0.0], "rule:p3": [400, 150.0, 0.0, 0.0]}, 2)
+    said = sentences(base)
+    assert len(said) == 1 and said[0].startswith("rule: hot")
+    assert "a seat where it happened wins" in said[0]
