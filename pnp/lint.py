@@ -24,11 +24,18 @@ safe-area  warning  text closer than :data:`SAFE_MM` to the trim line
 Each finding names the game, deck, card, side, and the template file and
 line that wrote the element (see :mod:`pnp.render.srcmap`). Identical
 layouts (a shared back) are checked once.
+
+A designer's edit touches one row or one template, so the linter renders
+through the build's markup and layout caches (:mod:`pnp.builder.markup_cache`)
+and keeps each side's result on disk (:class:`LintStore`, the ``lint/``
+folder of the pnp cache): a side whose markup key is unchanged is neither
+rendered nor rasterised again, and the findings are those a fresh run gives.
 """
 
 from __future__ import annotations
 
 import io
+import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -36,14 +43,16 @@ from typing import Any, Iterable
 
 from pnp.builder.cards import (component_rows, component_size, is_round, all_components,
                              resolve_templates_dir)
-from pnp.builder.context import card_context
+from pnp.builder.decks import render_side, side_keys
+from pnp.builder.markup_cache import use_build_caches
 from pnp.data.inventory import GameData
 from pnp.errors import PnpError
 from pnp.render import fonts
 from pnp.render.colors import RGB
+from pnp.render.diskcache import DiskCache, digest, open_cache
 from pnp.render.jinja_env import PnpEnvironment, make_environment
-from pnp.render.layout import Layout, render_layout
-from pnp.render.nodes import Group, Node, Text
+from pnp.render.layout import Layout
+from pnp.render.nodes import Group, Image, Node, Text
 from pnp.render.pathdata import IDENTITY, Matrix, multiply
 from pnp.render.srcmap import split_at
 from pnp.units import POINTS_PER
@@ -388,13 +397,146 @@ def _error_finding(exc: PnpError, card: _Card, template: str | None) -> Finding:
                    message)
 
 
-class Linter:
-    """Lints games with one Jinja environment (compiled templates shared)."""
+# ---------------------------------------------------------------------------
+# lint results kept across runs
 
-    def __init__(self, templates_dir: Path | None = None) -> None:
+#: Most bytes the lint cache keeps on disk (an entry is ~0.2 KB; the five
+#: shipped games make ~2,000).
+LINT_DISK_LIMIT = 16 * 2**20
+#: Bump when an entry's key or payload changes shape.
+LINT_FORMAT = "lint-1"
+
+#: A finding without the card it was found on: (severity, check, template, line, message).
+Unnamed = tuple[str, str, str | None, int | None, str]
+
+
+@dataclass(frozen=True)
+class SideResult:
+    """What linting one rendered side found, whichever card it was on.
+
+    ``width``/``height`` feed the card-size check (the manifest's size is
+    compared anew on every run); ``layout_key`` is the layout's
+    :attr:`Layout.key`, so identical sides are still reported once.
+    ``findings`` is None when the side was not checked because an identical
+    layout was checked before it in that run.
+    """
+
+    width: float
+    height: float
+    layout_key: str
+    findings: tuple[Unnamed, ...] | None
+
+
+class LintStore:
+    """Each card side's lint result on disk, keyed by its markup key.
+
+    A side's markup key (:func:`pnp.builder.decks.side_keys`) covers
+    everything its layout depends on: the card's context, the template, the
+    content of every file in the templates folder (icons included), pnp's
+    code and the fonts. The lint key adds what :func:`check_layout` also
+    depends on: the linter's own code and the libraries it rasterises with
+    (pnp's code stamp), the fonts, whether the piece is round and the
+    templates folder's name (findings show it). Sides that draw a raster
+    image are never kept (the key does not cover its pixels), nor sides
+    that failed to render (an error must be found on every run).
+    """
+
+    def __init__(self, cache: DiskCache, salt: str) -> None:
+        """Keep results in ``cache``; ``salt`` covers the code and the fonts."""
+        self.cache = cache
+        self.salt = salt
+
+    def key(self, markup_key: str, *, round_piece: bool, templates: str) -> str:
+        """The key of one side's result."""
+        return digest(LINT_FORMAT, self.salt, markup_key, "round" if round_piece else "-",
+                      templates)
+
+    def get(self, key: str) -> SideResult | None:
+        """The result stored under ``key``, or None (missing, damaged or foreign)."""
+        data = self.cache.get(key)
+        if data is None:
+            return None
+        try:
+            raw = json.loads(data.decode("utf-8"))
+            found = raw["findings"]
+            findings = None if found is None else tuple(
+                (str(sev), str(check), None if t is None else str(t),
+                 None if line is None else int(line), str(msg))
+                for sev, check, t, line, msg in found)
+            return SideResult(float(raw["width"]), float(raw["height"]),
+                              str(raw["layout_key"]), findings)
+        except (ValueError, KeyError, TypeError):  # not an entry of this format: a miss
+            return None
+
+    def put(self, key: str, result: SideResult) -> None:
+        """Keep ``result`` under ``key``."""
+        raw = {"width": result.width, "height": result.height,
+               "layout_key": result.layout_key,
+               "findings": None if result.findings is None else [list(f) for f in
+                                                                 result.findings]}
+        # floats go out as repr, so they read back exactly
+        self.cache.put(key, json.dumps(raw, ensure_ascii=False, sort_keys=True).encode("utf-8"))
+
+
+def lint_salt() -> str:
+    """What every kept lint result depends on besides its side's markup key.
+
+    pnp's code stamp, without the engines, simulator, rulebook and print
+    code that no lint reads (it covers this module and the renderer, and
+    ReportLab, pdfium and Pillow, which draw the raster the contrast and
+    bleed checks read), and the font files (the runs' widths).
+    """
+    from pnp.builder.serve import NOT_IN_PREVIEWS, code_stamp
+    from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, font_tag
+
+    return "|".join([LINT_FORMAT, code_stamp(NOT_IN_PREVIEWS),
+                     *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
+
+
+def open_lint_store() -> LintStore | None:
+    """The ``lint/`` folder of the pnp cache, or None (no folder, or ``PNP_BUILD_CACHE=0``)."""
+    cache = open_cache("lint", LINT_DISK_LIMIT)
+    return LintStore(cache, lint_salt()) if cache is not None else None
+
+
+def _unnamed(findings: Iterable[Finding]) -> tuple[Unnamed, ...]:
+    """The findings without the card they were found on."""
+    return tuple((f.severity, f.check, f.template, f.line, f.message) for f in findings)
+
+
+def _named(findings: Iterable[Unnamed], card: _Card) -> list[Finding]:
+    """Stored findings, named after the card they are reported on now."""
+    return [Finding(sev, check, card.game, card.deck, card.card, card.side, template, line,
+                    message) for sev, check, template, line, message in findings]
+
+
+def _has_image(nodes: Iterable[Node]) -> bool:
+    """True if a raster image is among ``nodes`` or inside their groups."""
+    return any(isinstance(n, Image) or (isinstance(n, Group) and _has_image(n.children))
+               for n in nodes)
+
+
+class Linter:
+    """Lints games with one Jinja environment (compiled templates shared).
+
+    With ``caches`` (the default) it renders through the build's markup and
+    layout caches and keeps each side's result in the lint cache
+    (:class:`LintStore`); ``PNP_BUILD_CACHE=0`` turns them off as for
+    ``pnp build``. The findings are the same either way.
+    """
+
+    def __init__(self, templates_dir: Path | None = None, *, caches: bool = True) -> None:
+        """Lint the templates in ``templates_dir`` (the project's ``templates/`` if None)."""
         self.templates_dir = resolve_templates_dir(templates_dir)
         self.env: PnpEnvironment = make_environment(self.templates_dir)
+        #: Per layout key: its findings (an identical side is reported once).
         self._seen: dict[str, list[Finding]] = {}
+        self.store: LintStore | None = None
+        if caches:
+            use_build_caches(self.env)
+            # without markup keys (a templates folder using random) nothing could be kept
+            if self.env.markup_store is not None:
+                self.store = open_lint_store()
 
     def lint_game(self, game: GameData) -> list[Finding]:
         """Every finding on every side of every distinct card of ``game``."""
@@ -402,36 +544,57 @@ class Linter:
         label = self.templates_dir.name
         for component in all_components(game, self.templates_dir):
             expected = component_size(component)
+            round_piece = is_round(component)
             for row in component_rows(game, component):
                 sides = [("face", component.face)]
                 if component.back:
                     sides.append(("back", component.back))
-                for side, template in sides:
+                keys = side_keys(self.env, game, component, row) if self.store else None
+                for (side, template), markup_key in zip(sides, keys or (None, None)):
                     card = _Card(game.slug, component.id, row.id, side, label)
-                    try:
-                        layout = render_layout(self.env, template or "",
-                                               card_context(game, component, row, side),
-                                               where=f"{game.slug}/{component.id} {row.id}")
-                    except PnpError as exc:
-                        found.append(_error_finding(exc, card, template))
-                        continue
-                    if (abs(layout.width - expected[0]) > SIZE_TOLERANCE
-                            or abs(layout.height - expected[1]) > SIZE_TOLERANCE):
+                    key = (self.store.key(markup_key, round_piece=round_piece, templates=label)
+                           if self.store is not None and markup_key is not None else None)
+                    kept = self.store.get(key) if self.store is not None and key else None
+                    if kept is not None and kept.findings is None \
+                            and kept.layout_key not in self._seen:
+                        # kept unchecked (an identical side came first), but that side
+                        # changed since: this one is checked now
+                        kept = None
+                    layout: Layout | None = None
+                    if kept is None:
+                        try:
+                            layout = render_side(self.env, game, component, row, side,
+                                                 f"{game.slug}/{component.id} {row.id}")
+                        except PnpError as exc:
+                            found.append(_error_finding(exc, card, template))
+                            continue
+                        width, height, layout_key = layout.width, layout.height, layout.key
+                    else:
+                        width, height, layout_key = kept.width, kept.height, kept.layout_key
+                    if (abs(width - expected[0]) > SIZE_TOLERANCE
+                            or abs(height - expected[1]) > SIZE_TOLERANCE):
                         found.append(Finding(
                             "error", "card-size", game.slug, component.id, row.id, side,
                             f"{label}/{template}", None,
-                            f"the template draws a {layout.width / MM:.1f}×"
-                            f"{layout.height / MM:.1f} mm card but the manifest says "
+                            f"the template draws a {width / MM:.1f}×"
+                            f"{height / MM:.1f} mm card but the manifest says "
                             f"{expected[0] / MM:.1f}×{expected[1] / MM:.1f} mm: use "
                             "width/height from the context in <card>"))
-                    seen = self._seen.get(layout.key)
-                    if seen is None:
-                        seen = self._seen[layout.key] = check_layout(layout, card,
-                                                                     is_round(component))
-                        found.extend(seen)
-                    else:
-                        # an identical side (a shared back) is reported once
-                        continue
+                    checked: list[Finding] | None = None
+                    if layout_key not in self._seen:
+                        if kept is not None and kept.findings is not None:
+                            checked = _named(kept.findings, card)
+                        else:
+                            assert layout is not None
+                            checked = check_layout(layout, card, round_piece)
+                        self._seen[layout_key] = checked
+                        found.extend(checked)
+                    # else: an identical side (a shared back) is reported once
+                    if (layout is not None and key is not None and self.store is not None
+                            and not _has_image(layout.nodes)):
+                        self.store.put(key, SideResult(
+                            width, height, layout_key,
+                            None if checked is None else _unnamed(checked)))
         return found
 
 

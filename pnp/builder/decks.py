@@ -181,14 +181,14 @@ def render_card(env: PnpEnvironment, game: GameData, component: Component, row: 
     component, so it is rendered once.
     """
     where = f"{game.slug}/{component.id} {row.id}"
-    front = _side(env, game, component, row, "face", where)
+    front = render_side(env, game, component, row, "face", where)
     _check_size(front, component, where)
     back: Layout | None = None
     if component.back:
         back = shared.get(component.back) if shared is not None else None
         if back is None:
             # identical backs also share one cache key, so one PDF form
-            back = _side(env, game, component, row, "back", where)
+            back = render_side(env, game, component, row, "back", where)
             _check_size(back, component, where)
             if shared is not None and component.back not in shared:
                 # asked once per deck; None: it reads the card, render it each time
@@ -197,8 +197,8 @@ def render_card(env: PnpEnvironment, game: GameData, component: Component, row: 
     return front, back
 
 
-def _side(env: PnpEnvironment, game: GameData, component: Component, row: Row, side: str,
-          where: str) -> Layout:
+def render_side(env: PnpEnvironment, game: GameData, component: Component, row: Row,
+                side: str, where: str) -> Layout:
     """Render and lay out one side of a card, through the build's markup cache if it has one.
 
     With a markup cache, the fitted layout is kept on disk (the layout store)
