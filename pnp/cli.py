@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
@@ -290,6 +291,9 @@ def _inside(path: Path, folder: Path) -> bool:
               help="Also print what a player can buy (supply = \"buy\" in the manifest, "
                    "e.g. the standard deck of Fortune Clover and 第2話); with --no-bought, "
                    "stickers for the bought deck where a game has them.")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Processes that typeset the rulebooks beside the drawing (the files "
+                   "are the same for any number) [default: the CPU count].")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @templates_dir_option
@@ -300,7 +304,8 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                   print_service: bool,
                   back_offset: tuple[float, float], profiles_file: Path | None,
                   tts_url: str | None, list_presets: bool, rulebook: bool, bought: bool,
-                  quiet: bool, data_dir: Path | None, templates_dir: Path | None) -> None:
+                  jobs: int | None, quiet: bool, data_dir: Path | None,
+                  templates_dir: Path | None) -> None:
     """Render print-ready files of GAMES (all games if none named) into --out.
 
     Home sheets, print-service exports and Tabletop Simulator decks all come
@@ -333,7 +338,8 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     books = None
     if rulebook:
         from pnp.rulebook.cache import rulebook_step
-        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir)
+        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir,
+                              jobs if jobs is not None else (os.cpu_count() or 1))
     # Temps a killed run left (it never got to rename them) go before we write.
     removed = sweep_stale_temps(out_dir, recursive=True)
     with recording_writes() as written:

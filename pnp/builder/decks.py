@@ -28,7 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import CodeType
-from typing import TYPE_CHECKING, Callable, Iterable, overload
+from typing import TYPE_CHECKING, Callable, Iterable, Protocol, overload
 
 from reportlab.pdfgen.canvas import Canvas
 
@@ -951,10 +951,21 @@ def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
     return [load_game_data(root, slug, strict=True) for slug in resolve_slugs(root, slugs)]
 
 
-#: A step run after each game's files are written, returning the files it wrote
-#: (``pnp build`` passes the rulebook export, :func:`pnp.rulebook.cache.rulebook_step`:
-#: the rulebook layer sits above this one, so it is handed in, never imported).
-GameStep = Callable[[GameData], list[Path]]
+class GameStep(Protocol):
+    """A step run after each game's files are written, returning the files it wrote.
+
+    ``pnp build`` passes the rulebook export (:class:`pnp.rulebook.cache.RulebookStep`:
+    the rulebook layer sits above this one, so it is handed in, never imported).
+    """
+
+    def start(self, games: Sequence[GameData]) -> None:
+        """Called once the build's input is checked, before any file is written."""
+
+    def __call__(self, game: GameData) -> list[Path]:
+        """Do the step for ``game``; return the files written."""
+
+    def close(self) -> None:
+        """Called when the build ends, whether it succeeded or not."""
 
 
 def build(games: list[GameData], options: BuildOptions,
@@ -965,13 +976,28 @@ def build(games: list[GameData], options: BuildOptions,
     written: layouts and offsets are planned, then every card of every game
     is rendered (template, markup, icon and text-fit errors), then files
     are written. ``rulebooks``, if given, runs after each game's files are
-    written; what it returns is listed in :attr:`BuildResult.rulebooks`.
+    written; what it returns is listed in :attr:`BuildResult.rulebooks`. It
+    is started once the plans are made (its work may then run beside the
+    drawing) and closed when the build ends.
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
     use_build_caches(env)
     # whole sheet files are kept only where every card side is markup-cached
     sheet_store = open_sheet_store(canvas_kwargs()) if env.markup_store is not None else None
     plans = plan_build(games, options)
+    if rulebooks is None:
+        return _build(env, games, options, progress, plans, sheet_store, None)
+    rulebooks.start(games)
+    try:
+        return _build(env, games, options, progress, plans, sheet_store, rulebooks)
+    finally:
+        rulebooks.close()
+
+
+def _build(env: PnpEnvironment, games: list[GameData], options: BuildOptions,
+           progress: Progress | None, plans: dict[tuple[str, str], list[SheetPlan]],
+           sheet_store: SheetStore | None, rulebooks: GameStep | None) -> BuildResult:
+    """:func:`build` once the input is planned: every profile's files, then the step's."""
     profiles = options.profiles()
     if len(profiles) == 1 and profiles[0].output == "sheets":
         return _build_sheets_streaming(env, games, options, profiles[0], plans, progress,

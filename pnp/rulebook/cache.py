@@ -37,12 +37,15 @@ a rulebook prints nothing, so a hit shows exactly what a miss does.
 
 from __future__ import annotations
 
+import multiprocessing
 import re
 import shlex
+import signal
 import sys
+import tempfile
 import zlib
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Sequence
 
 from pnp.builder.markup_cache import folder_digest
 from pnp.errors import PnpError
@@ -190,22 +193,136 @@ def open_rulebook_store() -> RulebookStore | None:
     return RulebookStore(cache, rulebook_salt()) if cache is not None else None
 
 
-def rulebook_step(out_dir: Path, data_dir: Path | None, templates_dir: Path | None
-                  ) -> Callable[["GameData"], list[Path]]:
-    """``pnp build``'s rulebook step: a game's rulebooks (A5 PDF, each edition), kept ones reused.
+def _ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C and SIGTERM are the parent's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
-    Handed to :func:`pnp.builder.decks.build`, which runs it after each
-    game's sheets are written. The card pictures come from the build's
+
+def _typeset(slug: str, lang: str, data_dir: Path, templates_dir: Path | None
+             ) -> tuple[bool, bytes | str]:
+    """Worker task: one A5 rulebook's PDF bytes, or the one-line error (top-level: picklable).
+
+    The book is written into a folder of the worker's own and read back: the
+    parent writes it into the output folder, so a build that stops writes
+    no book at all.
+    """
+    from pnp.rulebook.export import export_rulebook
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="pnp-book-") as folder:
+            path = export_rulebook(slug, Path(folder) / "book.pdf", data_dir=data_dir,
+                                   lang=lang, templates_dir=templates_dir)
+            return True, path.read_bytes()
+    except PnpError as exc:
+        return False, str(exc)
+
+
+class RulebookStep:
+    """``pnp build``'s rulebook step: each game's rulebooks (A5 PDF, each edition).
+
+    Handed to :func:`pnp.builder.decks.build`, which calls :meth:`start` once
+    its input is checked, calls the step after each game's sheets are
+    written, and :meth:`close` at the end. Kept books are written from the
+    rulebook cache. With ``jobs`` ≥ 2, :meth:`start` hands the books that are
+    not kept to that many worker processes, which typeset them while the
+    build draws its sheets; each book is written (and kept) when its game's
+    turn comes, so the files and their order are those of a serial build and
+    a build that fails writes none. The card pictures come from the build's
     templates folder, as its sheets do.
     """
-    store = open_rulebook_store()
 
-    def export(game: "GameData") -> list[Path]:
-        """Export ``game``'s rulebooks through the rulebook cache (if there is one)."""
-        from pnp.rulebook.cli import export_rulebooks
+    def __init__(self, out_dir: Path, data_dir: Path | None, templates_dir: Path | None,
+                 jobs: int = 1) -> None:
+        """Export into ``out_dir`` from ``data_dir`` and ``templates_dir``; ``jobs`` processes."""
+        self.out_dir = out_dir
+        self.data_dir = data_dir
+        self.templates_dir = templates_dir
+        self.jobs = jobs
+        self.store = open_rulebook_store()
+        self._pool: Any = None
+        #: (slug, edition) -> the worker's pending result.
+        self._pending: dict[tuple[str, str], Any] = {}
 
-        return export_rulebooks([game.slug], out_dir=out_dir, data_dir=data_dir,
-                                templates_dir=templates_dir,
-                                pdf_writer=store.export if store is not None else None)
+    def start(self, games: Sequence["GameData"]) -> None:
+        """Begin typesetting, in worker processes, every book of ``games`` not kept (jobs ≥ 2)."""
+        if self.jobs < 2:
+            return
+        from pnp.data import resolve_data_dir
+        from pnp.rulebook.lang import LANGS
 
-    return export
+        root = resolve_data_dir(self.data_dir)
+        misses = [(game.slug, code) for game in games for code in LANGS
+                  if not self._kept(game.slug, root, code)]
+        if len(misses) < 2:
+            return           # one book: typesetting it here costs no more
+        ctx = multiprocessing.get_context()
+        self._pool = ctx.Pool(min(self.jobs, len(misses)), initializer=_ignore_interrupts)
+        for slug, code in misses:
+            self._pending[slug, code] = self._pool.apply_async(
+                _typeset, (slug, code, root, self.templates_dir))
+        self._pool.close()   # no more tasks; the workers exit when done
+
+    def _key(self, slug: str, root: Path, lang: str) -> str | None:
+        """The cache key of one of the build's books (None: not kept, or no cache)."""
+        if self.store is None:
+            return None
+        return self.store.key(slug, root, paper="a5", lang=lang, imposition="none",
+                              designer=False, templates_dir=self.templates_dir)
+
+    def _kept(self, slug: str, root: Path, lang: str) -> bool:
+        """Whether the cache keeps this book (a build then writes it from there)."""
+        key = self._key(slug, root, lang)
+        return key is not None and self.store is not None and self.store.cache.get(key) is not None
+
+    def __call__(self, game: "GameData") -> list[Path]:
+        """Write ``game``'s rulebooks: from the cache, from a worker, or typeset here."""
+        from pnp.data import resolve_data_dir
+        from pnp.rulebook.cli import export_rulebooks, output_name
+        from pnp.rulebook.lang import LANGS
+
+        if not any((game.slug, code) in self._pending for code in LANGS):
+            return export_rulebooks([game.slug], out_dir=self.out_dir, data_dir=self.data_dir,
+                                    templates_dir=self.templates_dir,
+                                    pdf_writer=self.store.export if self.store else None)
+        root = resolve_data_dir(self.data_dir)
+        written = []
+        for code in LANGS:
+            pending = self._pending.pop((game.slug, code), None)
+            if pending is None:
+                written += export_rulebooks([game.slug], out_dir=self.out_dir,
+                                            data_dir=self.data_dir, langs=[code],
+                                            templates_dir=self.templates_dir,
+                                            pdf_writer=self.store.export if self.store else None)
+                continue
+            ok, payload = pending.get()
+            if not ok:
+                raise PnpError(str(payload))
+            assert isinstance(payload, bytes)
+            target = self.out_dir / game.slug / output_name(code, "pdf")
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise PnpError(f"cannot create output folder {target.parent}: "
+                               f"{exc.strerror or exc}") from None
+            write_bytes_atomic(target, payload)
+            key = self._key(game.slug, root, code)
+            if key is not None and self.store is not None:
+                self.store.cache.put(key, payload)
+            written.append(target)
+        return written
+
+    def close(self) -> None:
+        """Stop the workers (those still typesetting, after a failure, are ended)."""
+        if self._pool is not None:
+            if self._pending:
+                self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+            self._pending.clear()
+
+
+def rulebook_step(out_dir: Path, data_dir: Path | None, templates_dir: Path | None,
+                  jobs: int = 1) -> RulebookStep:
+    """``pnp build``'s rulebook step (:class:`RulebookStep`), typesetting in ``jobs`` processes."""
+    return RulebookStep(out_dir, data_dir, templates_dir, jobs)

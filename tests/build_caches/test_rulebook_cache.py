@@ -185,8 +185,9 @@ def test_warm_output_and_messages_equal_the_cold_ones(tmp_path: Path, cache: Pat
                                                       typeset: list[str]) -> None:
     """stdout and stderr of `pnp build` with rulebooks: the same when they come from the cache."""
     data, templates = _game(tmp_path / "game")
+    # one process: the spy sees the typesetting (workers' is in test_rulebook_jobs.py)
     args = ["build", "--out", str(tmp_path / "out"), "--data-dir", str(data),
-            "--templates-dir", str(templates)]
+            "--templates-dir", str(templates), "-j", "1"]
     runs = []
     for _ in range(2):
         done = CliRunner().invoke(main, args)
