@@ -16,7 +16,7 @@ except those the edit touched. Two caches under the pnp cache folder
 - **layouts** (:class:`pnp.render.layout.LayoutStore`): the fitted layout of
   a rendered markup, kept only for markup seen before (the first render of
   a card side lands in a sheet file the sheet cache keeps whole; see
-  :func:`pnp.builder.decks._side`).
+  :func:`pnp.builder.decks.render_side`).
 
 Both give exactly what rendering anew gives (the tests build cold, warm and
 with damaged entries and compare every byte). ``PNP_BUILD_CACHE=0`` turns

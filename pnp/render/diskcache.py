@@ -1,7 +1,7 @@
 """A small on-disk store of build results that are costly and deterministic.
 
-``pnp build`` keeps five kinds of entries here, each in its own folder under
-the pnp cache (:func:`cache_dir`):
+``pnp build`` and ``pnp check`` keep eight kinds of entries here, each in
+its own folder under the pnp cache (:func:`cache_dir`):
 
 - ``markup``: what a card side's template rendered (:mod:`pnp.builder.markup_cache`);
 - ``layouts``: a card side's fitted layout, keyed by its rendered markup and
@@ -9,7 +9,12 @@ the pnp cache (:func:`cache_dir`):
 - ``font-subsets``: ReportLab's subset of a font for one set of glyphs,
   compressed as ReportLab would compress it (:mod:`pnp.render.fonts`);
 - ``sheets``: whole home sheet PDFs (:mod:`pnp.builder.sheet_cache`);
-- ``rulebooks``: whole rulebook PDFs (:mod:`pnp.rulebook.cache`).
+- ``rulebooks``: whole rulebook PDFs (:mod:`pnp.rulebook.cache`);
+- ``images``: whole PNGs of the print-service and Tabletop Simulator
+  presets (:mod:`pnp.printing.png_store`);
+- ``lint``: the card linter's findings per card side (:mod:`pnp.lint`);
+- ``check-sims``: the results of ``pnp check``'s seeded simulations
+  (:mod:`pnp.check`).
 
 Entries are addressed by a key that hashes every input of the value, so an
 entry is never stale: a changed input is a different key. Each file carries

@@ -73,7 +73,7 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
     """Parse markup that ``template_name`` rendered into a :class:`Layout` (see render_layout).
 
     ``keep=False`` leaves the on-disk layout store alone (the build's choice
-    for markup it has never seen: see :func:`pnp.builder.decks._side`).
+    for markup it has never seen: see :func:`pnp.builder.decks.render_side`).
     """
     dirs = icon_dirs(env.templates_dir, template_name)
     # Icon folders enter the key relative to the templates folder, so the key
