@@ -61,7 +61,8 @@ def test_contact_sheets_of_every_deck_of_a_game(tmp_path: Path) -> None:
                     "--data-dir", str(DATA))
     assert code == 0, out
     names = sorted(p.name for p in tmp_path.glob("*-sheet.png"))
-    assert names == ["aid-sheet.png", "enemies-sheet.png", "enemies_stickers-sheet.png",
+    assert names == ["aid-sheet.png", "aid_en-sheet.png", "enemies-sheet.png",
+                     "enemies_stickers-sheet.png",
                      "hp_tracker-sheet.png", "player-sheet.png", "player_stickers-sheet.png"]
 
 
