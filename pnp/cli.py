@@ -582,12 +582,16 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
 @click.option("--out", "out_dir", type=FolderPath(), default=None,
               help="Output folder (files go to <out>/<game>/) [default: output/ in the "
                    "project folder].")
+@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
+              help="Processes that typeset the PDF books (the files are the same for any "
+                   "number) [default: the CPU count].")
 @data_dir_option
 @templates_dir_option
 @user_errors
 def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tuple[str, ...],
                      paper: str, imposition: str, designer: bool, out_dir: Path | None,
-                     data_dir: Path | None, templates_dir: Path | None) -> None:
+                     jobs: int | None, data_dir: Path | None,
+                     templates_dir: Path | None) -> None:
     """Write the rulebooks of GAMES (all if none named) in Japanese and English.
 
     Component lists, card lists, worked examples (played by each game's rules
@@ -595,6 +599,8 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     books follow every edit. Japanese files are rulebook-<paper>.pdf,
     rulebook.html and rulebook.md; English ones add -en (rulebook-en-a5.pdf).
     """
+    from pnp.data import resolve_data_dir, resolve_slugs
+    from pnp.rulebook.cache import BookOptions, Slug, rulebook_step
     from pnp.rulebook.cli import FORMATS, export_rulebooks
     from pnp.rulebook.lang import LANGS
 
@@ -603,11 +609,26 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     chosen_langs = list(LANGS) if "all" in codes else list(dict.fromkeys(codes))
     names = list(formats) or ["pdf"]
     chosen_formats = list(FORMATS) if "all" in names else list(dict.fromkeys(names))
-    for path in export_rulebooks(list(games), fmt=chosen_formats, paper=paper.lower(),
-                                 out_dir=out_dir, data_dir=data_dir, langs=chosen_langs,
-                                 imposition=imposition, designer=designer,
-                                 templates_dir=templates_dir):
-        click.echo(f"wrote {path}")
+    slugs = [Slug(s) for s in resolve_slugs(resolve_data_dir(data_dir), list(games))]
+    # PDFs through the rulebook cache, the ones not kept typeset in worker processes
+    books = rulebook_step(out_dir, data_dir, templates_dir,
+                          jobs if jobs is not None else (os.cpu_count() or 1),
+                          BookOptions(paper.lower(), imposition, designer, tuple(chosen_langs)))
+    others = [f for f in chosen_formats if f != "pdf"]
+    if "pdf" in chosen_formats:
+        books.start(slugs)
+    try:
+        for game in slugs:
+            written = books(game) if "pdf" in chosen_formats else []
+            if others:
+                written += export_rulebooks([game.slug], fmt=others, paper=paper.lower(),
+                                            out_dir=out_dir, data_dir=data_dir,
+                                            langs=chosen_langs, imposition=imposition,
+                                            designer=designer, templates_dir=templates_dir)
+            for path in written:
+                click.echo(f"wrote {path}")
+    finally:
+        books.close()
 
 
 def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:

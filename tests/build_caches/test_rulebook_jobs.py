@@ -83,3 +83,35 @@ def test_jobs_option_is_checked() -> None:
     done = CliRunner().invoke(main, ["build", "-j", "0", "--out", "/nonexistent-pnp"])
     assert done.exit_code == 1 and "'--jobs' / '-j': 0 is not in the range" in done.output
     assert len(done.output.strip().splitlines()) == 1
+
+
+def _rulebook(data: Path, templates: Path, out: Path, *args: str) -> list[str]:
+    """`pnp rulebook duo` with ``args``; the files it names, relative to ``out``, in order."""
+    done = CliRunner().invoke(main, ["rulebook", "duo", "--out", str(out), "--data-dir",
+                                     str(data), "--templates-dir", str(templates), *args])
+    assert done.exit_code == 0, done.output
+    fonts._subset_store = False
+    return [Path(line.removeprefix("wrote ")).relative_to(out).as_posix()
+            for line in done.stdout.splitlines()]
+
+
+def test_pnp_rulebook_in_two_processes_and_from_the_cache(tmp_path: Path, cache: Path,
+                                                          typeset: list[str],
+                                                          monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """`pnp rulebook -j 2` writes the serial files; a second run writes them from the cache."""
+    data, templates = _game(tmp_path / "game")
+    args = ("--paper", "a4", "--format", "pdf", "--format", "md")
+    with monkeypatch.context() as m:
+        m.setenv("PNP_BUILD_CACHE", "0")
+        serial = _rulebook(data, templates, tmp_path / "serial", *args, "-j", "1")
+    assert serial[:2] == ["duo/rulebook-a4.pdf", "duo/rulebook-en-a4.pdf"]
+    assert "duo/rulebook.md" in serial and "duo/rulebook-en.md" in serial
+    assert typeset == serial[:2]
+    typeset.clear()
+    assert _rulebook(data, templates, tmp_path / "two", *args, "-j", "2") == serial
+    assert typeset == []                                  # the workers typeset them
+    want = file_hashes(tmp_path / "serial")
+    assert file_hashes(tmp_path / "two") == want
+    assert _rulebook(data, templates, tmp_path / "warm", *args, "-j", "1") == serial
+    assert typeset == [] and file_hashes(tmp_path / "warm") == want   # from the cache
