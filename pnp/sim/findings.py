@@ -186,7 +186,9 @@ def sentences(rep: dict[str, Any]) -> list[str]:
                else _pct(rows[0]["group_win_share"]))
         what = "mean score" if solo else "wins"
         more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
-        verb = "stand out" if flag == "dominant" else "look like traps"
+        one = len(rows) == 1                  # "X stands out", "X and Y stand out"
+        verb = (("stands out" if one else "stand out") if flag == "dominant"
+                else ("looks like a trap" if one else "look like traps"))
         # a rule fires in a seat's game; a card is one the seat had
         who = "a seat where it happened" if group == "rule" else "a seat with one"
         out.append(f"{group}: {', '.join(parts)}{more} {verb} — {who} {what} "
