@@ -337,7 +337,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     total = count_faces(loaded, options)
     books = None
     if rulebook:
-        from pnp.rulebook.cache import rulebook_step
+        from pnp.rulebook.step import rulebook_step
         books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir,
                               jobs if jobs is not None else (os.cpu_count() or 1))
     # Temps a killed run left (it never got to rename them) go before we write.
@@ -600,7 +600,7 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     rulebook.html and rulebook.md; English ones add -en (rulebook-en-a5.pdf).
     """
     from pnp.data import resolve_data_dir, resolve_slugs
-    from pnp.rulebook.cache import BookOptions, Slug, rulebook_step
+    from pnp.rulebook.step import BookOptions, Slug, rulebook_step
     from pnp.rulebook.cli import FORMATS, export_rulebooks
     from pnp.rulebook.lang import LANGS
 

@@ -954,7 +954,7 @@ def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
 class GameStep(Protocol):
     """A step run after each game's files are written, returning the files it wrote.
 
-    ``pnp build`` passes the rulebook export (:class:`pnp.rulebook.cache.RulebookStep`:
+    ``pnp build`` passes the rulebook export (:class:`pnp.rulebook.step.RulebookStep`:
     the rulebook layer sits above this one, so it is handed in, never imported).
     """
 

@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from pnp import PROJECT_ROOT
 from pnp.builder.decks import BuildOptions, build, load_for_build
-from pnp.rulebook.cache import rulebook_step
+from pnp.rulebook.step import rulebook_step
 from pnp.rulebook.cache import RulebookStore, open_rulebook_store, rulebook_salt
 from pnp.cli import main
 from pnp.render import fonts

@@ -17,7 +17,7 @@ from pnp.builder.decks import BuildOptions, build, load_for_build
 from pnp.cli import main
 from pnp.errors import PnpError
 from pnp.render import fonts
-from pnp.rulebook.cache import rulebook_step
+from pnp.rulebook.step import rulebook_step
 
 from cache_entries import entries, file_hashes, replace_in
 from test_rulebook_cache import _BOOKS, _game, typeset  # noqa: F401  (fixture)

@@ -1,0 +1,194 @@
+"""The rulebook step of ``pnp build`` and ``pnp rulebook``: kept books reused, the rest typeset in parallel.
+
+A run asks for every game's PDF books in some editions (paper, imposition,
+designer switch: :class:`BookOptions`). Books whose inputs did not change
+come from the rulebook cache (:mod:`pnp.rulebook.cache`); with ``jobs`` ≥ 2
+the others are typeset by that many worker processes while the run goes on
+(``pnp build`` draws its sheets meanwhile). Each book is written into the
+output folder by the parent, when its game's turn comes, so the files and
+their order are those of a serial run, and a run that fails writes none.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import signal
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol, Sequence
+
+from pnp.errors import PnpError
+from pnp.fileio import write_bytes_atomic
+from pnp.rulebook.cache import open_rulebook_store
+from pnp.rulebook.lang import LANGS
+
+
+def _ignore_interrupts() -> None:
+    """Worker initializer: Ctrl-C and SIGTERM are the parent's to handle (it stops the pool)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+
+
+class Named(Protocol):
+    """A game as the step needs it: its slug (a :class:`GameData` is one)."""
+
+    @property
+    def slug(self) -> str:
+        """The game's slug."""
+
+
+@dataclass(frozen=True)
+class Slug:
+    """A game named by its slug alone (``pnp rulebook`` loads no data before exporting)."""
+
+    slug: str
+
+
+@dataclass(frozen=True)
+class BookOptions:
+    """How the PDF books of a run are made: paper, imposition, edition(s), designer switch."""
+
+    paper: str = "a5"
+    imposition: str = "none"
+    designer: bool = False
+    langs: tuple[str, ...] = LANGS
+
+
+def _typeset(slug: str, lang: str, data_dir: Path, templates_dir: Path | None,
+             options: BookOptions) -> tuple[bool, bytes | str]:
+    """Worker task: one rulebook's PDF bytes, or the one-line error (top-level: picklable).
+
+    The book is written into a folder of the worker's own and read back: the
+    parent writes it into the output folder, so a run that stops writes no
+    book at all.
+    """
+    from pnp.rulebook.export import export_rulebook
+
+    try:
+        with tempfile.TemporaryDirectory(prefix="pnp-book-") as folder:
+            path = export_rulebook(slug, Path(folder) / "book.pdf", data_dir=data_dir,
+                                   paper=options.paper, lang=lang,
+                                   imposition=options.imposition, designer=options.designer,
+                                   templates_dir=templates_dir)
+            return True, path.read_bytes()
+    except PnpError as exc:
+        return False, str(exc)
+
+
+class RulebookStep:
+    """Each game's PDF rulebooks, kept ones reused, the others typeset in worker processes.
+
+    ``pnp build`` hands one (A5, both editions) to
+    :func:`pnp.builder.decks.build`, which calls :meth:`start` once its input
+    is checked, calls the step after each game's sheets are written, and
+    :meth:`close` at the end; ``pnp rulebook`` runs one the same way for the
+    books it is asked for. Kept books are written from the rulebook cache.
+    With ``jobs`` ≥ 2, :meth:`start` hands the books that are not kept to
+    that many worker processes, which typeset them while the build draws its
+    sheets; each book is written (and kept) when its game's turn comes, so
+    the files and their order are those of a serial run and a run that
+    fails writes none. The card pictures come from the run's templates
+    folder, as its sheets do.
+    """
+
+    def __init__(self, out_dir: Path, data_dir: Path | None, templates_dir: Path | None,
+                 jobs: int = 1, options: BookOptions = BookOptions()) -> None:
+        """Export into ``out_dir`` from ``data_dir`` and ``templates_dir``; ``jobs`` processes."""
+        self.out_dir = out_dir
+        self.data_dir = data_dir
+        self.templates_dir = templates_dir
+        self.jobs = jobs
+        self.options = options
+        self.store = open_rulebook_store()
+        self._pool: Any = None
+        #: (slug, edition) -> the worker's pending result.
+        self._pending: dict[tuple[str, str], Any] = {}
+
+    def start(self, games: Sequence[Named]) -> None:
+        """Begin typesetting, in worker processes, every book of ``games`` not kept (jobs ≥ 2)."""
+        if self.jobs < 2:
+            return
+        from pnp.data import resolve_data_dir
+
+        root = resolve_data_dir(self.data_dir)
+        misses = [(game.slug, code) for game in games for code in self.options.langs
+                  if not self._kept(game.slug, root, code)]
+        if len(misses) < 2:
+            return           # one book: typesetting it here costs no more
+        ctx = multiprocessing.get_context()
+        self._pool = ctx.Pool(min(self.jobs, len(misses)), initializer=_ignore_interrupts)
+        for slug, code in misses:
+            self._pending[slug, code] = self._pool.apply_async(
+                _typeset, (slug, code, root, self.templates_dir, self.options))
+        self._pool.close()   # no more tasks; the workers exit when done
+
+    def _key(self, slug: str, root: Path, lang: str) -> str | None:
+        """The cache key of one of the run's books (None: not kept, or no cache)."""
+        if self.store is None:
+            return None
+        o = self.options
+        return self.store.key(slug, root, paper=o.paper, lang=lang, imposition=o.imposition,
+                              designer=o.designer, templates_dir=self.templates_dir)
+
+    def _kept(self, slug: str, root: Path, lang: str) -> bool:
+        """Whether the cache keeps this book (a run then writes it from there)."""
+        key = self._key(slug, root, lang)
+        return key is not None and self.store is not None and self.store.cache.get(key) is not None
+
+    def _serial(self, slug: str, langs: Sequence[str]) -> list[Path]:
+        """Export ``slug``'s books in ``langs`` here, through the cache."""
+        from pnp.rulebook.cli import export_rulebooks
+
+        o = self.options
+        return export_rulebooks([slug], out_dir=self.out_dir, data_dir=self.data_dir,
+                                paper=o.paper, imposition=o.imposition, designer=o.designer,
+                                langs=langs, templates_dir=self.templates_dir,
+                                pdf_writer=self.store.export if self.store else None)
+
+    def __call__(self, game: Named) -> list[Path]:
+        """Write ``game``'s rulebooks: from the cache, from a worker, or typeset here."""
+        from pnp.data import resolve_data_dir
+        from pnp.rulebook.cli import output_name
+
+        o = self.options
+        if not any((game.slug, code) in self._pending for code in o.langs):
+            return self._serial(game.slug, o.langs)
+        root = resolve_data_dir(self.data_dir)
+        written = []
+        for code in o.langs:
+            pending = self._pending.pop((game.slug, code), None)
+            if pending is None:
+                written += self._serial(game.slug, [code])
+                continue
+            ok, payload = pending.get()
+            if not ok:
+                raise PnpError(str(payload))
+            assert isinstance(payload, bytes)
+            target = self.out_dir / game.slug / output_name(code, "pdf", o.paper, o.imposition)
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise PnpError(f"cannot create output folder {target.parent}: "
+                               f"{exc.strerror or exc}") from None
+            write_bytes_atomic(target, payload)
+            key = self._key(game.slug, root, code)
+            if key is not None and self.store is not None:
+                self.store.cache.put(key, payload)
+            written.append(target)
+        return written
+
+    def close(self) -> None:
+        """Stop the workers (those still typesetting, after a failure, are ended)."""
+        if self._pool is not None:
+            if self._pending:
+                self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+            self._pending.clear()
+
+
+def rulebook_step(out_dir: Path, data_dir: Path | None, templates_dir: Path | None,
+                  jobs: int = 1, options: BookOptions = BookOptions()) -> RulebookStep:
+    """A :class:`RulebookStep` (``pnp build``'s: A5, both editions), typesetting in ``jobs`` processes."""
+    return RulebookStep(out_dir, data_dir, templates_dir, jobs, options)
