@@ -69,7 +69,8 @@ def layout_salt(env: PnpEnvironment) -> str:
                      *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
 
 
-def folder_digest(folder: Path, *, by_content: bool = False) -> str | None:
+def folder_digest(folder: Path, *, by_content: bool = False,
+                  names_only: bool = False) -> str | None:
     """A digest of every file under ``folder`` (names and contents); None if unstable.
 
     None when a template uses the ``random`` filter or ``lipsum`` (its output
@@ -77,6 +78,8 @@ def folder_digest(folder: Path, *, by_content: bool = False) -> str | None:
     (its files are read through the link, which the walk does not follow)
     or when it cannot be read. Images and very large files enter by size and
     date unless ``by_content`` (what a rulebook draws: the pixels count).
+    ``names_only``: the file names alone (which files exist: what a lookup
+    that tries several places finds), the same checks made.
     """
     h = hashlib.blake2b(digest_size=20)
     try:
@@ -91,6 +94,12 @@ def folder_digest(folder: Path, *, by_content: bool = False) -> str | None:
                 path = os.path.join(top, name)
                 h.update(os.path.relpath(path, folder).encode("utf-8", "surrogateescape"))
                 h.update(b"\0")
+                if names_only:
+                    if name.endswith(".j2"):
+                        with open(path, "rb") as handle:
+                            if _UNSTABLE.search(handle.read()):
+                                return None
+                    continue
                 if not by_content and (name.lower().endswith(_BY_STAT)
                                        or os.path.getsize(path) > _BY_STAT_SIZE):
                     st = os.stat(path)

@@ -9,6 +9,7 @@ from pathlib import Path
 from pnp.errors import PnpError
 from pnp.render.markup import parse_icon_svg
 from pnp.render.nodes import Icon
+from pnp.render.reads import note_read
 
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 #: (path, mtime_ns, size) -> parsed icon; icons are parsed once per process.
@@ -19,6 +20,7 @@ def load_icon(path: Path, name: str) -> Icon:
     """Parse the icon file at ``path`` (cached while the file is unchanged)."""
     st = path.stat()
     key = (path, st.st_mtime_ns, st.st_size)
+    note_read(path)      # read now or before: what a recording keys on (pnp.render.reads)
     icon = _parsed.get(key)
     if icon is None:
         data = path.read_bytes()

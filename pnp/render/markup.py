@@ -24,6 +24,7 @@ from pnp.render import fonts
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_paint
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Style, Text, TextRun
 from pnp.render.srcmap import ATTR, split_at
+from pnp.render.reads import note_read
 from pnp.render.pathdata import (IDENTITY, Matrix, Ops, bbox, ellipse_ops, multiply,
                                  parse_path, poly_ops, rect_ops, rotation, scale_ops)
 from pnp.render.textlayout import TextTooLong, fit_text, icon_uses
@@ -778,6 +779,7 @@ _image_sizes: dict[Path, tuple[int, int]] = {}
 
 def image_size(path: Path) -> tuple[int, int]:
     """Return an image's pixel size (cached; only the header is read)."""
+    note_read(path)      # its pixels are drawn: what a recording keys on (pnp.render.reads)
     size = _image_sizes.get(path)
     if size is None:
         try:

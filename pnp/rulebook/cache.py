@@ -17,8 +17,16 @@ covers everything they are made from (read off :mod:`pnp.rulebook`):
   none);
 - the game's **data folder**, every file by content (the manifest, the
   tables its component lists and card lists show, saved sweeps);
-- the **templates folder** the card pictures are rendered from, every file
-  by content (templates, icons, images);
+- the **templates folder** the card pictures are rendered from: the names
+  of all its files (which exist decides where a lookup lands: a game icon
+  shadows a common one), and the contents of the files the book read when
+  it was typeset (templates and what they include, icons, images), as
+  :mod:`pnp.render.reads` recorded them. The list of those files is kept
+  beside the PDF under the key of everything else; a lookup hashes the
+  listed files as they are now. An export reads the same files again as
+  long as they and every other input are unchanged, so a template only
+  another game pictures, or none, can be edited without typesetting this
+  book again;
 - the **options**: game, edition, paper, imposition (with pikepdf's version
   for a booklet) and the designer switch.
 
@@ -37,22 +45,24 @@ a rulebook prints nothing, so a hit shows exactly what a miss does.
 
 from __future__ import annotations
 
+import json
 import re
 import shlex
 import sys
 import zlib
 from pathlib import Path
-from typing import Any
+from typing import Any, Sequence
 
 from pnp.builder.markup_cache import folder_digest
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
 from pnp.render.diskcache import DiskCache, digest, open_cache
+from pnp.render.reads import recording
 
 #: Most bytes the rulebook cache keeps on disk (the ten shipped books are ~1.8 MB).
 RULEBOOK_DISK_LIMIT = 32 * 2**20
 #: Bump when the key's parts or the entry's layout change.
-RULEBOOK_FORMAT = "rulebook-1"
+RULEBOOK_FORMAT = "rulebook-2"
 #: A placeholder of a rules text (as :mod:`pnp.rulebook.placeholders` finds them).
 _PLACEHOLDER = re.compile(r"\{\{(.*?)\}\}")
 
@@ -100,30 +110,33 @@ class RulebookStore:
         """Keep rulebooks in ``cache``; ``salt`` is :func:`rulebook_salt`'s."""
         self.cache = cache
         self.salt = salt
-        #: Per resolved folder: its content digest (one walk per build).
-        self._folders: dict[Path, str | None] = {}
+        #: Per (resolved folder, names only): its digest (one walk per build).
+        self._folders: dict[tuple[Path, bool], str | None] = {}
 
-    def _folder(self, folder: Path) -> str | None:
-        """The content digest of ``folder`` (None: not cacheable), computed once per build."""
-        if folder not in self._folders:
-            self._folders[folder] = folder_digest(folder, by_content=True)
-        return self._folders[folder]
+    def _folder(self, folder: Path, names_only: bool = False) -> str | None:
+        """The digest of ``folder`` (None: not cacheable), computed once per build."""
+        if (folder, names_only) not in self._folders:
+            self._folders[folder, names_only] = folder_digest(folder, by_content=True,
+                                                              names_only=names_only)
+        return self._folders[folder, names_only]
 
     def key(self, slug: str, data_dir: Path, *, paper: str, lang: str, imposition: str,
             designer: bool, templates_dir: Path | None = None,
             source: Path | None = None) -> str | None:
-        """The key of one rulebook PDF, or None when one of its inputs cannot be pinned.
+        """The base key of one rulebook PDF, or None when one of its inputs cannot be pinned.
 
-        ``data_dir`` is the resolved data folder (as the export gets it).
+        It covers every input but the contents of the templates folder, of
+        which it holds the file names; :meth:`lookup` adds the contents of
+        the files the book read when it was typeset. ``data_dir`` is the
+        resolved data folder (as the export gets it).
         """
-        from pnp.builder.cards import resolve_templates_dir
         from pnp.rulebook.lang import check_lang, terms_file
         from pnp.rulebook.sources import rulebook_source
 
         try:
             code = check_lang(lang)
             game_dir = (Path(data_dir) / slug).resolve()
-            templates = resolve_templates_dir(templates_dir).resolve()
+            templates = templates_root(templates_dir)
             text_path = (Path(source) if source is not None
                          else rulebook_source(slug, Path(data_dir), code))
             text = text_path.read_bytes()
@@ -140,12 +153,47 @@ class RulebookStore:
         if not sweeps_inside(text, game_dir):
             return None
         data_digest = self._folder(game_dir)
-        templates_digest = self._folder(templates)
-        if data_digest is None or templates_digest is None:
+        templates_names = self._folder(templates, names_only=True)
+        if data_digest is None or templates_names is None:
             return None
         # contents, not paths: the bytes do not depend on where the project lives
         return digest(self.salt, booklet, slug, code, paper, imposition, repr(designer),
-                      data_digest, templates_digest, text, terms_text)
+                      data_digest, templates_names, text, terms_text)
+
+    def _full(self, base: str, root: Path, reads: Sequence[str]) -> str | None:
+        """The key of the PDF: ``base`` and the content of each file of ``reads`` now."""
+        parts: list[str | bytes] = [base]
+        try:
+            for rel in reads:
+                parts += [rel, (root / rel).read_bytes()]
+        except OSError:
+            return None      # gone since (then the names changed too): a miss
+        return digest(*parts)
+
+    def lookup(self, base: str, templates_dir: Path | None) -> bytes | None:
+        """The kept PDF of the book whose base key is ``base``, if the files it read are unchanged."""
+        kept = self.cache.get(digest(base, "reads"))
+        if kept is None:
+            return None
+        try:
+            reads = json.loads(kept)
+        except ValueError:
+            return None
+        if not isinstance(reads, list) or not all(isinstance(r, str) for r in reads):
+            return None
+        full = self._full(base, templates_root(templates_dir), reads)
+        pdf = self.cache.get(full) if full is not None else None
+        return pdf if pdf is not None and pdf.startswith(b"%PDF-") else None
+
+    def keep(self, base: str, templates_dir: Path | None, reads: Sequence[str],
+             pdf: bytes) -> None:
+        """Keep ``pdf`` under ``base`` and the files of the templates folder it ``reads``."""
+        root = templates_root(templates_dir)
+        full = self._full(base, root, reads)
+        if full is None:
+            return
+        self.cache.put(digest(base, "reads"), json.dumps(sorted(reads)).encode("utf-8"))
+        self.cache.put(full, pdf)
 
     def export(self, slug: str, out: Path, *, data_dir: Path, paper: str = "a5",
                lang: str = "ja", imposition: str = "none", designer: bool = False,
@@ -153,15 +201,16 @@ class RulebookStore:
                layout: Any = None) -> Path:
         """:func:`pnp.rulebook.export.export_rulebook`, from the kept bytes where nothing changed.
 
-        A miss exports the rulebook and keeps the written file; a caller's own
+        A miss exports the rulebook, noting which files of the templates
+        folder it read, and keeps the written file; a caller's own
         ``layout`` is never cached.
         """
-        key = (self.key(slug, data_dir, paper=paper, lang=lang, imposition=imposition,
-                        designer=designer, templates_dir=templates_dir, source=source)
-               if layout is None else None)
-        if key is not None:
-            pdf = self.cache.get(key)
-            if pdf is not None and pdf.startswith(b"%PDF-"):
+        base = (self.key(slug, data_dir, paper=paper, lang=lang, imposition=imposition,
+                         designer=designer, templates_dir=templates_dir, source=source)
+                if layout is None else None)
+        if base is not None:
+            pdf = self.lookup(base, templates_dir)
+            if pdf is not None:
                 target = Path(out)
                 if target.is_dir():      # as the export names a file inside a folder
                     target = target / f"{slug}_rulebook.pdf"
@@ -170,15 +219,35 @@ class RulebookStore:
                 return target
         from pnp.rulebook.export import export_rulebook
 
-        target = export_rulebook(slug, out, data_dir=data_dir, paper=paper, lang=lang,
-                                 imposition=imposition, designer=designer, source=source,
-                                 templates_dir=templates_dir, layout=layout)
-        if key is not None:
+        with recording() as reads:
+            target = export_rulebook(slug, out, data_dir=data_dir, paper=paper, lang=lang,
+                                     imposition=imposition, designer=designer, source=source,
+                                     templates_dir=templates_dir, layout=layout)
+        if base is not None:
             try:
-                self.cache.put(key, target.read_bytes())
+                self.keep(base, templates_dir, templates_read(reads, templates_dir),
+                          target.read_bytes())
             except OSError:
                 pass         # only speed is lost
         return target
+
+
+def templates_root(templates_dir: Path | None) -> Path:
+    """The resolved templates folder a book's pictures come from."""
+    from pnp.builder.cards import resolve_templates_dir
+
+    return resolve_templates_dir(templates_dir).resolve()
+
+
+def templates_read(reads: set[str], templates_dir: Path | None) -> list[str]:
+    """The files of the templates folder among ``reads`` (absolute paths), relative to it."""
+    root = templates_root(templates_dir)
+    out = []
+    for name in reads:
+        path = Path(name).resolve()
+        if path.is_relative_to(root) and path.is_file():
+            out.append(path.relative_to(root).as_posix())
+    return sorted(out)
 
 
 def open_rulebook_store() -> RulebookStore | None:

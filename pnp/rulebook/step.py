@@ -20,7 +20,8 @@ from typing import Any, Protocol, Sequence
 
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
-from pnp.rulebook.cache import open_rulebook_store
+from pnp.render.reads import recording
+from pnp.rulebook.cache import open_rulebook_store, templates_read
 from pnp.rulebook.lang import LANGS
 
 
@@ -56,24 +57,24 @@ class BookOptions:
 
 
 def _typeset(slug: str, lang: str, data_dir: Path, templates_dir: Path | None,
-             options: BookOptions) -> tuple[bool, bytes | str]:
-    """Worker task: one rulebook's PDF bytes, or the one-line error (top-level: picklable).
+             options: BookOptions) -> tuple[bool, bytes | str, list[str]]:
+    """Worker task: one rulebook's PDF bytes and the template files it read, or the error.
 
-    The book is written into a folder of the worker's own and read back: the
-    parent writes it into the output folder, so a run that stops writes no
-    book at all.
+    Top-level, so it pickles. The book is written into a folder of the
+    worker's own and read back: the parent writes it into the output folder,
+    so a run that stops writes no book at all.
     """
     from pnp.rulebook.export import export_rulebook
 
     try:
-        with tempfile.TemporaryDirectory(prefix="pnp-book-") as folder:
+        with tempfile.TemporaryDirectory(prefix="pnp-book-") as folder, recording() as reads:
             path = export_rulebook(slug, Path(folder) / "book.pdf", data_dir=data_dir,
                                    paper=options.paper, lang=lang,
                                    imposition=options.imposition, designer=options.designer,
                                    templates_dir=templates_dir)
-            return True, path.read_bytes()
+            return True, path.read_bytes(), templates_read(reads, templates_dir)
     except PnpError as exc:
-        return False, str(exc)
+        return False, str(exc), []
 
 
 class RulebookStep:
@@ -134,7 +135,8 @@ class RulebookStep:
     def _kept(self, slug: str, root: Path, lang: str) -> bool:
         """Whether the cache keeps this book (a run then writes it from there)."""
         key = self._key(slug, root, lang)
-        return key is not None and self.store is not None and self.store.cache.get(key) is not None
+        return (key is not None and self.store is not None
+                and self.store.lookup(key, self.templates_dir) is not None)
 
     def _serial(self, slug: str, langs: Sequence[str]) -> list[Path]:
         """Export ``slug``'s books in ``langs`` here, through the cache."""
@@ -161,7 +163,7 @@ class RulebookStep:
             if pending is None:
                 written += self._serial(game.slug, [code])
                 continue
-            ok, payload = pending.get()
+            ok, payload, reads = pending.get()
             if not ok:
                 raise PnpError(str(payload))
             assert isinstance(payload, bytes)
@@ -174,7 +176,7 @@ class RulebookStep:
             write_bytes_atomic(target, payload)
             key = self._key(game.slug, root, code)
             if key is not None and self.store is not None:
-                self.store.cache.put(key, payload)
+                self.store.keep(key, self.templates_dir, reads, payload)
             written.append(target)
         return written
 

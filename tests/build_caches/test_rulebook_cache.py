@@ -106,12 +106,13 @@ def test_cold_warm_damaged_and_off_give_the_same_bytes(tmp_path: Path, cache: Pa
     """A warm build typesets no rulebook and writes the cold bytes; damaged entries are redone."""
     data, templates = _game(tmp_path / "game")
     cold = _build(data, templates, tmp_path / "cold")
-    assert typeset == _BOOKS and len(entries(cache, "rulebooks")) == 2
+    # per book: the PDF, and the list of template files it read
+    assert typeset == _BOOKS and len(entries(cache, "rulebooks")) == 4
     typeset.clear()
     assert _build(data, templates, tmp_path / "warm") == cold
     assert typeset == []
     # truncated, one flipped byte: both are misses, typeset again and kept anew
-    damage(*entries(cache, "rulebooks"))
+    damage(*[e for e in entries(cache, "rulebooks") if b"%PDF-" in e.read_bytes()[:80]])
     assert _build(data, templates, tmp_path / "damaged") == cold
     assert typeset == _BOOKS
     assert all(e.read_bytes().startswith(MAGIC) for e in entries(cache, "rulebooks"))
@@ -282,3 +283,50 @@ def test_a_store_off_or_a_foreign_entry_is_a_miss(tmp_path: Path, cache: Path,
     typeset.clear()
     assert _build(data, templates, tmp_path / "b") == cold
     assert typeset == _BOOKS
+
+
+def _reads(cache: Path) -> list[list[str]]:
+    """The lists of template files the kept books read, sorted."""
+    import json
+
+    out = []
+    for entry in entries(cache, "rulebooks"):
+        payload = entry.read_bytes()[len(MAGIC) + 16:]
+        if payload.startswith(b"["):
+            out.append(json.loads(payload))
+    return sorted(out)
+
+
+def test_a_book_is_keyed_by_the_template_files_it_read(tmp_path: Path, cache: Path,
+                                                       typeset: list[str],
+                                                       monkeypatch: pytest.MonkeyPatch
+                                                       ) -> None:
+    """Editing a template the book never read keeps it; its card's template, icon or image not.
+
+    The sheets are drawn first in the same process, so the icon and the
+    image are served from memory when the book pictures the card: they must
+    count as read all the same.
+    """
+    from PIL import Image
+
+    data, templates = _game(tmp_path / "game")
+    (templates / "duo" / "unused.xml.j2").write_text(_FACE, encoding="utf-8")
+    Image.new("RGB", (8, 8), (200, 40, 40)).save(templates / "duo" / "dot.png")
+    replace_in(templates / "duo" / "face.xml.j2", "</card>",
+               '<image href="duo/dot.png" x="2" y="2" width="5" height="5"/>\n</card>')
+    _build(data, templates, tmp_path / "a")
+    read = _reads(cache)
+    assert len(read) == 2 and read[0] == read[1]
+    assert {"duo/face.xml.j2", "duo/dot.png", "common/icons/bolt.svg"} <= set(read[0])
+    assert "duo/unused.xml.j2" not in read[0]
+    for step, edit in enumerate([
+            lambda: replace_in(templates / "duo" / "unused.xml.j2", "#f4ead5", "#000000"),
+            lambda: replace_in(templates / "common" / "icons" / "bolt.svg", "<path",
+                               '<circle cx="1" cy="1" r="1"/><path', 1),
+            lambda: Image.new("RGB", (8, 8), (40, 200, 40)).save(templates / "duo" / "dot.png"),
+            lambda: replace_in(templates / "duo" / "face.xml.j2", "#f4ead5", "#d5e4f4")]):
+        typeset.clear()
+        edit()
+        after = _build(data, templates, tmp_path / f"b{step}")
+        assert typeset == ([] if step == 0 else _BOOKS), step
+        assert after == _uncached(data, templates, tmp_path / f"c{step}", monkeypatch), step

@@ -20,7 +20,7 @@ from pnp.render import fonts
 from pnp.rulebook.step import rulebook_step
 
 from cache_entries import entries, file_hashes, replace_in
-from test_rulebook_cache import _BOOKS, _game, typeset  # noqa: F401  (fixture)
+from test_rulebook_cache import _BOOKS, _game, _reads, typeset  # noqa: F401  (fixture)
 
 
 def _build(data: Path, templates: Path, out: Path, jobs: int) -> list[str]:
@@ -47,7 +47,9 @@ def test_two_processes_write_the_serial_books(tmp_path: Path, cache: Path,
     assert typeset == []                          # typeset by the workers
     serial = file_hashes(tmp_path / "serial")
     assert file_hashes(tmp_path / "two") == serial
-    assert len(entries(cache, "rulebooks")) == 2  # and kept
+    assert len(entries(cache, "rulebooks")) == 4  # and kept (each PDF and what it read)
+    read = _reads(cache)                          # the workers noted what they read
+    assert len(read) == 2 and {"duo/face.xml.j2", "common/icons/bolt.svg"} <= set(read[0])
     assert _build(data, templates, tmp_path / "warm", 2) == _BOOKS
     assert typeset == [] and file_hashes(tmp_path / "warm") == serial
 
