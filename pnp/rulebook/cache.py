@@ -46,6 +46,7 @@ a rulebook prints nothing, so a hit shows exactly what a miss does.
 from __future__ import annotations
 
 import json
+import os
 import re
 import shlex
 import sys
@@ -223,10 +224,10 @@ class RulebookStore:
             target = export_rulebook(slug, out, data_dir=data_dir, paper=paper, lang=lang,
                                      imposition=imposition, designer=designer, source=source,
                                      templates_dir=templates_dir, layout=layout)
-        if base is not None:
+        read = templates_read(reads, templates_dir) if base is not None else None
+        if base is not None and read is not None:
             try:
-                self.keep(base, templates_dir, templates_read(reads, templates_dir),
-                          target.read_bytes())
+                self.keep(base, templates_dir, read, target.read_bytes())
             except OSError:
                 pass         # only speed is lost
         return target
@@ -239,14 +240,24 @@ def templates_root(templates_dir: Path | None) -> Path:
     return resolve_templates_dir(templates_dir).resolve()
 
 
-def templates_read(reads: set[str], templates_dir: Path | None) -> list[str]:
-    """The files of the templates folder among ``reads`` (absolute paths), relative to it."""
+def templates_read(reads: set[str], templates_dir: Path | None) -> list[str] | None:
+    """The files of the templates folder among ``reads`` (absolute paths), relative to it.
+
+    None when one of them is a link to a file outside the folder: its
+    content would not be in the key, so the book is not kept.
+    """
+    from pnp.builder.cards import resolve_templates_dir
+
     root = templates_root(templates_dir)
+    given = Path(os.path.abspath(resolve_templates_dir(templates_dir)))
     out = []
     for name in reads:
         path = Path(name).resolve()
-        if path.is_relative_to(root) and path.is_file():
-            out.append(path.relative_to(root).as_posix())
+        if path.is_relative_to(root):
+            if path.is_file():
+                out.append(path.relative_to(root).as_posix())
+        elif Path(name).is_relative_to(given) or Path(name).is_relative_to(root):
+            return None      # inside the folder by name, elsewhere by content
     return sorted(out)
 
 

@@ -57,7 +57,7 @@ class BookOptions:
 
 
 def _typeset(slug: str, lang: str, data_dir: Path, templates_dir: Path | None,
-             options: BookOptions) -> tuple[bool, bytes | str, list[str]]:
+             options: BookOptions) -> tuple[bool, bytes | str, list[str] | None]:
     """Worker task: one rulebook's PDF bytes and the template files it read, or the error.
 
     Top-level, so it pickles. The book is written into a folder of the
@@ -175,7 +175,7 @@ class RulebookStep:
                                f"{exc.strerror or exc}") from None
             write_bytes_atomic(target, payload)
             key = self._key(game.slug, root, code)
-            if key is not None and self.store is not None:
+            if key is not None and self.store is not None and reads is not None:
                 self.store.keep(key, self.templates_dir, reads, payload)
             written.append(target)
         return written

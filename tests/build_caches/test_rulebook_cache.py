@@ -330,3 +330,23 @@ def test_a_book_is_keyed_by_the_template_files_it_read(tmp_path: Path, cache: Pa
         after = _build(data, templates, tmp_path / f"b{step}")
         assert typeset == ([] if step == 0 else _BOOKS), step
         assert after == _uncached(data, templates, tmp_path / f"c{step}", monkeypatch), step
+
+
+def test_reads_through_a_link_out_of_the_folder_are_not_pinned(tmp_path: Path) -> None:
+    """A file inside the templates folder by name but elsewhere by content: no key (None).
+
+    pnp refuses such links for templates, icons and images already; this is
+    the rulebook cache's own guard, should another reader follow one.
+    """
+    from pnp.rulebook.cache import templates_read
+
+    templates = tmp_path / "templates"
+    (templates / "duo").mkdir(parents=True)
+    own = templates / "duo" / "face.xml.j2"
+    own.write_text("x", encoding="utf-8")
+    outside = tmp_path / "elsewhere.svg"
+    outside.write_text("<svg/>", encoding="utf-8")
+    (templates / "duo" / "linked.svg").symlink_to(outside)
+    elsewhere = str(tmp_path / "not-a-template.txt")
+    assert templates_read({str(own), elsewhere}, templates) == ["duo/face.xml.j2"]
+    assert templates_read({str(own), str(templates / "duo" / "linked.svg")}, templates) is None
