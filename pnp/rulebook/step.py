@@ -5,8 +5,9 @@ designer switch: :class:`BookOptions`). Books whose inputs did not change
 come from the rulebook cache (:mod:`pnp.rulebook.cache`); with ``jobs`` ≥ 2
 the others are typeset by that many worker processes while the run goes on
 (``pnp build`` draws its sheets meanwhile). Each book is written into the
-output folder by the parent, when its game's turn comes, so the files and
-their order are those of a serial run, and a run that fails writes none.
+output folder by the parent, when its game's turn comes, so the files, their
+order and what is left after an error are those of a serial run (a build
+that fails on a card writes no book at all).
 """
 
 from __future__ import annotations
@@ -88,8 +89,8 @@ class RulebookStep:
     With ``jobs`` ≥ 2, :meth:`start` hands the books that are not kept to
     that many worker processes, which typeset them while the build draws its
     sheets; each book is written (and kept) when its game's turn comes, so
-    the files and their order are those of a serial run and a run that
-    fails writes none. The card pictures come from the run's templates
+    the files, their order and what an error leaves are those of a serial
+    run. The card pictures come from the run's templates
     folder, as its sheets do.
     """
 
