@@ -52,7 +52,7 @@ from pnp.render.colors import RGB
 from pnp.render.diskcache import DiskCache, digest, open_cache
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout
-from pnp.render.nodes import Group, Image, Node, Text
+from pnp.render.nodes import Group, Node, Text, draws_image
 from pnp.render.pathdata import IDENTITY, Matrix, multiply
 from pnp.render.srcmap import split_at
 from pnp.units import POINTS_PER
@@ -510,12 +510,6 @@ def _named(findings: Iterable[Unnamed], card: _Card) -> list[Finding]:
                     message) for sev, check, template, line, message in findings]
 
 
-def _has_image(nodes: Iterable[Node]) -> bool:
-    """True if a raster image is among ``nodes`` or inside their groups."""
-    return any(isinstance(n, Image) or (isinstance(n, Group) and _has_image(n.children))
-               for n in nodes)
-
-
 class Linter:
     """Lints games with one Jinja environment (compiled templates shared).
 
@@ -591,7 +585,7 @@ class Linter:
                         found.extend(checked)
                     # else: an identical side (a shared back) is reported once
                     if (layout is not None and key is not None and self.store is not None
-                            and not _has_image(layout.nodes)):
+                            and not draws_image(layout.nodes)):
                         self.store.put(key, SideResult(
                             width, height, layout_key,
                             None if checked is None else _unnamed(checked)))

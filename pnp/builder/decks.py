@@ -55,7 +55,7 @@ from pnp.printing.sheets import (SheetItem, check_back_offset, draw_pages, grid_
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, layout_of_markup, render_layout
-from pnp.render.nodes import Group, Image, Node
+from pnp.render.nodes import draws_image
 from pnp.units import mm, to_mm
 
 if TYPE_CHECKING:
@@ -442,20 +442,14 @@ def _image_keys(env: PnpEnvironment, game: GameData, component: Component, row: 
     keys = side_keys(env, game, component, row)
     if keys is None:
         return None, None
-    return (None if _has_image(front.nodes) else keys[0],
-            None if back is None or _has_image(back.nodes) else keys[1])
+    return (None if draws_image(front.nodes) else keys[0],
+            None if back is None or draws_image(back.nodes) else keys[1])
 
 
 def _draws_image(item: SheetItem) -> bool:
     """Whether a card's face or back draws a raster image."""
-    return _has_image(item.front.nodes) or (item.back is not None
-                                            and _has_image(item.back.nodes))
-
-
-def _has_image(nodes: tuple[Node, ...]) -> bool:
-    """True if a raster image is among ``nodes`` or inside their groups."""
-    return any(isinstance(n, Image) or (isinstance(n, Group) and _has_image(n.children))
-               for n in nodes)
+    return draws_image(item.front.nodes) or (item.back is not None
+                                            and draws_image(item.back.nodes))
 
 
 def _sheet_key(store: SheetStore, env: PnpEnvironment, game: GameData, profile: Profile,

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from pnp.render.icons import IconResolver, icon_dirs
 from pnp.render.jinja_env import PnpEnvironment, display_path, render_template
 from pnp.render.markup import parse_card
-from pnp.render.nodes import Group, Icon, IconUse, Image, Node
+from pnp.render.nodes import Icon, IconUse, Node, draws_image
 
 #: How many parsed layouts an environment keeps (identical cards share one).
 LAYOUT_CACHE_SIZE = 256
@@ -156,7 +156,7 @@ class LayoutStore:
     def save(self, template_name: str, rel: tuple[str, ...], markup: str,
              layout: Layout) -> None:
         """Keep ``layout`` unless it draws a raster image."""
-        if _has_image(layout.nodes):
+        if draws_image(layout.nodes):
             return
         buf = io.BytesIO()
         try:
@@ -201,14 +201,6 @@ def _load_layout(data: bytes, resolver: IconResolver) -> Any:
         return pickle.loads(data)
     finally:
         _loading.resolver = None
-
-
-def _has_image(nodes: tuple[Node, ...]) -> bool:
-    """True if a raster image is among ``nodes`` or inside their groups."""
-    for n in nodes:
-        if isinstance(n, Image) or (isinstance(n, Group) and _has_image(n.children)):
-            return True
-    return False
 
 
 def use_layout_store(env: PnpEnvironment, salt: str) -> bool:

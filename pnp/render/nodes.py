@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Union
+from typing import Iterable, Union
 
 from pnp.render.colors import RGB, Gradient
 from pnp.render.pathdata import Matrix, Ops
@@ -116,6 +116,16 @@ class Image:
 
 #: Anything that can appear in a layout tree.
 Node = Union[Shape, Group, Text, IconUse, Image]
+
+
+def draws_image(nodes: Iterable[Node]) -> bool:
+    """True if a raster image is among ``nodes`` or inside their groups.
+
+    The caches key a card side by its markup, which names an image file but
+    does not cover its pixels, so a side that draws one is never kept.
+    """
+    return any(isinstance(n, Image) or (isinstance(n, Group) and draws_image(n.children))
+               for n in nodes)
 
 
 def _pickled_by_fields(cls: type) -> None:
