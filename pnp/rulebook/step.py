@@ -104,25 +104,38 @@ class RulebookStep:
         self.options = options
         self.store = open_rulebook_store()
         self._pool: Any = None
-        #: (slug, edition) -> the worker's pending result.
-        self._pending: dict[tuple[str, str], Any] = {}
+        #: (slug, edition) -> the book's cache key (None: not kept), and its PDF
+        #: when the cache had it, or the worker's pending result; filled by start.
+        self._books: dict[tuple[str, str], tuple[str | None, bytes | Any]] = {}
 
     def start(self, games: Sequence[Named]) -> None:
-        """Begin typesetting, in worker processes, every book of ``games`` not kept (jobs ≥ 2)."""
+        """Begin typesetting, in worker processes, every book of ``games`` not kept (jobs ≥ 2).
+
+        The kept ones are read from the cache here, once; each is written at
+        its game's turn.
+        """
         if self.jobs < 2:
             return
         from pnp.data import resolve_data_dir
 
         root = resolve_data_dir(self.data_dir)
-        misses = [(game.slug, code) for game in games for code in self.options.langs
-                  if not self._kept(game.slug, root, code)]
+        misses = []
+        for game in games:
+            for code in self.options.langs:
+                key = self._key(game.slug, root, code)
+                pdf = (self.store.lookup(key, self.templates_dir)
+                       if key is not None and self.store is not None else None)
+                if pdf is not None:
+                    self._books[game.slug, code] = (key, pdf)
+                else:
+                    misses.append((game.slug, code, key))
         if len(misses) < 2:
             return           # one book: typesetting it here costs no more
         ctx = multiprocessing.get_context()
         self._pool = ctx.Pool(min(self.jobs, len(misses)), initializer=_ignore_interrupts)
-        for slug, code in misses:
-            self._pending[slug, code] = self._pool.apply_async(
-                _typeset, (slug, code, root, self.templates_dir, self.options))
+        for slug, code, key in misses:
+            self._books[slug, code] = (key, self._pool.apply_async(
+                _typeset, (slug, code, root, self.templates_dir, self.options)))
         self._pool.close()   # no more tasks; the workers exit when done
 
     def _key(self, slug: str, root: Path, lang: str) -> str | None:
@@ -132,12 +145,6 @@ class RulebookStep:
         o = self.options
         return self.store.key(slug, root, paper=o.paper, lang=lang, imposition=o.imposition,
                               designer=o.designer, templates_dir=self.templates_dir)
-
-    def _kept(self, slug: str, root: Path, lang: str) -> bool:
-        """Whether the cache keeps this book (a run then writes it from there)."""
-        key = self._key(slug, root, lang)
-        return (key is not None and self.store is not None
-                and self.store.lookup(key, self.templates_dir) is not None)
 
     def _serial(self, slug: str, langs: Sequence[str]) -> list[Path]:
         """Export ``slug``'s books in ``langs`` here, through the cache."""
@@ -151,44 +158,45 @@ class RulebookStep:
 
     def __call__(self, game: Named) -> list[Path]:
         """Write ``game``'s rulebooks: from the cache, from a worker, or typeset here."""
-        from pnp.data import resolve_data_dir
         from pnp.rulebook.cli import output_name
 
         o = self.options
-        if not any((game.slug, code) in self._pending for code in o.langs):
+        if not any((game.slug, code) in self._books for code in o.langs):
             return self._serial(game.slug, o.langs)
-        root = resolve_data_dir(self.data_dir)
         written = []
         for code in o.langs:
-            pending = self._pending.pop((game.slug, code), None)
-            if pending is None:
+            book = self._books.pop((game.slug, code), None)
+            if book is None:
                 written += self._serial(game.slug, [code])
                 continue
-            ok, payload, reads = pending.get()
-            if not ok:
-                raise PnpError(str(payload))
-            assert isinstance(payload, bytes)
+            key, found = book
+            reads: list[str] | None = None          # a kept book: nothing to keep anew
+            if not isinstance(found, bytes):
+                ok, payload, reads = found.get()
+                if not ok:
+                    raise PnpError(str(payload))
+                assert isinstance(payload, bytes)
+                found = payload
             target = self.out_dir / game.slug / output_name(code, "pdf", o.paper, o.imposition)
             try:
                 target.parent.mkdir(parents=True, exist_ok=True)
             except OSError as exc:
                 raise PnpError(f"cannot create output folder {target.parent}: "
                                f"{exc.strerror or exc}") from None
-            write_bytes_atomic(target, payload)
-            key = self._key(game.slug, root, code)
+            write_bytes_atomic(target, found)
             if key is not None and self.store is not None and reads is not None:
-                self.store.keep(key, self.templates_dir, reads, payload)
+                self.store.keep(key, self.templates_dir, reads, found)
             written.append(target)
         return written
 
     def close(self) -> None:
         """Stop the workers (those still typesetting, after a failure, are ended)."""
         if self._pool is not None:
-            if self._pending:
+            if any(not isinstance(found, bytes) for _, found in self._books.values()):
                 self._pool.terminate()
             self._pool.join()
             self._pool = None
-            self._pending.clear()
+        self._books.clear()
 
 
 def rulebook_step(out_dir: Path, data_dir: Path | None, templates_dir: Path | None,

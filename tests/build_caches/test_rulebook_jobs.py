@@ -29,7 +29,7 @@ def _build(data: Path, templates: Path, out: Path, jobs: int) -> list[str]:
     step = rulebook_step(out, data, templates, jobs)
     result = build(load_for_build([], opts), opts, rulebooks=step)
     fonts._subset_store = False
-    assert step._pool is None and not step._pending    # closed: no worker left
+    assert step._pool is None and not step._books      # closed: no worker left
     return [p.relative_to(out).as_posix() for p in result.rulebooks]
 
 
