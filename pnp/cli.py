@@ -198,6 +198,15 @@ def templates_dir_option(func: F) -> F:
              "shipped ones].")(func)
 
 
+def book_jobs_option(func: F) -> F:
+    """The ``--jobs`` option of commands that typeset rulebooks (default: the CPU count)."""
+    return click.option(
+        "--jobs", "-j", type=click.IntRange(1, 64), default=lambda: os.cpu_count() or 1,
+        show_default="the CPU count",
+        help="Processes that typeset the PDF rulebooks (the files are the same for any "
+             "number).")(func)
+
+
 def _preset_names() -> list[str]:
     """Return the built-in profile names (for --help); never fails the CLI's import."""
     try:
@@ -291,9 +300,7 @@ def _inside(path: Path, folder: Path) -> bool:
               help="Also print what a player can buy (supply = \"buy\" in the manifest, "
                    "e.g. the standard deck of Fortune Clover and 第2話); with --no-bought, "
                    "stickers for the bought deck where a game has them.")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes that typeset the rulebooks beside the drawing (the files "
-                   "are the same for any number) [default: the CPU count].")
+@book_jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @templates_dir_option
@@ -304,7 +311,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                   print_service: bool,
                   back_offset: tuple[float, float], profiles_file: Path | None,
                   tts_url: str | None, list_presets: bool, rulebook: bool, bought: bool,
-                  jobs: int | None, quiet: bool, data_dir: Path | None,
+                  jobs: int, quiet: bool, data_dir: Path | None,
                   templates_dir: Path | None) -> None:
     """Render print-ready files of GAMES (all games if none named) into --out.
 
@@ -338,8 +345,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     books = None
     if rulebook:
         from pnp.rulebook.step import rulebook_step
-        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir,
-                              jobs if jobs is not None else (os.cpu_count() or 1))
+        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir, jobs)
     # Temps a killed run left (it never got to rename them) go before we write.
     removed = sweep_stale_temps(out_dir, recursive=True)
     with recording_writes() as written:
@@ -582,15 +588,13 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
 @click.option("--out", "out_dir", type=FolderPath(), default=None,
               help="Output folder (files go to <out>/<game>/) [default: output/ in the "
                    "project folder].")
-@click.option("--jobs", "-j", type=click.IntRange(1, 64), default=None,
-              help="Processes that typeset the PDF books (the files are the same for any "
-                   "number) [default: the CPU count].")
+@book_jobs_option
 @data_dir_option
 @templates_dir_option
 @user_errors
 def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tuple[str, ...],
                      paper: str, imposition: str, designer: bool, out_dir: Path | None,
-                     jobs: int | None, data_dir: Path | None,
+                     jobs: int, data_dir: Path | None,
                      templates_dir: Path | None) -> None:
     """Write the rulebooks of GAMES (all if none named) in Japanese and English.
 
@@ -611,8 +615,7 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     chosen_formats = list(FORMATS) if "all" in names else list(dict.fromkeys(names))
     slugs = [Slug(s) for s in resolve_slugs(resolve_data_dir(data_dir), list(games))]
     # PDFs through the rulebook cache, the ones not kept typeset in worker processes
-    books = rulebook_step(out_dir, data_dir, templates_dir,
-                          jobs if jobs is not None else (os.cpu_count() or 1),
+    books = rulebook_step(out_dir, data_dir, templates_dir, jobs,
                           BookOptions(paper.lower(), imposition, designer, tuple(chosen_langs)))
     others = [f for f in chosen_formats if f != "pdf"]
     if "pdf" in chosen_formats:
