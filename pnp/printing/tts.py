@@ -159,7 +159,7 @@ def _require_backs(slug: str, deck: str, cards: Sequence[ServiceCard]) -> None:
 def _write_sheet(path: Path, grid: Grid, layouts: Sequence[Layout],
                  keys: Sequence[str | None], store: PngStore | None,
                  progress: Progress | None = None) -> None:
-    """Write one sheet image of ``layouts`` in ``grid`` cells (a one-cell grid: one image).
+    """Write one sheet image of ``layouts`` in ``grid`` cells (a one-cell grid: a lone back).
 
     Copied from ``store`` when it keeps the sheet; otherwise drawn (each
     card covering its cell) and kept there.
@@ -170,8 +170,7 @@ def _write_sheet(path: Path, grid: Grid, layouts: Sequence[Layout],
     cell = Rect(0, 0, grid.cell_w, grid.cell_h)
     images = list(render_images([RasterJob(layout, grid.cell_w, grid.cell_h, cell)
                                  for layout in layouts], progress))
-    save_png(images[0] if len(layouts) == 1 and grid.columns * grid.rows == 1
-             else _sheet_image(grid, images), path)
+    save_png(_sheet_image(grid, images), path)
     if store is not None:
         store.keep(key, path)
 
