@@ -40,11 +40,12 @@ def simulate_briefly(game: GameData, games: int, progress: bool,
     store, key = _sim_store(folder, games)
     if store is not None and key is not None:
         kept = store.get(key)
-        if kept is not None:
-            try:
-                return list(json.loads(kept))
-            except ValueError:
-                pass         # not ours: played again and rewritten
+        try:
+            found = json.loads(kept) if kept is not None else None
+        except ValueError:
+            found = None     # not ours: played again and rewritten
+        if isinstance(found, list) and all(isinstance(r, dict) for r in found):
+            return found
     from pnp.sim import run_simulation
 
     results = []

@@ -85,3 +85,7 @@ def test_data_code_and_damage_play_again(tmp_path: Path, cache: Path, played: li
     store.put(key, b"not json")
     _check(root)
     assert played == [3, 4]
+    played.clear()
+    store.put(key, b'{"players": 3}')          # JSON, but not a list of results
+    _check(root)
+    assert played == [3, 4]
