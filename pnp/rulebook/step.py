@@ -132,7 +132,10 @@ class RulebookStep:
         if len(misses) < 2:
             return           # one book: typesetting it here costs no more
         ctx = multiprocessing.get_context()
-        self._pool = ctx.Pool(min(self.jobs, len(misses)), initializer=_ignore_interrupts)
+        try:
+            self._pool = ctx.Pool(min(self.jobs, len(misses)), initializer=_ignore_interrupts)
+        except OSError:
+            return           # no processes here (a sandbox): the books are typeset in turn
         for slug, code, key in misses:
             self._books[slug, code] = (key, self._pool.apply_async(
                 _typeset, (slug, code, root, self.templates_dir, self.options)))

@@ -117,3 +117,18 @@ def test_pnp_rulebook_in_two_processes_and_from_the_cache(tmp_path: Path, cache:
     assert file_hashes(tmp_path / "two") == want
     assert _rulebook(data, templates, tmp_path / "warm", *args, "-j", "1") == serial
     assert typeset == [] and file_hashes(tmp_path / "warm") == want   # from the cache
+
+
+def test_without_worker_processes_the_books_are_typeset_in_turn(
+        tmp_path: Path, cache: Path, typeset: list[str],
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A machine that cannot start processes (OSError) still gets every book, here."""
+    import multiprocessing.context
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(multiprocessing.context.BaseContext, "Pool", refuse)
+    data, templates = _game(tmp_path / "game")
+    assert _build(data, templates, tmp_path / "out", 2) == _BOOKS
+    assert typeset == _BOOKS
