@@ -85,10 +85,19 @@ def resolve_slugs(data_dir: Path, wanted: Iterable[str]) -> list[str]:
     wanted = list(wanted)
     if not wanted:
         if not known:
-            raise PnpError(f"no games in {data_dir}: expected <slug>/manifest.toml folders")
+            hint = ""
+            if (data_dir / "manifest.toml").is_file():
+                # the usual slip: --data-dir naming one game's folder, not the folder of games
+                hint = (f" ({data_dir} is itself a game's folder: pass the folder above it, "
+                        f"--data-dir {data_dir.parent})")
+            raise PnpError(f"no games in {data_dir}: expected <slug>/manifest.toml "
+                           f"folders{hint}")
         return known
     for slug in wanted:
         if slug not in known:
+            if slug.strip(".") and "/" not in slug and (data_dir / slug).is_dir():
+                raise PnpError(f"game {slug!r}: {data_dir / slug} has no manifest.toml "
+                               "(see docs/data-format.md)")
             raise PnpError(unknown_name("game", slug, known))
     return list(dict.fromkeys(wanted))
 
