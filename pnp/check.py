@@ -7,6 +7,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pnp.builder.cards import missing_templates
 from pnp.data import GameData, resolve_data_dir, resolve_slugs
 from pnp.data.report import game_inventory, load_many
 
@@ -128,7 +129,11 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
         entry = game_inventory(game)
         own = engine_data_problems(game)
         entry["problems"].extend(own)
-        if linter is not None and not game.problems:
+        # a face or back the manifest names but the templates lack, with or without lint
+        # (the linter would only repeat it for every card of the component)
+        missing = [str(e) for e in missing_templates(game, templates_dir)]
+        entry["problems"].extend(missing)
+        if linter is not None and not game.problems and not missing:
             # the card linter (issue 10): one finding per card side, grouped for reading
             findings = linter.lint_game(game)
             report["lint"].extend(f.to_json() for f in findings)

@@ -54,6 +54,60 @@ def resolve_templates_dir(templates_dir: Path | None) -> Path:
     return path
 
 
+def missing_templates(game: GameData, templates_dir: Path | None = None) -> list[PnpError]:
+    """One error per ``face``/``back`` the manifest names that is not a file of the templates.
+
+    Found before anything is rendered, so the designer reads the manifest
+    line to fix (and the closest template name there is) rather than the
+    renderer's message about a template it could not load.
+    """
+    root = resolve_templates_dir(templates_dir)
+    manifest = game.manifest
+    errors: list[PnpError] = []
+    lines = None
+    for component in manifest.components.values():
+        for key in ("face", "back"):
+            name = getattr(component, key)
+            if name is None or (root / name).is_file():
+                continue
+            if lines is None:
+                from pnp.data.manifest import TomlLines
+                from pnp.fileio import read_user_text
+
+                lines = TomlLines(read_user_text(manifest.path, "manifest")[0])
+            errors.append(PnpError(
+                f"components.{component.id}.{key}: template {name!r} not found in "
+                f"{root}{_closest_template(root, name)}",
+                path=manifest.path, line=lines.line(("components", component.id, key))))
+    return errors
+
+
+def check_templates(game: GameData, templates_dir: Path | None = None) -> None:
+    """Raise the first of :func:`missing_templates` (a build or preview cannot go on)."""
+    errors = missing_templates(game, templates_dir)
+    if errors:
+        raise errors[0]
+
+
+def _closest_template(root: Path, name: str) -> str:
+    """``"; did you mean 'slug/x.xml.j2'?"`` for the nearest template file, or ``""``."""
+    from pnp.data.suggest import closest
+
+    def stem(file_name: str) -> str:
+        # compared without the folder and the shared '.xml.j2', which would make
+        # every template of the folder look close
+        return file_name.split(".", 1)[0]
+
+    wanted = Path(name)
+    try:
+        known = {stem(p.name): p.name for p in (root / wanted).parent.glob("*.j2")
+                 if p.is_file()}
+    except OSError:
+        return ""
+    hit = closest(stem(wanted.name), known)
+    return "" if hit is None else f"; did you mean {(wanted.parent / known[hit]).as_posix()!r}?"
+
+
 def aid_components(game: GameData, templates_dir: Path | None = None) -> list[Component]:
     """The player aids found in ``templates/<slug>/`` that the manifest does not declare."""
     root = resolve_templates_dir(templates_dir)

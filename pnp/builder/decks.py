@@ -32,8 +32,9 @@ from typing import TYPE_CHECKING, Callable, Iterable, Protocol, overload
 
 from reportlab.pdfgen.canvas import Canvas
 
-from pnp.builder.cards import (component_rows, component_size, is_round, kit_components,
-                             print_kind, printable_components, resolve_templates_dir)
+from pnp.builder.cards import (check_templates, component_rows, component_size, is_round,
+                             kit_components, print_kind, printable_components,
+                             resolve_templates_dir)
 from pnp.builder.context import card_context
 from pnp.builder.markup_cache import use_build_caches
 from pnp.builder.sheet_cache import SheetStore, open_sheet_store
@@ -942,7 +943,10 @@ def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
         raise PnpError(f"--tts-url {url!r}: expected a web address such as "
                        "https://example.org/my-game")
     root = resolve_data_dir(options.data_dir)
-    return [load_game_data(root, slug, strict=True) for slug in resolve_slugs(root, slugs)]
+    games = [load_game_data(root, slug, strict=True) for slug in resolve_slugs(root, slugs)]
+    for game in games:
+        check_templates(game, options.templates_dir)
+    return games
 
 
 class GameStep(Protocol):

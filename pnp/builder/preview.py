@@ -13,7 +13,7 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pnp.builder.cards import (component_rows, component_size, all_components,
+from pnp.builder.cards import (check_templates, component_rows, component_size, all_components,
                              resolve_templates_dir)
 from pnp.builder.context import card_context
 from pnp.data.inventory import GameData
@@ -218,6 +218,7 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
     """
     game = load_game(slug, data_dir)
     tdir = resolve_templates_dir(templates_dir)
+    check_templates(game, tdir)
     if deck is None and not sheet:
         names = ", ".join(c.id for c in all_components(game, tdir))
         raise PnpError(f"name a deck of {game.slug} to preview (have: {names}), or use "

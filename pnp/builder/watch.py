@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
-from pnp.builder.cards import kit_components, resolve_templates_dir
+from pnp.builder.cards import check_templates, kit_components, resolve_templates_dir
 from pnp.builder.preview import (CardSide, load_game, preview_folder, render_sides,
                                write_card_pngs, write_sheet)
 # the file snapshot, the cache clearing and the preview answers are the preview server's
@@ -88,6 +88,7 @@ class Watcher:
         if changed is None or any(p.suffix.lower() in IMAGE_SUFFIXES for p in changed):
             clear_render_caches(self.env)
         game = load_game(self.slug, self.root)
+        check_templates(game, self.tdir)
         folder = preview_folder(self.out / game.slug / "preview", game.slug)
         lines: list[str] = []
         changed_decks: list[tuple[Component, list[CardSide]]] = []
