@@ -5,7 +5,9 @@ to their sections, PDF bookmarks for every section, running heads on the
 outer edge, pictures drawn as vectors (card faces from the templates,
 diagrams from the data) and tables that repeat their header when they
 break. Headings never stand alone at a page foot: each needs room for
-itself and a few lines of what follows, or it moves on.
+itself and a few lines of what follows, or it moves on. The same holds for
+a lead-in (a paragraph that introduces the table after it, or one that
+ends in a colon): it moves on with the start of what it introduces.
 
 Fonts are embedded TrueType subsets: IPAexGothic for Japanese; the English
 edition sets Bitstream Vera (regular and bold) with IPAexGothic for any
@@ -39,7 +41,8 @@ from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
 from pnp.render import kinsoku, textlayout
-from pnp.render.fonts import FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, has_glyph
+from pnp.render.fonts import (FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, has_glyph,
+                              register_fonts)
 from pnp.rulebook.markdown import (Block, Heading, ListBlock, Note, Para, Picture, TableBlock,
                                    inline_markup)
 from pnp.rulebook.pictures import Scene, draw_text
@@ -469,6 +472,29 @@ class HeadingFlowable(JaParagraph):
         canvas.addOutlineEntry(self.plain, self.anchor, level=self.level, closed=True)
 
 
+class LeadInParagraph(JaParagraph):
+    """A paragraph that introduces the block after it (kept with that block's start)."""
+
+
+#: Marks that end a lead-in line ("Player who never retreats:").
+LEAD_IN_ENDS = ("：", ":")
+
+
+def is_lead_in(block: Block, following: Block | None) -> bool:
+    """True if ``block`` is a paragraph that introduces ``following``.
+
+    A paragraph right before a table introduces it (every table in our books
+    is announced by the text before it), and a paragraph ending in a colon
+    introduces whatever block follows; a heading ends the section, so no
+    paragraph introduces one. Such a paragraph must not end a page without
+    the start of what it introduces.
+    """
+    if not isinstance(block, Para) or following is None or isinstance(following, Heading):
+        return False
+    return (isinstance(following, TableBlock)
+            or plain_text(block.text).rstrip().endswith(LEAD_IN_ENDS))
+
+
 class PictureFlowable(Flowable):
     """A :class:`Scene` with its caption, scaled down to fit the text block if needed."""
 
@@ -612,6 +638,8 @@ class Layout:
     headings: list[tuple[int, str]] = field(default_factory=list)
     #: Pages whose last flowable is a heading (a stranded heading).
     stranded: list[int] = field(default_factory=list)
+    #: Pages whose last flowable is a lead-in paragraph without what it introduces.
+    stranded_leads: list[int] = field(default_factory=list)
     pages: int = 0
 
 
@@ -634,9 +662,11 @@ class _BookTemplate(BaseDocTemplate):
             self._last = flowable
 
     def handle_pageEnd(self) -> None:
-        """Note a page that ends on a heading (tests assert there is none)."""
+        """Note a page that ends on a heading or a lead-in (tests assert there is none)."""
         if isinstance(self._last, HeadingFlowable):
             self.layout.stranded.append(self.page)
+        elif isinstance(self._last, LeadInParagraph):
+            self.layout.stranded_leads.append(self.page)
         self._last = None
         super().handle_pageEnd()
 
@@ -644,6 +674,7 @@ class _BookTemplate(BaseDocTemplate):
         """Start each build pass with a clean record (multiBuild runs several)."""
         self.layout.headings.clear()
         self.layout.stranded.clear()
+        self.layout.stranded_leads.clear()
 
 
 def _cover(blocks: list[Block], styles: _Styles, theme: Theme, meta: BookMeta,
@@ -708,15 +739,17 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
     body_line = styles.body.leading
     frame_height = paper.size[1] - paper.margin_top - paper.margin_bottom - 2 * FRAME_PADDING
     # Build each block's flowables first, then put a conditional page break
-    # before every heading that asks for room for the heading and the start
-    # of what follows it (all of it when that cannot break), so no heading is
-    # left alone at a page foot. (Platypus's keepWithNext would move a
-    # heading and a whole long table together and leave half a page empty.)
+    # before every heading and every lead-in (is_lead_in) that asks for room
+    # for it and the start of what follows it (all of it when that cannot
+    # break), so neither is left alone at a page foot. (Platypus's
+    # keepWithNext would move a heading and a whole long table together and
+    # leave half a page empty.)
     parts: list[tuple[Block, list[Flowable]]] = []
-    for block in blocks[first_section:]:
+    body = [b for b in blocks[first_section:] if not (isinstance(b, Heading) and b.level == 1)]
+    leads = {i for i, block in enumerate(body)
+             if is_lead_in(block, body[i + 1] if i + 1 < len(body) else None)}
+    for index, block in enumerate(body):
         if isinstance(block, Heading):
-            if block.level == 1:
-                continue
             plain = plain_text(block.text)
             style = styles.h2 if block.level == 2 else styles.h3
             heading = HeadingFlowable(theme.markup(block.text, block.line), style,
@@ -730,8 +763,8 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
                                         spaceBefore=1.5, spaceAfter=paper.body * 0.6))
             parts.append((block, group))
         elif isinstance(block, Para):
-            parts.append((block, [JaParagraph(theme.markup(block.text, block.line),
-                                              styles.body)]))
+            kind = LeadInParagraph if index in leads else JaParagraph
+            parts.append((block, [kind(theme.markup(block.text, block.line), styles.body)]))
         elif isinstance(block, Note):
             parts.append((block, [_note(block, styles, theme, available),
                                   Spacer(1, paper.body * 0.7)]))
@@ -756,7 +789,8 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
         if index >= len(parts):
             return 0.0
         block, group = parts[index]
-        if isinstance(block, Heading):
+        if isinstance(block, Heading) or index in leads:
+            # A heading, or a lead-in after one, brings what follows it along.
             return sum(height(f) for f in group) + room_after(index + 1)
         first = group[0]
         whole = height(first)
@@ -766,7 +800,7 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
         return min(whole, 5 * body_line) if splits else min(whole, frame_height * 0.9)
 
     for index, (block, group) in enumerate(parts):
-        if isinstance(block, Heading):
+        if isinstance(block, Heading) or index in leads:
             need = sum(height(f) for f in group) + room_after(index + 1)
             story.append(CondPageBreak(min(need, frame_height * 0.95)))
         story += group
@@ -781,6 +815,9 @@ def render_pdf(blocks: list[Block], paper: PaperSpec, meta: BookMeta,
     ``layout``, when given, receives where each heading landed and any page
     that ends on a heading.
     """
+    # The faces must be known before anything is measured; a book without
+    # pictures would otherwise reach ReportLab with its fonts unregistered.
+    register_fonts()
     theme = THEMES[meta.lang]
     buffer = io.BytesIO()
     record = layout if layout is not None else Layout()

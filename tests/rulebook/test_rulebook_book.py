@@ -14,8 +14,9 @@ from reportlab.lib import colors
 
 from pnp.rulebook import export_rulebook
 from pnp.rulebook.booklet import booklet_order, padded_count
-from pnp.rulebook.markdown import Heading
-from pnp.rulebook.pdf import ACCENT, INK, MUTED, NO_START, PAPERS, THEMES, TINT, _Styles, plain_text
+from pnp.rulebook.markdown import Heading, Para, TableBlock
+from pnp.rulebook.pdf import (ACCENT, INK, MUTED, NO_START, PAPERS, THEMES, TINT, BookMeta,
+                              Layout, _Styles, get_paper, plain_text, render_pdf)
 from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL
 from rulebook_books import LANGS, SLUGS, book, prepared
 
@@ -69,6 +70,46 @@ def test_contents_page_numbers_bookmarks_and_links(slug: str, lang: str) -> None
 def test_no_heading_ends_a_page(slug: str, lang: str) -> None:
     _, layout = book(slug, lang)
     assert layout.stranded == []
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("slug", SLUGS)
+def test_no_lead_in_ends_a_page(slug: str, lang: str) -> None:
+    # "Player who never retreats:" alone at a page foot, its table overleaf.
+    _, layout = book(slug, lang)
+    assert layout.stranded_leads == []
+
+
+def _lead_in_book(fillers: int, lead: str) -> tuple[list[str], Layout]:
+    """Pages' text of a book: ``fillers`` lines, a subheading, the paragraph ``lead``, a table."""
+    blocks = [Heading(1, "Book", 1), Heading(2, "Section", 2, anchor="section")]
+    blocks += [Para(f"Filler line {i}.", 3 + i) for i in range(fillers)]
+    blocks.append(Heading(3, "Odds", 99, anchor="odds"))   # must move on with them too
+    blocks.append(Para(lead, 100))
+    blocks.append(TableBlock(("Zeta", "Eta"), tuple((f"r{i}", "x") for i in range(6)),
+                             ("left", "left"), 101))
+    blocks.append(Para("After the table.", 110))
+    layout = Layout()
+    meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
+    pdf = render_pdf(blocks, get_paper("a5"), meta, layout=layout)
+    doc = pdfium.PdfDocument(pdf)
+    try:
+        return [doc[i].get_textpage().get_text_range() for i in range(len(doc))], layout
+    finally:
+        doc.close()
+
+
+@pytest.mark.parametrize("text", ["The table below:", "Odds by boss."])
+def test_a_lead_in_moves_on_with_the_table_it_introduces(text: str) -> None:
+    moved = 0
+    for fillers in range(14, 34):
+        pages, layout = _lead_in_book(fillers, text)
+        lead = next(n for n, page in enumerate(pages) if text in page)
+        table = next(n for n, page in enumerate(pages) if "Zeta" in page)
+        assert lead == table, fillers
+        assert layout.stranded_leads == [] and layout.stranded == []
+        moved += "Filler line 0." not in pages[lead]
+    assert moved            # some filler counts did push the lead-in over the page foot
 
 
 @pytest.mark.parametrize("lang", LANGS)
