@@ -111,7 +111,7 @@ def test_boss_and_hero_cards_show_hp_and_role() -> None:
 
 
 def test_hp_tracker_marks_the_starting_hp_from_the_data(tmp_path: Path) -> None:
-    """Changing starting_hp moves the 初期HP tag to that heart (ruling E3)."""
+    """Changing starting_hp moves the 開始HP tag to that heart (ruling E3)."""
     import shutil
 
     from pnp.builder.preview import render_sides
@@ -136,3 +136,31 @@ def test_hp_tracker_marks_the_starting_hp_from_the_data(tmp_path: Path) -> None:
         assert abs(start.box[1] - heart.box[1]) < 30
         tags[hp] = start.box
     assert tags[8] != tags[20]
+
+
+def test_hp_tracker_speaks_the_rulebooks_words() -> None:
+    """The tracker's reminder uses the rulebook's and the aid's terms, one clause a line.
+
+    It once said 初期HP, ダイス and 通常クリア where the rulebook and the player
+    aid say 開始HP, サイコロ and ノーマル・クリア, and let its lines break
+    inside the HP list "（J11・/Q12・K13）".
+    """
+    from pnp.builder.preview import render_sides
+    from pnp.render.jinja_env import make_environment
+    from pnp.render.nodes import Text
+
+    game = load_game_data(DATA, "episode2", strict=True)
+    (side,) = render_sides(make_environment(TEMPLATES), game,
+                           game.manifest.components["hp_tracker"], backs=False)
+    boxes = {n.id: n for n in side.layout.nodes if isinstance(n, Text)}
+    everything = "".join(r.text for n in boxes.values() for r in n.runs)
+    rulebook = (PROJECT_ROOT / "rulebooks" / "episode2.md").read_text(encoding="utf-8")
+    for word, variant in (("開始HP", "初期HP"), ("サイコロ", "ダイス"),
+                          ("ノーマル・クリア", "通常クリア")):
+        assert word in rulebook and word in everything and variant not in everything
+    for i in range(1, 5):
+        # every line ends a sentence (each rule is two clauses of one line each)
+        lines: dict[float, str] = {}
+        for r in boxes[f"line-{i}"].runs:
+            lines[round(r.y, 1)] = lines.get(round(r.y, 1), "") + r.text
+        assert len(lines) == 2 and all(t.endswith("。") for t in lines.values()), lines
