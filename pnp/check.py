@@ -12,6 +12,7 @@ from pnp.data import GameData, resolve_data_dir, resolve_slugs
 from pnp.data.report import game_inventory, load_many
 
 if TYPE_CHECKING:
+    from pnp.lint import Finding, Linter
     from pnp.render.diskcache import DiskCache
 
 #: Seed of the check's simulation: fixed so `pnp check` is reproducible.
@@ -105,6 +106,17 @@ def ok_lines(report: dict[str, Any]) -> list[str]:
     return summary
 
 
+def _lint_with_progress(linter: "Linter", game: GameData, progress: bool) -> list["Finding"]:
+    """Lint ``game``, with a progress line on stderr (a cold lint renders every card)."""
+    if not progress:
+        return linter.lint_game(game)
+    import click
+
+    with click.progressbar(length=linter.count_sides(game), label=f"Linting {game.slug}",
+                           file=sys.stderr, show_eta=False) as bar:
+        return linter.lint_game(game, bar.update)
+
+
 def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
               sim_games: int = 100, progress: bool = True, lint: bool = True,
               templates_dir: Path | None = None) -> tuple[str, dict[str, Any], int]:
@@ -135,7 +147,7 @@ def run_check(slugs: list[str], data_dir: Path | None, *, simulate: bool = True,
         entry["problems"].extend(missing)
         if linter is not None and not game.problems and not missing:
             # the card linter (issue 10): one finding per card side, grouped for reading
-            findings = linter.lint_game(game)
+            findings = _lint_with_progress(linter, game, progress)
             report["lint"].extend(f.to_json() for f in findings)
             entry["problems"].extend(summary_lines(f for f in findings if f.severity == "error"))
             warnings.extend(summary_lines(f for f in findings if f.severity != "error"))

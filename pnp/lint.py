@@ -39,7 +39,7 @@ import json
 import re
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from pnp.builder.cards import (component_rows, component_size, is_round, all_components,
                              resolve_templates_dir)
@@ -532,8 +532,18 @@ class Linter:
             if self.env.markup_store is not None:
                 self.store = open_lint_store()
 
-    def lint_game(self, game: GameData) -> list[Finding]:
-        """Every finding on every side of every distinct card of ``game``."""
+    def count_sides(self, game: GameData) -> int:
+        """How many card sides :meth:`lint_game` looks at (the length of its progress)."""
+        return sum(len(component_rows(game, c)) * (2 if c.back else 1)
+                   for c in all_components(game, self.templates_dir))
+
+    def lint_game(self, game: GameData,
+                  progress: Callable[[int], None] | None = None) -> list[Finding]:
+        """Every finding on every side of every distinct card of ``game``.
+
+        ``progress`` is called with the number of sides done after each card
+        (a cold lint renders every side, seconds for a large game).
+        """
         found: list[Finding] = []
         label = self.templates_dir.name
         for component in all_components(game, self.templates_dir):
@@ -543,6 +553,8 @@ class Linter:
                 sides = [("face", component.face)]
                 if component.back:
                     sides.append(("back", component.back))
+                if progress is not None:
+                    progress(len(sides))
                 keys = side_keys(self.env, game, component, row) if self.store else None
                 for (side, template), markup_key in zip(sides, keys or (None, None)):
                     card = _Card(game.slug, component.id, row.id, side, label)
