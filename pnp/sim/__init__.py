@@ -61,8 +61,10 @@ def _check_ints(games: Any, jobs: Any, step_cap: Any, seed: Any) -> None:
         raise PnpError(f"--jobs {jobs}: expected a whole number ≥ 1")
     if not isinstance(step_cap, int) or step_cap < 1:
         raise PnpError(f"--step-cap {step_cap}: expected a whole number ≥ 1")
-    if not isinstance(seed, int):
-        raise PnpError(f"--seed {seed!r}: expected a whole number")
+    if not isinstance(seed, int) or seed < 0:
+        # Seeds are hashed as text, so -1 would silently be a seed of its own;
+        # a negative seed is far more likely a typo than a choice.
+        raise PnpError(f"--seed {seed!r}: expected a whole number ≥ 0")
 
 
 @contextmanager
@@ -103,6 +105,12 @@ def _prepare(data: "GameData", players: int | None, bots: str | Sequence[str],
         raise PnpError(f"--players {players!r}: expected a whole number")
     game.check_players(players)
     names = parse_bots(bots, entry.bots, data.slug)
+    if players > 1 and len(names) > players:
+        # Seats take the list in turn, so extra names would sit out some games:
+        # almost always a list written for another player count. (Solo games
+        # take a longer list on purpose: the bots play alternate runs.)
+        raise PnpError(f"--bots {','.join(names)}: {len(names)} bots for {players} players; "
+                       f"give at most {players} (seats take them in turn)")
     if invariants not in LEVELS:
         raise PnpError(f"--invariants {invariants!r}: expected one of {', '.join(LEVELS)}")
     if json_path is not None and not (Path(json_path).parent or Path(".")).is_dir():
@@ -228,6 +236,13 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     return format_sweep(doc), doc, 0 if ok else 1
 
 
+def _figure_text(name: str) -> Callable[[float], str]:
+    """How to print a key figure: a rate as a percentage, a mean (``mean…``) as a number."""
+    if name.startswith("mean"):
+        return lambda x: f"{x:.4g}"
+    return lambda x: f"{100 * x:.1f}%"
+
+
 def _parse_compare(spec: str) -> dict[str, str]:
     """``key=value[,key2=value2]`` of one ``--compare`` into a parameter dict."""
     out: dict[str, str] = {}
@@ -260,6 +275,11 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     changes = [_parse_compare(c) for c in compares]
     grid: list[dict[str, str]] = [{}] + changes
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
+    for spec, v in zip(compares, prepared[1:]):
+        if v.game.params == prepared[0].game.params:
+            # Every difference would be exactly 0: a typo, or the default itself.
+            raise PnpError(f"--compare {spec}: the rules as given already have this value; "
+                           "compare against a different one")
     with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}") as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
                                            step_cap, bar, cluster=cluster, paired=True)
@@ -296,9 +316,11 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         for f in own:
             b = base_own.get(f["name"])
             if b is not None:
-                out.append(f"  {f['name']:<16} {b['value']:.4g} ({b['low']:.4g}–{b['high']:.4g})"
-                           f" → {f['value']:.4g} ({f['low']:.4g}–{f['high']:.4g})  [the game's "
-                           "own figure; unpaired]")
+                # Key figures named mean… are means; any other is a rate in 0..1.
+                show = _figure_text(f["name"])
+                out.append(f"  {f['name']:<16} {show(b['value'])} ({show(b['low'])}–"
+                           f"{show(b['high'])}) → {show(f['value'])} ({show(f['low'])}–"
+                           f"{show(f['high'])})  [the game's own figure; unpaired]")
         out.append("")
     if not all(r.ok for r in results):
         out.append("Some games failed: run the variant alone with pnp simulate --param … "

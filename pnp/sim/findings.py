@@ -37,6 +37,9 @@ from pnp.intervals import mean_interval, wilson_interval
 LIFT = 1.2
 #: Keys used in fewer seat-games than this are listed but never flagged.
 MIN_USES = 30
+#: A ladder is called flat only when its end rungs' 95% intervals are at most
+#: this wide either side (about 100 games per rung at a 25% share).
+FLAT_HALF_WIDTH = 0.10
 #: How many keys per group the text report lists (all are in the JSON).
 TEXT_ROWS = 8
 #: How many flagged keys per group and flag a finding sentence names.
@@ -105,7 +108,7 @@ def rule_table(event_names: Sequence[str], events: list[list[int]],
         fired = int(event_games[i][0])
         rest = completed - fired
         row: dict[str, Any] = {
-            "event": name, "games": fired,
+            "event": name, "games": fired, "games_otherwise": rest,
             "games_share": _r(fired / completed) if completed else None,
             "per_game": _r(events[i][0] / completed) if completed else None,
             "turns_when_fired": _r(event_games[i][2] / fired) if fired else None,
@@ -134,6 +137,30 @@ def drama_figures(drama: Sequence[int]) -> dict[str, Any] | None:
 
 def _pct(x: float) -> str:
     return f"{100 * x:.0f} %"
+
+
+def fired_share(fired: int, completed: int) -> str:
+    """Share of games a rule fired in, never rounded to 100 % or 0 % unless exact.
+
+    A rule that fired in 999 of 1000 games printed as "100 %" beside a
+    "vs" figure from the one other game reads as a contradiction.
+    """
+    if not completed:
+        return "—"
+    share = 100 * fired / completed
+    text = f"{share:.1f}%"
+    if text == "100.0%" and fired < completed:
+        return ">99.9%"
+    if text == "0.0%" and fired:
+        return "<0.1%"
+    return text
+
+
+def otherwise_note(rest: int) -> str:
+    """How few games the "vs" (not fired) figures rest on, when too few to read."""
+    if 0 < rest < MIN_USES:
+        return f"  (only {rest} game{'s' if rest != 1 else ''} without it)"
+    return ""
 
 
 def sentences(rep: dict[str, Any]) -> list[str]:
@@ -184,15 +211,23 @@ def sentences(rep: dict[str, Any]) -> list[str]:
                          f"{_pct(row['ci_high'])})")
         avg = (f"{rows[0]['group_score_mean']:.2f}" if solo
                else _pct(rows[0]["group_win_share"]))
-        what = "mean score" if solo else "wins"
         more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
         one = len(rows) == 1                  # "X stands out", "X and Y stand out"
-        verb = (("stands out" if one else "stand out") if flag == "dominant"
-                else ("looks like a trap" if one else "look like traps"))
+        if group == "rule":
+            # Rule keys are often things that happen to a seat (yellow returned,
+            # cards left in hand), not choices: "trap" would misread them.
+            up, down = ((" with higher scores", " with lower scores") if solo
+                        else (" with winning", " with losing"))
+            verb = ("goes" if one else "go") + (up if flag == "dominant" else down)
+        else:
+            verb = (("stands out" if one else "stand out") if flag == "dominant"
+                    else ("looks like a trap" if one else "look like traps"))
         # a rule fires in a seat's game; a card is one the seat had
-        who = "a seat where it happened" if group == "rule" else "a seat with one"
-        out.append(f"{group}: {', '.join(parts)}{more} {verb} — {who} {what} "
-                   f"that often, against {avg} for the group.")
+        unit = "game" if solo else "seat"     # a solo game has one seat: say "game"
+        who = f"a {unit} where it happened" if group == "rule" else f"a {unit} with one"
+        what = "scores that much on average" if solo else "wins that often"
+        out.append(f"{group}: {', '.join(parts)}{more} {verb} — {who} {what}, "
+                   f"against {avg} for the group.")
     d = fnd.get("drama")
     if d:
         if d["ci_high"] < 0.1:
@@ -223,6 +258,14 @@ def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
                 f"{first['budget']} iterations and {_pct(last['win_share'])} at "
                 f"{last['budget']} against the same field ({_pct(ladder['fair_share'])} "
                 "would be luck)."]
+    # "Flat" is a finding only when the rungs are measured finely enough to
+    # see a difference: with a handful of games every ladder looks flat.
+    widest = max((r["ci_high"] - r["ci_low"]) / 2 for r in (first, last))
+    if abs(last["win_share"] - first["win_share"]) < 0.05 and widest > FLAT_HALF_WIDTH:
+        return [f"The ladder shows no trend ({_pct(first['win_share'])} at {first['budget']} "
+                f"iterations, {_pct(last['win_share'])} at {last['budget']}), but its "
+                f"intervals are ±{100 * widest:.0f} points wide: play more games per budget "
+                "before reading it as flat."]
     if abs(last["win_share"] - first["win_share"]) < 0.05:
         return [f"The ladder is flat ({_pct(first['win_share'])} at {first['budget']} "
                 f"iterations, {_pct(last['win_share'])} at {last['budget']}): more search "
@@ -256,13 +299,16 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
             out.append(f"  {group} (average {avg_text}; {len(items)} keys"
                        + (f", best and worst {TEXT_ROWS // 2} shown" if len(items) > TEXT_ROWS
                           else "") + "):")
+            # The count is of seat-games that had the key, not of times it was
+            # played (a seat playing a card twice counts once).
+            unit = "games" if n == 1 else "seat-games"
             shown = items if len(items) <= TEXT_ROWS else (
                 items[:TEXT_ROWS // 2] + items[-(TEXT_ROWS // 2):])
             for row in shown:
                 win = ("" if n == 1 else f"  win {100 * row['win_share']:5.1f}% "
                        f"({100 * row['ci_low']:4.1f}–{100 * row['ci_high']:4.1f})")
                 out.append(
-                    f"    {row['name']:<22} {row['uses']:>7} uses{win}  score "
+                    f"    {row['name']:<22} {row['uses']:>7} {unit}{win}  score "
                     f"{row['score_mean']:6.2f} ({row['score_ci_low']:.2f}–"
                     f"{row['score_ci_high']:.2f})"
                     + (f"  {row['flag'].upper()}" if row["flag"] else ""))
@@ -271,16 +317,19 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
         second = "score" if n == 1 else "winner's margin"
         out.append(f"Rules: games where each fired vs the others (mean turns; {second}):")
         field = "best_score" if n == 1 else "margin"
+        w = max(22, *(len(r["event"]) for r in rules))  # long names keep the columns
         for r in rules:
             other_t = "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}"
             other_m = ("—" if r[f"{field}_otherwise"] is None
                        else f"{r[f'{field}_otherwise']:.2f}")
-            out.append(f"  {r['event']:<22} {_pct(r['games_share']):>6} of games  turns "
+            share = fired_share(r["games"], r["games"] + r["games_otherwise"])
+            out.append(f"  {r['event']:<{w}} {share:>6} of games  turns "
                        f"{r['turns_when_fired']:.1f} vs {other_t}  {second.split()[-1]} "
-                       f"{r[f'{field}_when_fired']:.2f} vs {other_m}")
+                       f"{r[f'{field}_when_fired']:.2f} vs {other_m}"
+                       + otherwise_note(r["games_otherwise"]))
     d = fnd.get("drama")
     if d:
-        out.append(f"Drama: the eventual winner was not leading at the start of the last "
+        out.append(f"Drama: the eventual winner was behind at the start of the last "
                    f"third in {100 * d['winner_behind_at_last_third']:.1f}% of games "
                    f"({100 * d['ci_low']:.1f}–{100 * d['ci_high']:.1f}); lead changes "
                    f"{d['lead_changes_mean']:.2f} per game ({d['lead_changes_ci_low']:.2f}–"
@@ -288,5 +337,5 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["LIFT", "MIN_USES", "card_table", "drama_figures", "format_findings",
-           "ladder_sentences", "rule_table", "sentences"]
+__all__ = ["LIFT", "MIN_USES", "card_table", "drama_figures", "fired_share",
+           "format_findings", "ladder_sentences", "otherwise_note", "rule_table", "sentences"]

@@ -26,6 +26,8 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
+from pnp.sim.findings import fired_share, otherwise_note
+
 #: Chart size (SVG user units = CSS px).
 WIDTH = 720
 #: Colours: ink, muted ink, bar, interval, reference line, flagged (all ≥ 4.5:1 on white
@@ -344,15 +346,19 @@ def report_page(rep: dict[str, Any]) -> str:
             ["rule", "games", "per game", "turns (fired)", "turns (not)",
              "score (fired)" if n == 1 else "margin (fired)",
              "score (not)" if n == 1 else "margin (not)"],
-            [(r["event"], _pct(r["games_share"]), f"{r['per_game']:.2f}",
-              f"{r['turns_when_fired']:.1f}",
+            [(r["event"], fired_share(r["games"], r["games"] + r["games_otherwise"]),
+              f"{r['per_game']:.2f}", f"{r['turns_when_fired']:.1f}",
               "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}",
               f"{r[f'{key}_when_fired']:.2f}",
               "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}")
-             for r in rules])))
+             for r in rules]),
+            # A "not" figure from a handful of games is noise: say how many.
+            *[f'<p class="note">{escape(r["event"])}: the "not" columns rest on only '
+              f'{r["games_otherwise"]} game{"s" if r["games_otherwise"] != 1 else ""}.</p>'
+              for r in rules if otherwise_note(r["games_otherwise"])]))
     d = (rep.get("findings") or {}).get("drama")
     if d:
-        sections.append(_section("Drama", f"<p>The eventual winner was not leading at the "
+        sections.append(_section("Drama", f"<p>The eventual winner was behind at the "
                                  f"start of the last third in "
                                  f"{_pct(d['winner_behind_at_last_third'])} of games "
                                  f"({_pct(d['ci_low'])}–{_pct(d['ci_high'])}); the lead "

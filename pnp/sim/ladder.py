@@ -129,7 +129,9 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     for r in doc["rungs"]:
         figs = r.get("game_figures") or []
         if figs:
-            cells = ", ".join(f"{f['name']} {f['value']:.3g}" for f in figs)
+            # Key figures named mean… are means; any other is a rate (as in sweeps).
+            cells = ", ".join(f"{f['name']} {f['value']:.2f}" if f["name"].startswith("mean")
+                              else f"{f['name']} {100 * f['value']:.1f}%" for f in figs)
             out.append(f"  {r['budget']:>10}  {cells}")
     return "\n".join(out) + "\n"
 

@@ -77,12 +77,15 @@ class Paired:
 
 
 def format_difference(name: str, d: dict[str, Any]) -> str:
-    """One line: ``win_seat0  +2.1 points (95% paired +0.9 … +3.3; unpaired ±2.8)``."""
+    """One line: ``win_seat0  21.0% → 23.1%  +2.1 points (95% paired +0.9 … +3.3; …)``."""
     rate = name.startswith("win_")
     k = 100.0 if rate else 1.0
     unit = " points" if rate else ""
     sig = d["low"] > 0 or d["high"] < 0
-    return (f"{name:<16} {k * d['base_mean']:8.2f} → {k * d['variant_mean']:8.2f}  "
+    # A win share reads as a percentage (21.0% → 23.0%), its change in points.
+    base, changed = ((f"{k * d['base_mean']:7.1f}%", f"{k * d['variant_mean']:7.1f}%") if rate
+                     else (f"{d['base_mean']:8.2f}", f"{d['variant_mean']:8.2f}"))
+    return (f"{name:<16} {base} → {changed}  "
             f"{k * d['mean']:+7.2f}{unit} (95% paired {k * d['low']:+.2f} … "
             f"{k * d['high']:+.2f}; two independent runs would give ±"
             f"{k * d['unpaired_half_width']:.2f}){'  *' if sig else ''}")

@@ -59,7 +59,13 @@ def parse_sweep(spec: str) -> Sweep:
         values = tuple(v.strip() for v in rest.split(","))
         if any(not v for v in values):
             raise PnpError(f"--sweep {spec!r}: empty value in the list")
-    return Sweep(name, tuple(dict.fromkeys(values)))
+    values = tuple(dict.fromkeys(values))
+    if len(values) < 2:
+        # One value has nothing to be compared with: the sweep's paired
+        # differences would all be empty.
+        raise PnpError(f"--sweep {spec!r}: one value; a sweep needs two or more "
+                       f"(to play one value, use --param {name}={values[0]})")
+    return Sweep(name, values)
 
 
 def variants(sweeps: Sequence[Sweep]) -> list[dict[str, str]]:

@@ -159,7 +159,8 @@ def test_sweep_list_and_grid() -> None:
     (["cards=12,,16"], "empty value"),
     (["cards=4:8:4"], "expected ≥ 8"),
     (["colour=1,2"], "unknown parameter 'colour'"),
-    (["cards=12,16", "cards=20"], "swept once"),
+    (["cards=12,16", "cards=20,24"], "swept once"),
+    (["cards=20"], "one value; a sweep needs two or more"),
 ])
 def test_bad_sweeps_are_one_line_errors(sweeps: list[str], needle: str) -> None:
     """Bad sweep specs fail before any game is played, in one line."""

@@ -34,7 +34,7 @@ from typing import Any, Sequence
 
 from pnp.games.api import Game, State
 from pnp.games.stats import GameStats, KeyFigure
-from pnp.intervals import wilson_interval
+from pnp.intervals import mean_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
                      UndecimGame, UndecimState)
@@ -98,6 +98,7 @@ class UndecimStats(GameStats):
         self.split = [0] * ns
         self.by_round = [[0] * game.rounds for _ in range(ns)]
         self.nights = 0
+        self.nights_sq = 0              # Σ nights², for the interval of the mean
         self.night_hist = [0] * 5       # games with 0, 1, 2, 3, 4+ Nights
         # Campaign seasons (U7a); none in a single game.
         ss = game.seasons if game.campaign else 0
@@ -152,6 +153,7 @@ class UndecimStats(GameStats):
                     self.split[i] += 1
         nights = state.ev[EV_NIGHT]
         self.nights += nights
+        self.nights_sq += nights * nights
         self.night_hist[min(nights, 4)] += 1
         if self.n_seasons:
             self._add_seasons(state, seats)
@@ -198,6 +200,7 @@ class UndecimStats(GameStats):
         self.by_round = [[a + b for a, b in zip(x, y)] for x, y in zip(self.by_round,
                                                                        other.by_round)]
         self.nights += other.nights
+        self.nights_sq += other.nights_sq
         self.s_games += other.s_games
         for name in ("s_vp", "s_total", "s_seat_wins"):
             setattr(self, name, [[a + b for a, b in zip(x, y)]
@@ -237,6 +240,7 @@ class UndecimStats(GameStats):
                          "by_round": list(self.by_round[i]),
                          "mean_round": round(mean_round, 3),
                          "split": _rate(self.split[i], got)}
+        _m, _sd, nights_lo, nights_hi = mean_interval(self.nights, self.nights_sq, self.games)
         return {
             "games": self.games,
             "vp_by_seat": vp_by_seat,
@@ -250,6 +254,7 @@ class UndecimStats(GameStats):
                                            default=0.0), 6),
             "scenarios": scen,
             "nights_per_game": round(self.nights / g, 4),
+            "nights_per_game_ci": [round(nights_lo, 4), round(nights_hi, 4)],
             "nights_histogram": list(self.night_hist),
             "seasons": self._seasons_dict(),
         }
@@ -327,8 +332,11 @@ class UndecimStats(GameStats):
     def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
         """Nights per game, the widest action-card gap, each Story card's achieved rate."""
         out: list[KeyFigure] = []
+        # A mean, so its name starts with "mean" (sweep tables print it as a
+        # number, not a rate) and it carries its own interval.
         nights = figures["nights_per_game"]
-        out.append(("Red Moon Nights per game", nights, nights, nights))
+        lo, hi = figures.get("nights_per_game_ci", (nights, nights))
+        out.append(("mean_red_moon_nights", nights, lo, hi))
         gap = figures["action_win_spread"]
         out.append(("widest action win-rate gap", gap, gap, gap))
         for sid, s in figures["scenarios"].items():

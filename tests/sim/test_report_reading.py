@@ -1,0 +1,190 @@
+"""The simulation report read as a designer reads it: words that match the numbers.
+
+Each test pins one thing a reading of the five games' reports found wrong or
+misleading: a rule shown as firing in "100 %" of games beside a figure from
+the one game it did not, solo sentences that did not parse, a "trap" that is
+not a choice, a card count labelled "uses" that counts seat-games, a ladder
+called flat from a handful of games, rates printed as raw fractions, and
+inputs that ran where they should have stopped with one line.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pnp.data import load_game_data
+from pnp.errors import PnpError
+from pnp.sim import run_compare, run_simulation
+from pnp.sim.findings import (card_table, fired_share, format_findings, ladder_sentences,
+                              rule_table, sentences)
+from pnp.sim.html import report_page
+from pnp.sim.ladder import ladder_text
+from pnp.sim.paired import format_difference
+from toy_game import DATA
+
+TOY = load_game_data(DATA, "toy", strict=True)
+CARD_DATA = Path(__file__).resolve().parents[2] / "card_data"
+
+
+def _report(players: int, cards: dict[str, list[float]], rules: list[dict[str, Any]] | None = None
+            ) -> dict[str, Any]:
+    """A minimal build_report-shaped dict holding ``cards`` and ``rules``."""
+    return {"config": {"players": players, "seat_rotation": False, "bots": ["x"],
+                       "games": 1000, "seed": 1},
+            "completion": {"games": 1000, "completed": 1000}, "fair_share": 1 / players,
+            "seats": [{"win_share": 1 / players, "ci_low": 0.0, "ci_high": 1.0}] * players,
+            "seat_balance": None, "bots": None, "ties": {"top_score_tie_rate": 0.0},
+            "findings": {"cards": card_table(cards, players), "rules": rules or [],
+                         "drama": None},
+            "game": {"title": "Toy", "slug": "toy", "params": {}},
+            "length_turns": None}
+
+
+def test_fired_share_never_rounds_to_all_or_none() -> None:
+    """9999 of 10000 games is not "100 %", 1 of 5000 is not "0 %"; exact ends stay exact."""
+    assert fired_share(9999, 10000) == ">99.9%"
+    assert fired_share(999, 1000) == "99.9%"
+    assert fired_share(1, 5000) == "<0.1%"
+    assert (fired_share(1000, 1000), fired_share(0, 1000)) == ("100.0%", "0.0%")
+    assert fired_share(359, 1000) == "35.9%"
+
+
+def test_rule_line_says_how_few_games_the_comparison_rests_on() -> None:
+    """A rule that missed one game: its share is below 100 % and the 'vs' figures are marked."""
+    # 1000 games; the rule fired in 999 of them, and the one other game had margin 0.
+    rows = rule_table(("club_wins_trick", "common"), [[4857, 999], [500, 500]],
+                      [[999, 1770.0, 999 * 162, 0.0], [500, 900.0, 500 * 162, 0.0]],
+                      1000, 1770.0, 1000 * 162)
+    assert rows[0]["games_otherwise"] == 1 and rows[1]["games_otherwise"] == 500
+    lines = format_findings(_report(4, {}, rows))
+    fired = next(line for line in lines if "club_wins_trick" in line)
+    assert "99.9% of games" in fired and "(only 1 game without it)" in fired
+    common = next(line for line in lines if " common " in line)
+    assert "50.0% of games" in common and "without it" not in common  # 500 games: enough
+    page = report_page({**_report(4, {}, rows), "length_turns": {
+        "min": 162, "median": 162, "p95": 162, "max": 162, "mean": 162, "histogram": {"162": 1}},
+        "seats": [{"seat": s, "win_share": 0.25, "ci_low": 0.2, "ci_high": 0.3,
+                   "score_mean": 1.0, "score_ci_low": 0.9, "score_ci_high": 1.1,
+                   "score_histogram": {"1": 1}} for s in range(4)]})
+    assert "99.9%" in page and "rest on only 1 game." in page
+    assert "100.0%</td>" not in page
+
+
+def test_solo_sentences_read_as_sentences() -> None:
+    """Solo games are judged on mean score: the sentence says so in words that parse."""
+    cards = {"used:hot": [400, 400.0, 400 * 3.0, 400 * 9.5],
+             **{f"used:p{i}": [400, 400.0, 400 * 2.0, 400 * 4.5] for i in range(5)},
+             "rule:mulligan": [300, 300.0, 300 * 1.0, 300 * 1.5],
+             **{f"rule:r{i}": [300, 300.0, 300 * 2.5, 300 * 6.8] for i in range(3)}}
+    said = sentences(_report(1, cards))
+    used = next(s for s in said if s.startswith("used:"))
+    assert "hot 3.00 stands out — a game with one scores that much on average" in used
+    rule = next(s for s in said if s.startswith("rule:"))
+    assert "mulligan 1.00 goes with lower scores — a game where it happened scores" in rule
+    assert not any("mean score that often" in s or "a seat" in s for s in said)
+
+
+def test_rule_keys_are_associations_not_traps() -> None:
+    """A rule key far below its group reads "goes with losing", never "trap"."""
+    cards = {"rule:yellow returned": [400, 30.0, 0.0, 0.0],
+             **{f"rule:r{i}": [400, 120.0, 0.0, 0.0] for i in range(4)},
+             "card:cold": [400, 30.0, 0.0, 0.0],
+             **{f"card:c{i}": [400, 120.0, 0.0, 0.0] for i in range(4)}}
+    said = sentences(_report(4, cards))
+    rule = next(s for s in said if s.startswith("rule:"))
+    assert "yellow returned 8 % (5 %–11 %) goes with losing — a seat where it happened" in rule
+    assert "trap" not in rule
+    card = next(s for s in said if s.startswith("card:"))
+    assert "looks like a trap — a seat with one wins that often" in card
+
+
+def test_card_table_counts_seat_games_and_says_so() -> None:
+    """The count column is seat-games (a key counted once per seat and game), labelled so."""
+    lines = format_findings(_report(4, {"played:5G": [366, 196.0, 8888.0, 230000.0]}))
+    row = next(line for line in lines if "5G" in line)
+    assert "366 seat-games" in row and "uses" not in row
+    solo = format_findings(_report(1, {"used:♠A": [88, 88.0, 234.0, 700.0]}))
+    assert "88 games" in next(line for line in solo if "♠A" in line)
+
+
+def _rung(budget: int, share: float, lo: float, hi: float) -> dict[str, Any]:
+    return {"budget": budget, "win_share": share, "ci_low": lo, "ci_high": hi}
+
+
+def test_a_ladder_from_few_games_is_not_called_flat() -> None:
+    """8 games per budget (±22 points) cannot show a flat ladder; 200 games (±7) can."""
+    few = {"fair_share": 0.25, "rungs": [_rung(4, 0.125, 0.022, 0.471),
+                                         _rung(16, 0.125, 0.022, 0.471)]}
+    said = ladder_sentences(few)[0]
+    assert "play more games per budget" in said and "is flat" not in said
+    many = {"fair_share": 0.25, "rungs": [_rung(8, 0.25, 0.19, 0.31), _rung(64, 0.26, 0.2, 0.32)]}
+    assert ladder_sentences(many)[0].startswith("The ladder is flat")
+
+
+def test_rates_print_as_percentages_means_as_numbers() -> None:
+    """Win shares in a comparison and a game's rate figures on a ladder read as percentages."""
+    d = {"mean": 0.02, "low": -0.04, "high": 0.08, "unpaired_half_width": 0.08,
+         "base_mean": 0.21, "variant_mean": 0.23}
+    assert "21.0% →    23.0%    +2.00 points" in format_difference("win_seat0", d)
+    turns = format_difference("turns", {**d, "base_mean": 31.34, "variant_mean": 32.36})
+    assert "31.34 →    32.36" in turns and "%" not in turns.split("(")[0]
+    doc = {"title": "Toy", "slug": "toy", "players": 4, "games": 8, "seed": 1, "field": "greedy",
+           "fair_share": 0.25, "rungs": [{**_rung(4, 0.25, 0.1, 0.5), "ok": True,
+                                          "score_mean": 1.0, "score_ci_low": 0.5,
+                                          "score_ci_high": 1.5, "game_figures": [
+                                              {"name": "yellow return", "value": 0.75},
+                                              {"name": "mean_spoils", "value": 7.625}]}]}
+    assert "yellow return 75.0%, mean_spoils 7.62" in ladder_text(doc, [])
+
+
+def test_compare_prints_a_games_rate_figure_as_a_percentage() -> None:
+    """The game's own rate figure in --compare reads 77.5% (…), not 0.775 (0.7123–…)."""
+    fortuna = load_game_data(CARD_DATA, "fortuna", strict=True)
+    text, doc, code = run_compare(fortuna, ["all_in=false"], 4, 20, "random", 1, 1, {})
+    base = {f["name"]: f for f in doc["rows"][0]["figures"]}["games_with_all_in"]
+    line = next(line for line in text.splitlines() if "games_with_all_in" in line)
+    assert line.split()[1] == f"{100 * base['value']:.1f}%"
+    assert f"({100 * base['low']:.1f}%–{100 * base['high']:.1f}%) → 0.0% (0.0%–" in line
+    assert code == 0 and "% →" in text
+
+
+@pytest.mark.parametrize("kwargs,needle", [
+    (dict(seed=-1), "--seed -1: expected a whole number ≥ 0"),
+    (dict(bots="random,greedy,random,greedy"), "4 bots for 3 players; give at most 3"),
+])
+def test_bad_run_inputs_are_one_line_errors(kwargs: dict[str, Any], needle: str) -> None:
+    """A negative seed and a bot list longer than the table stop before any game."""
+    args: dict[str, Any] = dict(data=TOY, players=3, games=10, bots="random", seed=1, jobs=1,
+                                params={})
+    args.update(kwargs)
+    with pytest.raises(PnpError) as info:
+        run_simulation(**args)
+    assert needle in str(info.value) and "\n" not in str(info.value)
+
+
+def test_compare_against_the_rules_as_given_is_refused() -> None:
+    """--compare with the value the rules already have would print only zeros."""
+    with pytest.raises(PnpError, match="already have this value"):
+        run_compare(TOY, ["cards=16"], 3, 10, "random", 1, 1, {})
+    with pytest.raises(PnpError, match="already have this value"):
+        run_compare(TOY, ["cards=12"], 3, 10, "random", 1, 1, {"cards": "12"})
+
+
+def test_undecim_nights_are_a_mean_with_an_interval() -> None:
+    """Red Moon Nights per game is a mean: named mean… (so sweeps print a number, not
+    192.5%) and with a real interval, not value–value."""
+    from pnp.games.registry import game_entry, make_game
+    from pnp.sim import simulate
+
+    data = load_game_data(CARD_DATA, "undecim", strict=True)
+    game = make_game(data, {})
+    result = simulate(game, 4, 12, ["random"], 1, stats=game_entry("undecim").stats)
+    stats = result.totals.stats
+    assert stats is not None
+    figs = {name: (v, lo, hi) for name, v, lo, hi in stats.key_figures(stats.to_dict())}
+    v, lo, hi = figs["mean_red_moon_nights"]
+    assert lo < v < hi and v == stats.to_dict()["nights_per_game"]
+    assert "Red Moon Nights per game" not in figs
