@@ -30,8 +30,8 @@ header.cover h1 { color: var(--accent); font-size: 2.3rem; margin: 0 0 .2rem; }
 header.cover .subtitle { color: var(--muted); font-size: 1.2rem; margin: 0 0 1rem; }
 nav.toc { background: var(--tint); padding: .8rem 1.2rem; margin: 1.5rem 0; border-radius: 6px; }
 nav.toc h2 { margin: 0 0 .4rem; font-size: 1.1rem; border: 0; }
-nav.toc ol { margin: 0; padding-left: 1.2rem; }
-nav.toc ol ol { font-size: .92rem; }
+nav.toc ol { margin: 0; padding-left: 0; list-style: none; }
+nav.toc ol ol { font-size: .92rem; padding-left: 1.2rem; }
 nav.toc a { color: var(--ink); text-decoration: none; }
 nav.toc a:hover { text-decoration: underline; }
 h2 { color: var(--accent); border-bottom: 1px solid var(--accent); margin-top: 2.2rem;

@@ -200,6 +200,10 @@ def test_markdown_and_html_exports(tmp_path: Path) -> None:
     assert anchors and links == anchors              # the contents link every section
     assert html.count("data:image/png;base64,") == len(pictures)
     assert "{{" not in html and "<!--" not in html
+    # Contents entries are unnumbered, as in the PDF: headings carry their own
+    # numbers ("1. Enemy phase"), which a numbered list would print twice.
+    toc_rule = re.search(r"nav\.toc ol \{([^}]*)\}", html)
+    assert toc_rule and "list-style: none" in toc_rule.group(1)
 
 
 def test_unknown_placeholder_names_file_and_line(tmp_path: Path) -> None:
