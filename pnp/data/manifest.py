@@ -407,6 +407,14 @@ def _relative_file(reader: _Reader, raw: Mapping[str, Any], key: str, where: str
     return value
 
 
+_BARE_NUMBER = re.compile(r"^\s*-?(\d+(\.\d*)?|\.\d+)\s*$")
+
+
+def _bare_number(text: str) -> bool:
+    """True if ``text`` (a size ``W x H`` or a diameter) has a length without a unit."""
+    return any(_BARE_NUMBER.match(part) for part in re.split(r"[x×]", text))
+
+
 def _length(reader: _Reader, raw: Mapping[str, Any], where: str) -> tuple[
         tuple[float, float] | None, str | None, float | None]:
     """The component's size (or diameter) in points, each side checked to be sensible."""
@@ -416,6 +424,13 @@ def _length(reader: _Reader, raw: Mapping[str, Any], where: str) -> tuple[
     for key, text in (("size", size_text), ("diameter", diameter_text)):
         if not text:
             continue
+        if _bare_number(text):
+            # parse_length would read it as mm; a designer writing "2.5 x 3.5" means
+            # inches, and tiny cards would print without a word
+            example = "'63mm x 88mm' or '2.5in x 3.5in'" if key == "size" else "'20mm'"
+            raise reader.fail(f"{where}.{key} {text!r}: expected a unit on each length (mm, "
+                              f"cm or in), e.g. {example}; a bare number could mean mm or "
+                              "inches", where, key)
         try:
             if key == "size":
                 size = parse_size(text, what=f"{where}.size")
