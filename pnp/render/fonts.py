@@ -294,6 +294,11 @@ def ensure_font(name: str) -> None:
     """Register one of pnp's fonts with ReportLab and load its metrics (once)."""
     if name in _registered:
         return
+    # Before anything is measured or written with a font: ReportLab's number
+    # formatter (memoised) and text width, pinned to pnp's own (see rlspeed).
+    from pnp.render import rlspeed
+
+    rlspeed.install()
     if name not in pdfmetrics.getRegisteredFontNames():
         try:
             font = _make_font(name, _font_path(name))
@@ -333,10 +338,6 @@ def canvas_kwargs() -> dict[str, object]:
     # card form; binary Flate streams are smaller and every PDF reader accepts
     # them. This is a process-wide ReportLab setting, fine for pnp's own PDFs.
     rl_config.useA85 = 0
-    # ReportLab's pure-Python number formatter, memoised (same bytes; see rlspeed)
-    from pnp.render import rlspeed
-
-    rlspeed.install()
     return {"initialFontName": DEFAULT_FONT, "initialFontSize": 10, "initialLeading": 12}
 
 

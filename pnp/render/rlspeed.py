@@ -1,4 +1,4 @@
-"""ReportLab's number formatting, remembered: the same bytes for a fraction of the CPU.
+"""ReportLab's number formatting, remembered and pinned: the same bytes everywhere.
 
 ReportLab formats every number it writes into a PDF (text matrices, colours,
 crop-mark lines, the width arrays of every font subset, bounding boxes) with
@@ -7,21 +7,75 @@ package, which pnp does not require) that is a pure-Python loop of a few
 microseconds per call, and a build of every game made ~40,000 calls — about
 a tenth of its CPU. The numbers repeat (glyph widths, card positions, the
 same colours), so :func:`install` gives ReportLab's modules a memoised
-``fp_str`` that returns exactly what the original returns (it *is* the
-original on a miss), and leaves an accelerated one alone.
+formatter.
+
+Pinned, too: with the C accelerator installed a user got a rulebook whose
+bytes differed from everyone else's (a table column at ``131.9087`` against
+``131.9088``), because the accelerator's text width sums a string's glyph
+widths in another order and its formatter is its own code. :func:`install`
+therefore replaces both, accelerated or not, with pnp's own
+:func:`pdf_number` and :func:`text_width`, which give exactly what
+ReportLab's pure-Python versions give: every output is byte-identical
+whether or not ``rl_accel`` is present.
 """
 
 from __future__ import annotations
 
 import sys
-from typing import Any, Callable, cast
+from math import log
+from typing import Any, Callable
 
 #: ReportLab modules that bound ``fp_str`` at import time.
 _MODULES = ("reportlab.pdfbase.pdfdoc", "reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject",
             "reportlab.pdfgen.textobject", "reportlab.pdfbase.ttfonts",
-            "reportlab.pdfgen.pdfimages", "reportlab.lib.rl_accel")
+            "reportlab.pdfgen.pdfimages", "reportlab.lib.colors", "reportlab.pdfbase.acroform",
+            "reportlab.platypus.flowables", "reportlab.platypus.tables",
+            "reportlab.platypus.para", "reportlab.graphics.shapes", "reportlab.lib.rl_accel")
 #: Remembered results kept at most (then forgotten all at once: the set is tiny).
 MEMO_LIMIT = 100_000
+#: ln 10, for the decimal magnitude as ReportLab computes it (see pdf_number).
+_LN10 = log(10.0)
+
+
+def pdf_number(*values: Any) -> str:
+    """Numbers as PDF operands, space-separated, as ReportLab's pure-Python ``fp_str`` writes them.
+
+    One list or tuple argument stands for its items. A number within 1e-7 of
+    zero is ``0``; otherwise it gets six significant places (six decimals at
+    most, none below zero), loses trailing zeros and a bare point, and a
+    leading ``0`` before the point (``.5``). The magnitude is taken as
+    ln|x| / ln 10, the way ReportLab takes it.
+    """
+    if len(values) == 1 and isinstance(values[0], (list, tuple)):
+        values = tuple(values[0])
+    out = []
+    for value in values:
+        size = abs(value)
+        if size <= 1e-7:
+            out.append("0")
+            continue
+        places = 6 if size <= 1 else min(max(0, 6 - int(log(size) / _LN10)), 6)
+        text = "%.*f" % (places, value)
+        if places:
+            text = text.rstrip("0").rstrip(".")
+        if text[0] == "0" and len(text) > 1:
+            text = text[1:]
+        out.append(text)
+    return " ".join(out)
+
+
+def text_width(font: Any, text: str | bytes, size: float, encoding: str = "utf8") -> float:
+    """Width in points of ``text`` at ``size`` in TrueType ``font``, as ReportLab's pure-Python code sums it.
+
+    Glyph widths (1/1000 em; a character without one takes the face's
+    default) are added in text order, then scaled by ``0.001 * size``: the
+    same operations in the same order, so the same float to the last bit.
+    """
+    if not isinstance(text, str):
+        text = text.decode(encoding or "utf8")
+    widths = font.face.charWidths.get
+    default = font.face.defaultWidth
+    return 0.001 * size * sum([widths(ord(ch), default) for ch in text])
 
 
 def memoised(original: Callable[..., str]) -> Callable[..., str]:
@@ -51,20 +105,19 @@ def memoised(original: Callable[..., str]) -> Callable[..., str]:
 
 
 def install() -> None:
-    """Give ReportLab's modules the memoised ``fp_str`` (once; idempotent).
+    """Give ReportLab's modules pnp's number formatter (memoised) and text width (once).
 
-    Only the pure-Python formatter is replaced: with ReportLab's C
-    accelerator installed it is already fast and is left alone.
+    Both replace ReportLab's whichever they are, the pure-Python ones or the
+    C accelerator's, so every PDF has the same bytes on every machine.
     """
     from reportlab.lib import rl_accel
+    from reportlab.pdfbase import ttfonts
 
+    ttfonts.instanceStringWidthTTF = text_width  # what TTFont.stringWidth calls
     current = rl_accel.fp_str
-    if getattr(current, "__wrapped__", None) is not None:
+    if getattr(current, "__wrapped__", None) is pdf_number:
         return  # installed already
-    if current is not getattr(rl_accel, "_py_fp_str", None):
-        return  # the C accelerator: nothing to gain
-    # the pure-Python formatter, checked just above (its stub types it optional)
-    fast = memoised(cast("Callable[..., str]", current))
+    fast = memoised(pdf_number)
     # modules imported later bind it from rl_accel; loaded ones are rebound here
     for name in _MODULES:
         module = sys.modules.get(name)
