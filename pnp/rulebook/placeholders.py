@@ -20,8 +20,9 @@ placeholder                            where   result
                                                the templates: the listed cards, or
                                                every distinct card of C; ``others``
                                                adds every other component with a
-                                               face, ``cover`` drops labels and
-                                               caption (for the title page)
+                                               face that no earlier gallery of
+                                               the book showed, ``cover`` drops
+                                               labels and caption (title page)
 ``{{ cards COMPONENT }}``              block   the component's cards (name, text)
 ``{{ list_table NAME head=A,B          block   a list constant as a two-row table
 [start=N] [offset=N] [last=S] }}``
@@ -79,6 +80,9 @@ class Book:
     designer: bool = False
     pictures: PictureStore = field(default_factory=PictureStore)
     engines: dict[str, Any] = field(default_factory=dict)
+    #: Components an earlier gallery (not the cover's) pictured: ``others``
+    #: leaves them out, so a long gallery can be split in two.
+    galleried: set[str] = field(default_factory=set)
 
 
 class _Context:
@@ -206,7 +210,7 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
     if "others" in args:
         # Every other component with a face template, by its first card: a
         # component added to the data shows up without editing the text.
-        named = {cid for cid, _ in picks}
+        named = {cid for cid, _ in picks} | ctx.book.galleried
         for cid, component in ctx.game.manifest.components.items():
             if cid not in named and component.face:
                 rows = [r.id for r in ctx.game.rows.get(cid, []) if r.qty]
@@ -260,6 +264,8 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             row_height = max(row_height, h)
             x += max(w, slot) + 6
             in_row += 1
+    if not cover:
+        ctx.book.galleried.update(cid for cid, _ in picks)
     ref = ctx.book.pictures.add("gallery-" + "-".join(cid for cid, _ in picks), scene)
     caption = "" if cover else lang.t("カード見本：" + "・".join(names),
                                       "Sample cards: " + ", ".join(names))

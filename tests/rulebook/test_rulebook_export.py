@@ -206,6 +206,22 @@ def test_markdown_and_html_exports(tmp_path: Path) -> None:
     assert toc_rule and "list-style: none" in toc_rule.group(1)
 
 
+def test_others_leaves_out_what_an_earlier_gallery_showed(tmp_path: Path) -> None:
+    # A long gallery split in two (Undecim's): the second's ``others`` must
+    # not picture the first's components again; the title page's does not count.
+    source = tmp_path / "book.md"
+
+    def captions(text: str) -> list[str]:
+        source.write_text(f"# T\n\n{{{{ gallery reel=reel-1-bolt cover }}}}\n\n{text}",
+                          encoding="utf-8")
+        return re.findall(r"!\[([^\]]*)\]", rulebook_markdown("fortuna", source=source))
+
+    both = "カード見本：リールカード・サマリーカード・サマリーカード（英語）"
+    aids = "カード見本：サマリーカード・サマリーカード（英語）"
+    assert captions("{{ gallery others }}\n")[1] == both
+    assert captions("{{ gallery reel=reel-1-bolt }}\n\n{{ gallery others }}\n")[2] == aids
+
+
 def test_unknown_placeholder_names_file_and_line(tmp_path: Path) -> None:
     data = _copy_game(tmp_path, "fortuna")
     source = tmp_path / "rulebooks" / "fortuna.en.md"
