@@ -238,7 +238,9 @@ def sentences(rep: dict[str, Any]) -> list[str]:
                        f"third in {_pct(d['winner_behind_at_last_third'])} of games "
                        f"({d['lead_changes_mean']:.1f} lead changes per game).")
     ties = rep.get("ties") or {}
-    if n > 1 and (ties.get("top_score_tie_rate") or 0) >= 0.1:
+    tie_rate = ties.get("top_score_tie_rate") or 0.0
+    # Frequent only where the interval says so: 1 tie in 4 games is not a finding.
+    if n > 1 and tie_rate >= 0.1 and wilson_interval(tie_rate, comp["completed"])[0] >= 0.05:
         out.append(f"Top scores tie in {_pct(ties['top_score_tie_rate'])} of games: the "
                    "tie-break decides many games.")
     ladder = rep.get("ladder")

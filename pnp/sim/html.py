@@ -110,17 +110,20 @@ def _page(title: str, meta: str, sections: Iterable[str]) -> str:
             f"<body>\n{body}\n</body>\n</html>\n")
 
 
-def _fmt(x: float, pct: bool) -> str:
+def _fmt(x: float, pct: bool, diff: bool = False) -> str:
+    if diff:  # a change: signed, and a change of a share is in percentage points
+        return f"{100 * x:+.1f} pt" if pct else f"{x:+.2f}"
     return f"{100 * x:.1f}%" if pct else f"{x:.2f}"
 
 
 def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = True,
-              ref: float | None = None, ref_label: str = "", flags: Sequence[str] = ()
-              ) -> str:
+              ref: float | None = None, ref_label: str = "", flags: Sequence[str] = (),
+              diff: bool = False) -> str:
     """Horizontal bars with 95% interval whiskers and an optional reference line.
 
     ``rows`` are (label, value, low, high); ``flags`` (same length, may be
-    empty) colour a bar green ("dominant") or red ("trap").
+    empty) colour a bar green ("dominant") or red ("trap"). ``diff`` marks
+    the values as differences (signed labels; shares in points).
     """
     if not rows:
         return ""
@@ -152,7 +155,7 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
             out.append(f'<line x1="{x(v):.1f}" y1="{y + 6}" x2="{x(v):.1f}" '
                        f'y2="{y + row_h - 6}" stroke="{WHISKER}" stroke-width="2"/>')
         out.append(f'<text x="{WIDTH - right + 6}" y="{y + 15}" font-size="13">'
-                   f'{_fmt(value, pct)}</text>')
+                   f'{_fmt(value, pct, diff)}</text>')
     if ref is not None:
         out.append(f'<line x1="{x(ref):.1f}" y1="{top - 4}" x2="{x(ref):.1f}" '
                    f'y2="{top + row_h * len(rows)}" stroke="{REF}" stroke-width="1.5" '
@@ -162,7 +165,7 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
     axis_y = top + row_h * len(rows) + 16
     for v in (lo, lo + span / 2, hi):
         out.append(f'<text x="{x(v):.1f}" y="{axis_y}" text-anchor="middle" font-size="13" '
-                   f'fill="{MUTED}">{_fmt(v, pct)}</text>')
+                   f'fill="{MUTED}">{_fmt(v, pct, diff)}</text>')
     out.append("</svg>")
     return "\n".join(out)
 
@@ -242,7 +245,10 @@ def line_chart(xs: Sequence[str], series: Sequence[tuple[str, Sequence[float], S
         out.append(f'<text x="{WIDTH - right}" y="{py(ref) - 5:.1f}" text-anchor="end" '
                    f'font-size="13" fill="{REF}">{escape(ref_label)}</text>')
     for i, label in enumerate(xs):
-        out.append(f'<text x="{px(i):.1f}" y="{h - bottom + 18}" text-anchor="middle" '
+        # The end labels hang inwards, so a long one is not cut at the edge.
+        anchor = ("middle" if len(xs) == 1 else "start" if i == 0
+                  else "end" if i == len(xs) - 1 else "middle")
+        out.append(f'<text x="{px(i):.1f}" y="{h - bottom + 18}" text-anchor="{anchor}" '
                    f'font-size="13" fill="{MUTED}">{escape(label)}</text>')
     if x_label:
         out.append(f'<text x="{left + pw / 2:.1f}" y="{h - 6}" text-anchor="middle" '
@@ -406,7 +412,9 @@ def _figure_series(rows: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[
 def sweep_page(doc: dict[str, Any]) -> str:
     """Sweep curves: every key figure against the swept values, with intervals."""
     rows = doc["rows"]
-    xs = [" ".join(f"{k}={v}" for k, v in r["values"].items()) for r in rows]
+    # One swept parameter: its name is the axis title, so the ticks are just values.
+    xs = [" ".join(str(v) if len(doc["swept"]) == 1 else f"{k}={v}"
+                   for k, v in r["values"].items()) for r in rows]
     sections = []
     for name, figs in _figure_series(rows):
         rate = not name.startswith("mean")
@@ -415,15 +423,20 @@ def sweep_page(doc: dict[str, Any]) -> str:
                   [f["high"] for f in figs])], pct=rate, x_label=", ".join(doc["swept"]))))
     paired = [r for r in rows if r.get("paired")]
     if paired:
-        names = [n for n in paired[0]["paired"]["differences"]
-                 if n in ("turns", "winner_margin", "win_seat0", "score_seat0")]
+        # The text report's columns: a solo game has no margin and always "wins".
+        names = (["turns", "score_seat0"] if doc["players"] == 1
+                 else ["turns", "winner_margin", "win_seat0"])
+
+        def cell(d: dict[str, Any], rate: bool) -> str:
+            return (f"{_fmt(d['mean'], rate, True)} ({_fmt(d['low'], rate, True)} … "
+                    f"{_fmt(d['high'], rate, True)})")
         sections.append(_section("Paired differences against the first row", _table(
             ["values"] + names,
             [(" ".join(f"{k}={v}" for k, v in r["values"].items()),
-              *(f"{r['paired']['differences'][n]['mean']:+.3f} "
-                f"({r['paired']['differences'][n]['low']:+.3f} … "
-                f"{r['paired']['differences'][n]['high']:+.3f})" for n in names))
-             for r in paired])))
+              *(cell(r["paired"]["differences"][n], n.startswith("win_")) for n in names))
+             for r in paired]),
+            "" if doc["players"] == 1 else
+            '<p class="note">win_seat0 changes in percentage points (pt).</p>'))
     meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
             f"games per value on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
@@ -442,11 +455,27 @@ def compare_page(doc: dict[str, Any]) -> str:
                 and not (one_bot and n.startswith("win_bot"))]
         other = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
                  if not n.startswith("win_") and d["base_mean"] is not None]
+        # The numbers behind the bars, as the text report gives them: base and
+        # changed means, and whether the paired interval excludes 0.
+        shown = [n for n, *_ in wins + other]
+        table = _table(
+            ["outcome", "base", "changed", "difference (95% paired)", "two runs would give",
+             "excludes 0"],
+            [(n, _fmt(diffs[n]["base_mean"], n.startswith("win_")),
+              _fmt(diffs[n]["variant_mean"], n.startswith("win_")),
+              f"{_fmt(diffs[n]['mean'], n.startswith('win_'), True)} "
+              f"({_fmt(diffs[n]['low'], n.startswith('win_'), True)} … "
+              f"{_fmt(diffs[n]['high'], n.startswith('win_'), True)})",
+              "±" + _fmt(diffs[n]["unpaired_half_width"], n.startswith("win_")).rstrip("%")
+              + (" pt" if n.startswith("win_") else ""),
+              "yes" if diffs[n]["low"] > 0 or diffs[n]["high"] < 0 else "")
+             for n in shown])
         sections.append(_section(
-            f"{label}: change in win shares (paired)", bar_chart(wins, ref=0.0, ref_label="0"),
-            bar_chart(other, pct=False, ref=0.0, ref_label="0"),
+            f"{label}: change in win shares (paired)",
+            bar_chart(wins, ref=0.0, ref_label="0", diff=True),
+            bar_chart(other, pct=False, ref=0.0, ref_label="0", diff=True), table,
             f'<p class="note">{row["paired"]["games_paired"]} games paired with the base '
-            "rules (same deals).</p>"))
+            "rules (same deals); win shares change in percentage points (pt).</p>"))
     meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
             f"games per variant on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")

@@ -10,6 +10,7 @@ inputs that ran where they should have stopped with one line.
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from typing import Any
 
@@ -188,3 +189,47 @@ def test_undecim_nights_are_a_mean_with_an_interval() -> None:
     v, lo, hi = figs["mean_red_moon_nights"]
     assert lo < v < hi and v == stats.to_dict()["nights_per_game"]
     assert "Red Moon Nights per game" not in figs
+
+
+def test_frequent_ties_need_enough_games() -> None:
+    """One tie in 4 games is not "the tie-break decides many games"; 240 in 1000 is."""
+    few = _report(4, {})
+    few["completion"] = {"games": 4, "completed": 4}
+    few["ties"] = {"top_score_tie_rate": 0.25}
+    assert not any("tie" in s for s in sentences(few))
+    many = _report(4, {})
+    many["ties"] = {"top_score_tie_rate": 0.243}
+    assert any(s.startswith("Top scores tie in 24 % of games") for s in sentences(many))
+
+
+def test_compare_page_shows_changes_as_signed_points_with_the_numbers() -> None:
+    """The comparison page labels a win-share change "+8.3 pt", not "8.3%", and lists
+    base, changed and the paired interval as the text report does."""
+    from pnp.sim.html import compare_page
+
+    text, doc, _code = run_compare(TOY, ["cards=12"], 3, 30, "random", 2, 1, {})
+    page = compare_page(doc)
+    d = doc["rows"][1]["paired"]["differences"]["win_seat1"]
+    assert f">{100 * d['mean']:+.1f} pt</text>" in page
+    assert (f"<td>{100 * d['base_mean']:.1f}%</td><td>{100 * d['variant_mean']:.1f}%</td>"
+            in page)
+    turns = doc["rows"][1]["paired"]["differences"]["turns"]
+    assert f"<td>{turns['mean']:+.2f} ({turns['low']:+.2f} … {turns['high']:+.2f})</td>" in page
+    assert "<th>excludes 0</th>" in page and "<td>yes</td>" in page  # turns: −4 every game
+
+
+def test_sweep_page_differences_match_the_text() -> None:
+    """The sweep page's paired table has the text report's columns and units: win share
+    changes in points (was a raw fraction, +0.090 for +9 points)."""
+    from pnp.sim import run_sweep
+    from pnp.sim.html import sweep_page
+
+    text, doc, _code = run_sweep(TOY, ["cards=12,16"], 3, 30, "random", 2, 1, {})
+    page = sweep_page(doc)
+    d = doc["rows"][1]["paired"]["differences"]["win_seat0"]
+    assert f"<td>{100 * d['mean']:+.1f} pt ({100 * d['low']:+.1f} pt … " in page
+    assert "<th>winner_margin</th>" in page and "<th>score_seat0</th>" not in page
+    # one swept parameter: the ticks are its values, the last one hanging inwards
+    assert re.search(r'text-anchor="end" font-size="13" fill="#[0-9a-f]+">16</text>', page)
+    solo = {**doc, "players": 1}
+    assert "<th>winner_margin</th>" not in sweep_page(solo)
