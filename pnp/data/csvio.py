@@ -20,6 +20,8 @@ class RawTable:
     #: (line number where the record starts, cells) for every non-blank data row.
     rows: tuple[tuple[int, tuple[str, ...]], ...]
     encoding: str
+    #: Line of the header (after any blank lines the reader skipped).
+    header_line: int = 1
 
 
 def decode_table_bytes(data: bytes, path: Path) -> tuple[str, str]:
@@ -132,4 +134,5 @@ def read_table(path: Path) -> RawTable:
     rows = tuple((line, tuple(cell.strip() for cell in cells)) for line, cells in records[1:])
     if not rows:
         raise PnpError("table has a header but no card rows", path=path)
-    return RawTable(path=path, header=header, rows=rows, encoding=encoding)
+    return RawTable(path=path, header=header, rows=rows, encoding=encoding,
+                    header_line=records[0][0])

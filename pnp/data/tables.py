@@ -92,24 +92,56 @@ def convert_cell(spec: ColumnSpec, text: str) -> Any:
     return text  # str, text
 
 
+#: Separators other than the comma that spreadsheets write, as named in messages.
+_SEPARATORS = {";": "semicolons (';', as a spreadsheet set to a language with a decimal "
+                    "comma writes them)", "\t": "tabs (a tab-separated export)"}
+
+
+def _other_separator(header: tuple[str, ...], component: Component) -> str | None:
+    """The separator's name if the header is one cell that another separator splits into
+    the declared columns (a European Excel's ';' "CSV", a tab-separated export)."""
+    if len(header) != 1:
+        return None
+    for sep, name in _SEPARATORS.items():
+        names = {part.strip() for part in header[0].split(sep)}
+        if len(names) > 1 and names & set(component.columns):
+            return name
+    return None
+
+
 def type_rows(component: Component, table: RawTable) -> tuple[list[Row], list[Problem]]:
     """Check ``table`` against ``component``'s columns; return typed rows and problems."""
     problems: list[Problem] = []
     path = table.path
     header = table.header
+    at = table.header_line
+    separator = _other_separator(header, component)
+    if separator is not None:
+        # one line instead of every column reported missing and one odd name unknown
+        return [], [Problem(path, at, f"the header is separated by {separator}, expected "
+                            "commas: export the table with ',' as the field separator "
+                            "(see docs/data-format.md)")]
     seen: set[str] = set()
-    for name in header:
+    for number, name in enumerate(header, start=1):
+        if not name:
+            problems.append(Problem(path, at, f"column {number} has no name in the header "
+                                    "(an empty header cell, e.g. a trailing comma): name it "
+                                    "or delete the column"))
+            continue
         if name in seen:
-            problems.append(Problem(path, 1, f"column {name!r} appears twice in the header"))
+            problems.append(Problem(path, at, f"column {name!r} appears twice in the header"))
         seen.add(name)
     missing = [c for c in component.columns if c not in header]
     for name in missing:
-        problems.append(Problem(path, 1, f"missing column {name!r} (expected columns: "
+        problems.append(Problem(path, at, f"missing column {name!r} (expected columns: "
                                 f"{', '.join(component.columns)})"))
     for name in header:
-        if name not in component.columns:
-            problems.append(Problem(path, 1, f"unknown column {name!r}: not declared in "
-                                    f"manifest components.{component.id}.columns"))
+        if name and name not in component.columns:
+            from pnp.data.suggest import did_you_mean
+
+            hint = did_you_mean(name, [c for c in missing])
+            problems.append(Problem(path, at, f"unknown column {name!r}: not declared in "
+                                    f"manifest components.{component.id}.columns{hint}"))
     if missing:
         return [], problems
     index = {name: header.index(name) for name in component.columns}
