@@ -68,9 +68,15 @@ def _check_ints(games: Any, jobs: Any, step_cap: Any, seed: Any) -> None:
 
 
 @contextmanager
-def _progress_bar(enabled: bool, length: int, label: str) -> Iterator[Callable[[int], None] | None]:
-    """A click progress bar on stderr (or nothing)."""
-    if not enabled:
+def _progress_bar(enabled: bool, length: int, label: str, json_path: Path | None = None
+                  ) -> Iterator[Callable[[int], None] | None]:
+    """A click progress bar on stderr (or nothing).
+
+    None either when the JSON report goes to standard output (``--json -``):
+    that run is read by a program, whose log a redrawn bar only clutters.
+    """
+    from pnp.fileio import is_stdout
+    if not enabled or is_stdout(json_path):
         yield None
         return
     import click
@@ -138,7 +144,8 @@ def run_simulation(data: "GameData", players: int | None, games: int,
     check_cluster(cluster)
     game, players, names, entry = _prepare(data, players, bots, params, invariants, json_path)
     started = time.perf_counter()
-    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players") as bar:
+    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players",
+                       json_path) as bar:
         result = simulate(game, players, games, names, seed, jobs=jobs, invariants=invariants,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
                           stats=entry.stats, cluster=cluster)
@@ -212,7 +219,8 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
         raise PnpError(f"--sweep {clash[0]}: also given with --param; give it once")
     # Build every variant first so a bad value fails before any game is played.
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
-    with _progress_bar(progress, games * len(grid), f"Sweeping {data.slug}") as bar:
+    with _progress_bar(progress, games * len(grid), f"Sweeping {data.slug}",
+                       json_path) as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
                                            step_cap, bar, cluster=cluster, paired=True)
     rows = []
@@ -280,7 +288,8 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
             # Every difference would be exactly 0: a typo, or the default itself.
             raise PnpError(f"--compare {spec}: the rules as given already have this value; "
                            "compare against a different one")
-    with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}") as bar:
+    with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}",
+                       json_path) as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
                                            step_cap, bar, cluster=cluster, paired=True)
     assert pairs is not None
@@ -387,7 +396,8 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
         raise PnpError(f"--bots {field!r}: with --ladder, give one bot: the field every "
                        "other seat plays")
     game, n, _names, _entry = _prepare(data, players, [field], params, invariants, json_path)
-    with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}") as bar:
+    with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}",
+                       json_path) as bar:
         doc = skill_ladder(game, n, games, seed, steps, field, dict(entry.bots), entry.stats,
                            jobs, invariants, step_cap, bar, cluster)
     doc["sentences"] = [] if n == 1 else ladder_sentences(doc)

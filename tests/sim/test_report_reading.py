@@ -233,3 +233,13 @@ def test_sweep_page_differences_match_the_text() -> None:
     assert re.search(r'text-anchor="end" font-size="13" fill="#[0-9a-f]+">16</text>', page)
     solo = {**doc, "players": 1}
     assert "<th>winner_margin</th>" not in sweep_page(solo)
+
+
+def test_no_progress_bar_when_the_json_goes_to_stdout(capsys: pytest.CaptureFixture[str]
+                                                      ) -> None:
+    """--json - is read by a program: no bar on stderr, only the JSON on stdout."""
+    run_simulation(TOY, 3, 30, "random", 1, 1, {}, progress=True, json_path=Path("-"))
+    out, err = capsys.readouterr()
+    assert "Simulating" not in err and out.startswith("{")
+    run_simulation(TOY, 3, 30, "random", 1, 1, {}, progress=True)
+    assert "Simulating toy" in capsys.readouterr().err  # the bar is still there otherwise
