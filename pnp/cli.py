@@ -83,6 +83,14 @@ def data_dir_option(func: F) -> F:
     )(func)
 
 
+def templates_dir_option(func: F) -> F:
+    """The ``--templates-dir`` option of commands that render layouts."""
+    return click.option(
+        "--templates-dir", type=FolderPath(must_exist=True), default=None,
+        help="Folder of layout templates [default: the project's templates/, else the "
+             "shipped ones].")(func)
+
+
 @click.group(cls=OneLineGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="pnp")
 @click.option("--project", "project_dir", type=FolderPath(must_exist=True, what="project folder"),
@@ -168,8 +176,7 @@ def list_command(data_dir: Path | None, as_json: bool) -> None:
 @click.option("--lint/--no-lint", default=True, show_default=True,
               help="Also render every card face and back and lint it (template errors, "
                    "unknown icons, overflow, text size, contrast, bleed).")
-@click.option("--templates-dir", type=FolderPath(must_exist=True),
-              default=None, help="Folder of layout templates [default: templates/].")
+@templates_dir_option
 @user_errors
 def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
                   sim: bool, sim_games: int, lint: bool, templates_dir: Path | None) -> None:
@@ -188,14 +195,6 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
     else:
         click.echo(text)
     sys.exit(code)
-
-
-def templates_dir_option(func: F) -> F:
-    """The ``--templates-dir`` option of commands that render layouts."""
-    return click.option(
-        "--templates-dir", type=FolderPath(must_exist=True), default=None,
-        help="Folder of layout templates [default: the project's templates/, else the "
-             "shipped ones].")(func)
 
 
 def book_jobs_option(func: F) -> F:
@@ -378,17 +377,17 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
 @click.argument("game", required=False)
 @click.argument("deck", required=False)
 @click.argument("card_ids", nargs=-1)
-@click.option("--out", "out_dir", type=click.Path(file_okay=False, path_type=Path),
-              default=None,
+@click.option("--out", "out_dir", type=FolderPath(), default=None,
               help="Folder for the PNGs [default: output/<game>/preview in the project].")
-@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True)
+@click.option("--dpi", type=click.IntRange(36, 1200), default=150, show_default=True,
+              help="Resolution of the PNGs (cards and contact sheets).")
 @click.option("--no-bleed", is_flag=True, help="Crop the images at the trim line.")
 @click.option("--sheet", is_flag=True,
               help="Write a contact sheet instead: every distinct card of DECK (of every "
                    "deck if none named) on one page.")
 @click.option("--preset", default=None, metavar="NAME",
               help="Write the exact print-service images of a card-png profile (tgc, mpc).")
-@click.option("--profiles", "profiles_file", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--profiles", "profiles_file", type=FilePath(),
               default=None, help="TOML file with more [profiles.NAME] rows.")
 @click.option("--no-server", is_flag=True,
               help="Draw the cards in this process: ask no preview server or watcher and "
