@@ -139,6 +139,10 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
+def _pct1(x: float) -> str:
+    return f"{100 * x:.1f} %"
+
+
 def fired_share(fired: int, completed: int) -> str:
     """Share of games a rule fired in, never rounded to 100 % or 0 % unless exact.
 
@@ -183,8 +187,10 @@ def sentences(rep: dict[str, Any]) -> list[str]:
         for s in bal["flagged"]:
             seat = rep["seats"][s]
             side = "more" if seat["win_share"] > rep["fair_share"] else "less"
-            out.append(f"Seat {s} wins {_pct(seat['win_share'])} ({_pct(rep['fair_share'])} "
-                       f"expected; 95 % {_pct(seat['ci_low'])}–{_pct(seat['ci_high'])}): "
+            # One decimal: rounded to whole per cent, an interval end of 25.1 %
+            # reads "25 %" beside "25 % expected", as if it did not exclude it.
+            out.append(f"Seat {s} wins {_pct1(seat['win_share'])} ({_pct(rep['fair_share'])} "
+                       f"expected; 95 % {_pct1(seat['ci_low'])}–{_pct1(seat['ci_high'])}): "
                        f"seat order gives it {side} than its share.")
     bots = rep.get("bots")
     if bots and n > 1:
@@ -192,8 +198,8 @@ def sentences(rep: dict[str, Any]) -> list[str]:
         for name in bots["names"]:
             w = bots["win"][name]
             if w["ci_low"] > fair:
-                out.append(f"{name} wins {_pct(w['win_share'])} of its seats ({_pct(fair)} "
-                           f"would be luck; 95 % {_pct(w['ci_low'])}–{_pct(w['ci_high'])}): "
+                out.append(f"{name} wins {_pct1(w['win_share'])} of its seats ({_pct(fair)} "
+                           f"would be luck; 95 % {_pct1(w['ci_low'])}–{_pct1(w['ci_high'])}): "
                            "better play is rewarded.")
     fnd = rep.get("findings") or {}
     flagged: dict[tuple[str, str], list[dict[str, Any]]] = {}

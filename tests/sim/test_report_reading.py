@@ -243,3 +243,17 @@ def test_no_progress_bar_when_the_json_goes_to_stdout(capsys: pytest.CaptureFixt
     assert "Simulating" not in err and out.startswith("{")
     run_simulation(TOY, 3, 30, "random", 1, 1, {}, progress=True)
     assert "Simulating toy" in capsys.readouterr().err  # the bar is still there otherwise
+
+
+def test_seat_sentence_interval_does_not_round_onto_the_fair_share() -> None:
+    """9 Peak, 1500 greedy games: seat 3's interval 25.1–29.6 % excludes 25 %; rounded to
+    whole per cent it read "25 %–30 %" beside "25 % expected"."""
+    rep = _report(4, {})
+    rep["seats"] = [{"win_share": 0.204, "ci_low": 0.184, "ci_high": 0.225},
+                    {"win_share": 0.244, "ci_low": 0.223, "ci_high": 0.266},
+                    {"win_share": 0.279, "ci_low": 0.257, "ci_high": 0.302},
+                    {"win_share": 0.273, "ci_low": 0.251, "ci_high": 0.296}]
+    rep["seat_balance"] = {"significant": True, "flagged": [0, 2, 3]}
+    said = sentences(rep)
+    assert ("Seat 3 wins 27.3 % (25 % expected; 95 % 25.1 %–29.6 %): seat order gives it "
+            "more than its share.") in said
