@@ -444,12 +444,28 @@ class _RuleTable(Table):
 
     keep_whole = False
     whole_height = 200.0
+    #: Body rows a split leaves on either page at least (no lone widow or orphan row).
+    min_rows = 2
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
-        """No split for short tables (the frame then moves the table on)."""
+        """No split for short tables (the frame then moves the table on), and
+        none that leaves fewer than ``min_rows`` body rows on either page."""
         if self.keep_whole and getattr(self, "_height", 0.0) <= self.whole_height:
             return []
-        return super().split(availWidth, availHeight)
+        parts = super().split(availWidth, availHeight)
+        if len(parts) != 2:
+            return parts
+        head = len(parts[0]._cellvalues) - self.repeatRows
+        tail = len(parts[1]._cellvalues) - self.repeatRows
+        if head < self.min_rows:
+            return []                       # the whole table moves to the next page
+        if tail < self.min_rows:
+            # Split higher up, so the next page gets min_rows rows.
+            keep = len(parts[0]._cellvalues) - (self.min_rows - tail)
+            if keep - self.repeatRows < self.min_rows:
+                return []
+            parts = super().split(availWidth, sum(self._rowHeights[:keep]) + 0.01)
+        return parts
 
 
 class HeadingFlowable(JaParagraph):

@@ -14,7 +14,7 @@ from reportlab.lib import colors
 
 from pnp.rulebook import export_rulebook
 from pnp.rulebook.booklet import booklet_order, padded_count
-from pnp.rulebook.markdown import Heading, Para, TableBlock
+from pnp.rulebook.markdown import Heading, ListBlock, Para, TableBlock
 from pnp.rulebook.pdf import (ACCENT, INK, MUTED, NO_START, PAPERS, THEMES, TINT, BookMeta,
                               Layout, _Styles, get_paper, plain_text, render_pdf)
 from pnp.rulebook.pictures import MAX_WIDTH, MIN_LABEL
@@ -110,6 +110,27 @@ def test_a_lead_in_moves_on_with_the_table_it_introduces(text: str) -> None:
         assert layout.stranded_leads == [] and layout.stranded == []
         moved += "Filler line 0." not in pages[lead]
     assert moved            # some filler counts did push the lead-in over the page foot
+
+
+def test_a_long_table_leaves_no_lone_row_on_either_page() -> None:
+    # Undecim's English terms table left its last row alone overleaf.
+    meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
+    splits = set()
+    for fillers in range(4, 30):
+        blocks = [Heading(1, "Book", 1), Heading(2, "Section", 2, anchor="section")]
+        blocks += [Para(f"Filler line {i}.", 3 + i) for i in range(fillers)]
+        blocks.append(ListBlock(False, ("Not a lead-in.",), 98))   # the table may start low
+        blocks.append(TableBlock(("Zeta", "Eta"), tuple((f"row{i:02d}", "x") for i in range(14)),
+                                 ("left", "left"), 99))
+        doc = pdfium.PdfDocument(render_pdf(blocks, get_paper("a5"), meta))
+        try:
+            rows = [doc[i].get_textpage().get_text_range().count("row") for i in range(len(doc))]
+        finally:
+            doc.close()
+        rows = [n for n in rows if n]
+        assert sum(rows) == 14 and min(rows) >= 2, (fillers, rows)
+        splits.add(len(rows))
+    assert splits == {1, 2}          # some placements did split the table
 
 
 @pytest.mark.parametrize("lang", LANGS)
