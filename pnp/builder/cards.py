@@ -77,9 +77,25 @@ def missing_templates(game: GameData, templates_dir: Path | None = None) -> list
                 lines = TomlLines(read_user_text(manifest.path, "manifest")[0])
             errors.append(PnpError(
                 f"components.{component.id}.{key}: template {name!r} not found in "
-                f"{root}{_closest_template(root, name)}",
+                f"{root}{_closest_template(root, name) or _no_folder(root, name)}",
                 path=manifest.path, line=lines.line(("components", component.id, key))))
     return errors
+
+
+def _no_folder(root: Path, name: str) -> str:
+    """Why a whole folder of templates is missing: ``""`` if the template's folder exists.
+
+    A project with its own card_data/ but no templates/ reads the shipped
+    templates; a new game's templates are then looked for there.
+    """
+    folder = Path(name).parent
+    if folder == Path(".") or (root / folder).is_dir():
+        return ""
+    from pnp.project import shipped
+
+    why = ("; the project has no templates/ folder of its own, so the shipped ones are read"
+           if root.resolve() == shipped("templates").resolve() else "")
+    return f" (no {folder.as_posix()}/ folder there{why})"
 
 
 def check_templates(game: GameData, templates_dir: Path | None = None) -> None:
