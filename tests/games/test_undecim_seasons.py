@@ -177,14 +177,14 @@ def test_findings_only_where_the_interval_shows_it() -> None:
     same = (400 * 60.0, 400 * (60.0 ** 2 + 25.0))          # mean 60, sd 5
     more = (400 * 70.0, 400 * (70.0 ** 2 + 25.0))
     said = stats.finding_sentences(_figures(60, 100, same, more))
-    assert any(s.startswith("The winner of season 1 goes on to win the campaign in 60 %")
+    assert any(s.startswith("The winner of season 1 goes on to win the campaign in 60.0 %")
                for s in said)
     assert any(s.startswith("Season 3 scores more than season 1: 70.0 VP per seat against "
                             "60.0") for s in said)
     assert not any("season 2" in s for s in said)            # 25 of 100: luck
     quiet = stats.finding_sentences(_figures(27, 100, same, same))
     assert quiet == []
-    assert any("only 5 %" in s for s in stats.finding_sentences(_figures(5, 100, same, same)))
+    assert any("only 5.0 %" in s for s in stats.finding_sentences(_figures(5, 100, same, same)))
     assert stats.finding_sentences(UndecimStats(undecim(), 4).to_dict()) == []
 
 

@@ -257,3 +257,19 @@ def test_seat_sentence_interval_does_not_round_onto_the_fair_share() -> None:
     said = sentences(rep)
     assert ("Seat 3 wins 27.3 % (25 % expected; 95 % 25.1 %–29.6 %): seat order gives it "
             "more than its share.") in said
+
+
+def test_episode2_findings_say_how_runs_end() -> None:
+    """第2話's findings lead with how the runs end; a true end never reached is said with
+    the most its interval allows, and not said once a run reaches it."""
+    data = load_game_data(CARD_DATA, "episode2", strict=True)
+    _t, rep, _c = run_simulation(data, 1, 60, "random", 1, 1, {})
+    fig = rep["game_figures"]["figures"]["outcomes"]
+    said = rep["findings"]["sentences"]
+    assert fig["true_end"]["count"] == 0
+    assert (f"Of 60 runs, 0.0 % reach the true end, {100 * fig['normal_clear']['rate']:.1f} % "
+            "clear normally") in " ".join(said)
+    assert any(s.startswith("No run defeated all 12 bosses") for s in said)
+    _t, rep, _c = run_simulation(data, 1, 60, "heuristic", 1, 1, {})
+    assert rep["game_figures"]["figures"]["outcomes"]["true_end"]["count"] > 0
+    assert not any("No run" in s for s in rep["findings"]["sentences"])

@@ -168,6 +168,30 @@ class Episode2Stats(GameStats):
         out.append(("mean_spoils", sp["mean"], sp["low"], sp["high"]))
         return out
 
+    def finding_sentences(self, figures: dict[str, Any]) -> list[str]:
+        """How the runs end, the solo game's headline (the generic findings judge cards).
+
+        A true end never reached is said with the most the interval allows, so
+        a designer sees whether it is rare or out of reach for this player.
+        """
+        n = figures["games"]
+        if not n:
+            return []
+        o = figures["outcomes"]
+
+        def pct(x: float) -> str:
+            return f"{100 * x:.1f} %"
+
+        out = [f"Of {n} runs, {pct(o['true_end']['rate'])} reach the true end, "
+               f"{pct(o['normal_clear']['rate'])} clear normally and "
+               f"{pct(o['game_over']['rate'])} end in game over (95 % "
+               f"{pct(o['game_over']['low'])}–{pct(o['game_over']['high'])})."]
+        if not o["true_end"]["count"]:
+            out.append(f"No run defeated all 12 bosses (the true end, E6; at most "
+                       f"{pct(o['true_end']['high'])} of runs at 95 %): for this player the "
+                       "true end is out of reach or nearly so.")
+        return out
+
     # -- findings hook (pnp.sim.findings) ----------------------------------------
 
     def card_uses(self, state: State[Any]) -> list[list[str]]:

@@ -406,7 +406,8 @@ class UndecimStats(GameStats):
         fair = 1.0 / self.num_players
 
         def pct(x: float) -> str:
-            return f"{100 * x:.0f} %"
+            # One decimal: an interval end of 25.4 % must not read as the 25 % of luck.
+            return f"{100 * x:.1f} %"
 
         for row in seasons[:-1]:      # the last season's winner is the campaign's
             r = row["winner_wins_campaign"]
