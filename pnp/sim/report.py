@@ -20,7 +20,8 @@ from typing import Any, Sequence
 from pnp.intervals import chi_square_uniform, mean_interval, wilson_interval
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
-from pnp.sim.findings import card_table, drama_figures, format_findings, rule_table, sentences
+from pnp.sim.findings import (card_table, drama_figures, fired_share, format_findings,
+                              rule_table, sentences)
 from pnp.sim.runner import SimResult
 
 INTERVAL_METHOD = "Wilson score, 95% (shares); normal, 95% (means)"
@@ -137,7 +138,8 @@ def build_report(result: SimResult) -> dict[str, Any]:
     events = {}
     for i, name in enumerate(result.event_names):
         total, games = t.events[i]
-        events[name] = {"total": total, "per_game": _r(total / m) if m else None,
+        events[name] = {"total": total, "games": games,
+                        "per_game": _r(total / m) if m else None,
                         "games_share": _r(games / m) if m else None}
 
     margin_mean = t.margin_sum / m if m else None
@@ -291,8 +293,9 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
             out.append(f"Events:\n  {'name':<{w}} {'total':>8}  {'per game':>9}"
                        f"  {'in games':>9}")
             for name, e in rep["events"].items():
+                # never "100.0%" for an event that missed a game (fired_share)
                 out.append(f"  {name:<{w}} {e['total']:>8}  {_num(e['per_game']):>9}"
-                           f"  {_pct(e['games_share']):>9}")
+                           f"  {fired_share(e['games'], comp['completed']):>9}")
         numbers = format_findings(rep)
         if numbers:
             out.append("")

@@ -24,7 +24,7 @@ from pnp.sim.findings import (card_table, fired_share, format_findings, ladder_s
 from pnp.sim.html import report_page
 from pnp.sim.ladder import ladder_text
 from pnp.sim.paired import format_difference
-from toy_game import DATA
+from toy_game import DATA, toy
 
 TOY = load_game_data(DATA, "toy", strict=True)
 CARD_DATA = Path(__file__).resolve().parents[2] / "card_data"
@@ -273,3 +273,15 @@ def test_episode2_findings_say_how_runs_end() -> None:
     _t, rep, _c = run_simulation(data, 1, 60, "heuristic", 1, 1, {})
     assert rep["game_figures"]["figures"]["outcomes"]["true_end"]["count"] > 0
     assert not any("No run" in s for s in rep["findings"]["sentences"])
+
+
+def test_events_table_never_rounds_a_missed_game_to_all() -> None:
+    """An event that fired in 9,999 of 10,000 games reads ">99.9%" in the events table."""
+    from pnp.sim import simulate
+    from pnp.sim.report import build_report, format_report
+
+    rep = build_report(simulate(toy(), 3, 30, ["random"], 9))
+    rep["completion"]["completed"] = 10_000
+    rep["events"]["beat"].update(games=9_999, games_share=0.9999)
+    line = next(x for x in format_report(rep).splitlines() if x.strip().startswith("beat "))
+    assert line.endswith(">99.9%") and rep["events"]["miss"]["games"] <= 30
