@@ -337,10 +337,14 @@ def report_page(rep: dict[str, Any]) -> str:
             pct=not solo,
             ref=items[0]["group_score_mean"] if solo else items[0]["group_win_share"],
             ref_label="group average", flags=[r["flag"] for r in shown])
+        # Rule keys are often things that happen to a seat, not choices (as in
+        # the findings): green and red say "goes with winning/losing" for them.
+        colours = ("Green: goes with winning, red: with losing" if group == "rule"
+                   else "Green: dominant, red: trap")
         note = (f'<p class="note">{len(items)} keys; best and worst 12 shown (all in the '
-                "JSON). Green: dominant, red: trap (interval clear of the group average and "
+                f"JSON). {colours} (interval clear of the group average and "
                 "20% away from it).</p>" if len(items) > 24 else
-                '<p class="note">Green: dominant, red: trap (interval clear of the group '
+                f'<p class="note">{colours} (interval clear of the group '
                 "average and 20% away from it).</p>")
         sections.append(_section(f"Cards: {group}" + (" (mean score)" if solo else
                                                        " (win share of seats with it)"),

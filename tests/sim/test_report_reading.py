@@ -285,3 +285,14 @@ def test_events_table_never_rounds_a_missed_game_to_all() -> None:
     rep["events"]["beat"].update(games=9_999, games_share=0.9999)
     line = next(x for x in format_report(rep).splitlines() if x.strip().startswith("beat "))
     assert line.endswith(">99.9%") and rep["events"]["miss"]["games"] <= 30
+
+
+def test_chart_page_colours_rule_keys_as_associations() -> None:
+    """On the page, a rule group's colours read "goes with winning/losing", cards' "dominant"."""
+    data = load_game_data(CARD_DATA, "fortuna", strict=True)
+    _t, rep, _c = run_simulation(data, 4, 60, "random", 1, 1, {})
+    page = report_page(rep)
+    rule = page.split("<h2>Cards: rule")[1].split("<h2>")[0]
+    assert "Green: goes with winning, red: with losing" in rule and "trap" not in rule
+    played = page.split("<h2>Cards: played")[1].split("<h2>")[0]
+    assert "Green: dominant, red: trap" in played
