@@ -289,6 +289,15 @@ def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
             "overlap: play more games to tell."]
 
 
+def _flag_label(group: str, flag: str, solo: bool) -> str:
+    """The table's flag: DOMINANT or TRAP for cards; a rule key is an association."""
+    if group != "rule":
+        return flag.upper()
+    if solo:
+        return "HIGHER SCORES" if flag == "dominant" else "LOWER SCORES"
+    return "WITH WINNING" if flag == "dominant" else "WITH LOSING"
+
+
 def format_findings(rep: dict[str, Any]) -> list[str]:
     """The numbers behind the findings: card table (top and bottom rows), rules, drama."""
     fnd = rep.get("findings") or {}
@@ -319,7 +328,7 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
                     f"    {row['name']:<22} {row['uses']:>7} {unit}{win}  score "
                     f"{row['score_mean']:6.2f} ({row['score_ci_low']:.2f}–"
                     f"{row['score_ci_high']:.2f})"
-                    + (f"  {row['flag'].upper()}" if row["flag"] else ""))
+                    + (f"  {_flag_label(group, row['flag'], n == 1)}" if row["flag"] else ""))
     rules = [r for r in fnd.get("rules") or [] if r["games"]]
     if rules:
         second = "score" if n == 1 else "winner's margin"

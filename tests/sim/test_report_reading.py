@@ -296,3 +296,14 @@ def test_chart_page_colours_rule_keys_as_associations() -> None:
     assert "Green: goes with winning, red: with losing" in rule and "trap" not in rule
     played = page.split("<h2>Cards: played")[1].split("<h2>")[0]
     assert "Green: dominant, red: trap" in played
+
+
+def test_text_table_flags_rule_keys_as_associations() -> None:
+    """In the text table a flagged rule row reads WITH LOSING, a card row TRAP."""
+    cards = {"rule:yellow returned": [400, 30.0, 0.0, 0.0],
+             **{f"rule:r{i}": [400, 120.0, 0.0, 0.0] for i in range(4)},
+             "card:cold": [400, 30.0, 0.0, 0.0],
+             **{f"card:c{i}": [400, 120.0, 0.0, 0.0] for i in range(4)}}
+    lines = format_findings(_report(4, cards))
+    assert next(x for x in lines if "yellow returned" in x).endswith("WITH LOSING")
+    assert next(x for x in lines if "cold" in x).endswith("TRAP")
