@@ -275,7 +275,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     every per-game outcome with its paired 95% interval (and what two
     independent runs would have given), plus each variant's key figures.
     """
-    from pnp.sim.paired import format_difference
+    from pnp.sim.paired import change_sentence, format_difference
 
     _check_ints(games, jobs, step_cap, seed)
     _check_out("--html", html_path)
@@ -299,6 +299,9 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         row = _row(result, change)
         if i:
             row["paired"] = pairs.to_dict(i)
+            row["sentence"] = change_sentence(row["paired"]["differences"], n0,
+                                              prepared[0].bots,
+                                              row["paired"]["games_paired"])
         rows.append(row)
     doc: dict[str, Any] = {"slug": data.slug, "title": game0.title, "players": n0, "games": games,
            "seed": seed, "bots": list(prepared[0].bots), "invariants": invariants,
@@ -314,6 +317,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         paired = row["paired"]
         out.append(f"{label} ({paired['games_paired']} games paired; base → changed, "
                    "difference; * = the paired interval excludes 0):")
+        out.append(f"  In short: {row['sentence']}")
         one_bot = len(set(prepared[0].bots)) == 1
         for name, d in paired["differences"].items():
             if d["base_mean"] is None or (one_bot and name.startswith("win_bot")):

@@ -476,6 +476,7 @@ def compare_page(doc: dict[str, Any]) -> str:
              for n in shown])
         sections.append(_section(
             f"{label}: change in win shares (paired)",
+            f"<p>{escape(row['sentence'])}</p>" if row.get("sentence") else "",
             bar_chart(wins, ref=0.0, ref_label="0", diff=True),
             bar_chart(other, pct=False, ref=0.0, ref_label="0", diff=True), table,
             f'<p class="note">{row["paired"]["games_paired"]} games paired with the base '

@@ -89,3 +89,60 @@ def format_difference(name: str, d: dict[str, Any]) -> str:
             f"{k * d['mean']:+7.2f}{unit} (95% paired {k * d['low']:+.2f} … "
             f"{k * d['high']:+.2f}; two independent runs would give ±"
             f"{k * d['unpaired_half_width']:.2f}){'  *' if sig else ''}")
+
+
+def _clear(d: dict[str, Any]) -> bool:
+    """The paired interval excludes 0 (and there was something to pair)."""
+    return d["base_mean"] is not None and (d["low"] > 0 or d["high"] < 0)
+
+
+def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str],
+                    games: int) -> str:
+    """What a rule change does, in words, saying only what its paired intervals show.
+
+    ``diffs`` is :meth:`Paired.to_dict`'s ``differences``; ``bots`` the
+    ``--bots`` list (its per-position win shares are named when bots differ).
+    """
+    parts: list[str] = []
+    t = diffs["turns"]
+    if _clear(t):
+        parts.append(f"games run {abs(t['mean']):.2f} turns "
+                     f"{'longer' if t['mean'] > 0 else 'shorter'} "
+                     f"({t['low']:+.2f} … {t['high']:+.2f})")
+    solo = num_players == 1
+    m = diffs["winner_margin"]
+    if not solo and _clear(m):
+        parts.append(f"the winner's margin is {abs(m['mean']):.2f} "
+                     f"{'wider' if m['mean'] > 0 else 'narrower'} "
+                     f"({m['low']:+.2f} … {m['high']:+.2f})")
+    scores = [(s, diffs[f"score_seat{s}"]) for s in range(num_players)]
+    moved = [(s, d) for s, d in scores if _clear(d)]
+    if solo and moved:
+        d = moved[0][1]
+        parts.append(f"the score changes by {d['mean']:+.2f} ({d['low']:+.2f} … "
+                     f"{d['high']:+.2f})")
+    elif moved and len(moved) == num_players and len({d["mean"] > 0 for _, d in moved}) == 1:
+        lo = min(abs(d["mean"]) for _, d in moved)
+        hi = max(abs(d["mean"]) for _, d in moved)
+        parts.append(f"every seat scores {lo:.2f}–{hi:.2f} "
+                     f"{'more' if moved[0][1]['mean'] > 0 else 'less'}")
+    elif moved:
+        parts.append("scores change for " + ", ".join(
+            f"seat {s} ({d['mean']:+.2f})" for s, d in moved) + " only")
+    if not solo:
+        wins = [(s, diffs[f"win_seat{s}"]) for s in range(num_players)]
+        won = [(s, d) for s, d in wins if _clear(d)]
+        parts.append("no seat's win share moves beyond noise" if not won else ", ".join(
+            f"seat {s} wins {100 * abs(d['mean']):.1f} points "
+            f"{'more' if d['mean'] > 0 else 'less'} often ({100 * d['low']:+.1f} … "
+            f"{100 * d['high']:+.1f})" for s, d in won))
+        if len(set(bots)) > 1:
+            for j, name in enumerate(bots):
+                d = diffs.get(f"win_bot{j}")
+                if d is not None and _clear(d):
+                    parts.append(f"{name} (--bots position {j}) wins {100 * abs(d['mean']):.1f} "
+                                 f"points {'more' if d['mean'] > 0 else 'less'} often")
+    if not parts or parts == ["no seat's win share moves beyond noise"]:
+        return f"On these {games} paired games nothing moves beyond noise."
+    text = "; ".join(parts)
+    return f"On the same {games} deals, {text}."

@@ -11,6 +11,7 @@ inputs that ran where they should have stopped with one line.
 from __future__ import annotations
 
 import re
+from html import escape
 from pathlib import Path
 from typing import Any
 
@@ -307,3 +308,46 @@ def test_text_table_flags_rule_keys_as_associations() -> None:
     lines = format_findings(_report(4, cards))
     assert next(x for x in lines if "yellow returned" in x).endswith("WITH LOSING")
     assert next(x for x in lines if "cold" in x).endswith("TRAP")
+
+
+def _d(mean: float, low: float, high: float, base: float | None = 1.0) -> dict[str, Any]:
+    return {"mean": mean, "low": low, "high": high, "base_mean": base}
+
+
+def test_a_change_is_summed_up_in_one_sentence_from_its_paired_intervals() -> None:
+    """--compare says in words what moved (Fortuna all_in=false: longer, narrower, every
+    seat less) and that win shares did not; a change that moves nothing says so."""
+    from pnp.sim.paired import change_sentence
+
+    diffs = {"turns": _d(1.05, 0.83, 1.28), "winner_margin": _d(-1.85, -2.87, -0.83),
+             **{f"score_seat{s}": _d(-3.0 - s / 4, -4.5, -1.5) for s in range(4)},
+             **{f"win_seat{s}": _d(0.01, -0.05, 0.07) for s in range(4)},
+             "win_bot0": _d(0.0, 0.0, 0.0)}
+    said = change_sentence(diffs, 4, ["greedy"], 300)
+    assert said == ("On the same 300 deals, games run 1.05 turns longer (+0.83 … +1.28); the "
+                    "winner's margin is 1.85 narrower (-2.87 … -0.83); every seat scores "
+                    "3.00–3.75 less; no seat's win share moves beyond noise.")
+    diffs["win_seat3"] = _d(0.08, 0.02, 0.14)
+    diffs["score_seat0"] = _d(-0.5, -1.0, 0.1)
+    said = change_sentence(diffs, 4, ["greedy"], 300)
+    assert "scores change for seat 1 (-3.25), seat 2 (-3.50), seat 3 (-3.75) only" in said
+    assert "seat 3 wins 8.0 points more often (+2.0 … +14.0)" in said
+    quiet = {k: _d(0.0, -0.1, 0.1) for k in diffs}
+    assert change_sentence(quiet, 4, ["greedy"], 200) == (
+        "On these 200 paired games nothing moves beyond noise.")
+    solo = {"turns": _d(2.09, 1.55, 2.62), "winner_margin": _d(0.0, 0.0, 0.0),
+            "score_seat0": _d(0.74, 0.42, 1.07), "win_seat0": _d(0.0, 0.0, 0.0)}
+    assert change_sentence(solo, 1, ["heuristic"], 300) == (
+        "On the same 300 deals, games run 2.09 turns longer (+1.55 … +2.62); the score "
+        "changes by +0.74 (+0.42 … +1.07).")
+
+
+def test_compare_text_and_page_carry_the_sentence() -> None:
+    """The sentence is in the text (under its change), the JSON row and the page."""
+    from pnp.sim.html import compare_page
+
+    text, doc, _code = run_compare(TOY, ["cards=12"], 3, 30, "random", 2, 1, {})
+    said = doc["rows"][1]["sentence"]
+    assert said.startswith("On the same 30 deals, games run 4.00 turns shorter")
+    assert f"  In short: {said}" in text.splitlines()
+    assert f"<p>{escape(said)}</p>" in compare_page(doc)
