@@ -190,6 +190,13 @@ def test_undecim_nights_are_a_mean_with_an_interval() -> None:
     v, lo, hi = figs["mean_red_moon_nights"]
     assert lo < v < hi and v == stats.to_dict()["nights_per_game"]
     assert "Red Moon Nights per game" not in figs
+    # The widest action-card gap carries that card's interval, not value–value.
+    gap, glo, ghi = figs["widest action win-rate gap"]
+    assert glo <= gap <= ghi and ghi - glo > 0.05
+    # Story cards by name (a sweep column a designer reads), not by id.
+    names = {s["name"] for s in stats.to_dict()["scenarios"].values()}
+    assert names and all(f"{n} achieved" in figs for n in names)
+    assert not any(k.startswith("s1_") for k in figs)
 
 
 def test_frequent_ties_need_enough_games() -> None:

@@ -338,11 +338,30 @@ class UndecimStats(GameStats):
         lo, hi = figures.get("nights_per_game_ci", (nights, nights))
         out.append(("mean_red_moon_nights", nights, lo, hi))
         gap = figures["action_win_spread"]
-        out.append(("widest action win-rate gap", gap, gap, gap))
-        for sid, s in figures["scenarios"].items():
+        out.append(("widest action win-rate gap", gap, *self._gap_interval(figures, gap)))
+        for s in figures["scenarios"].values():
+            # The Story card's name, not its id: a sweep column a designer reads.
             r = s["achieved"]
-            out.append((f"{sid} achieved", r["rate"], r["low"], r["high"]))
+            out.append((f"{s['name']} achieved", r["rate"], r["low"], r["high"]))
         return out
+
+    @staticmethod
+    def _gap_interval(figures: dict[str, Any], gap: float) -> tuple[float, float]:
+        """95 % interval of the widest gap: that card's win-rate interval, less the average.
+
+        Sweeps printed the gap with a zero-width interval (value–value), as if
+        it were exact; this is the widest card's own uncertainty (the spread
+        of the maximum itself, and the average's, are left out).
+        """
+        avg = figures["action_win_average"]
+        for card in figures["actions"].values():
+            w = card["win"]
+            if card["plays"] and math.isclose(abs(w["rate"] - avg), gap, abs_tol=1e-6):
+                ends = sorted((abs(w["low"] - avg), abs(w["high"] - avg)))
+                # An interval straddling the average allows no gap at all.
+                lo = 0.0 if w["low"] <= avg <= w["high"] else ends[0]
+                return round(lo, 6), round(ends[1], 6)
+        return gap, gap
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 
