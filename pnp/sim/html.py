@@ -304,7 +304,8 @@ def report_page(rep: dict[str, Any]) -> str:
             bar_chart([(f"seat {s['seat']}", s["win_share"], s["ci_low"], s["ci_high"])
                        for s in seats], ref=rep["fair_share"],
                       ref_label=f"fair {_pct(rep['fair_share'])}"),
-            '<p class="note">Wins as the rules decide them (shared wins split).</p>'))
+            '<p class="note">Wins as the rules decide them (shared wins split). Seats are '
+            "numbered from 0, the start player.</p>"))
     sections.append(_section("Score distribution by seat", *[
         histogram(s["score_histogram"], label=f"seat {s['seat']}: mean "
                   f"{s['score_mean']:.2f} ({s['score_ci_low']:.2f}–{s['score_ci_high']:.2f})",

@@ -323,7 +323,10 @@ def _format_seats(rep: dict[str, Any], out: list[str]) -> None:
                f"shared wins after the rulebook tie-break {_pct(ties['shared_win_rate'])}; "
                f"winner's margin: mean {_num(rep['winner_margin_mean'])}")
     out.append("")
-    out.append(f"Seats (fair share {_pct(rep['fair_share'])}; 95% intervals):")
+    # Seats are numbered from 0 in the engines' turn order; a designer thinks
+    # "first player", so the header says which seat that is.
+    out.append(f"Seats (seat 0 is the start player; fair share {_pct(rep['fair_share'])}; "
+               "95% intervals):")
     out.append("  seat  " + "score mean (95% interval)".ljust(26) + "    sd  "
                + "wins by the rules".ljust(24) + "ties split evenly".ljust(24)
                + "decisions/game")

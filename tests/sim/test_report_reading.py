@@ -358,3 +358,12 @@ def test_compare_text_and_page_carry_the_sentence() -> None:
     assert said.startswith("On the same 30 deals, games run 4.00 turns shorter")
     assert f"  In short: {said}" in text.splitlines()
     assert f"<p>{escape(said)}</p>" in compare_page(doc)
+
+
+def test_seat_numbering_is_explained() -> None:
+    """"Seat 0" is programmer's counting: the text and the page say it is the start player."""
+    from pnp.sim.report import format_report
+
+    _t, rep, _c = run_simulation(TOY, 3, 20, "random", 1, 1, {})
+    assert "Seats (seat 0 is the start player; fair share 33.3%" in format_report(rep)
+    assert "Seats are numbered from 0, the start player." in report_page(rep)
