@@ -233,8 +233,8 @@ def _open_construct(text: str, pos: int) -> tuple[str, int] | None:
     return stack[-1] if stack else None
 
 
-def _toml_error(text: str, exc: tomllib.TOMLDecodeError) -> tuple[str, int | None]:
-    """A TOML syntax error as (message, line of its cause)."""
+def toml_error(text: str, exc: tomllib.TOMLDecodeError) -> tuple[str, int | None]:
+    """A TOML syntax error as (message, line of its cause); for every TOML file pnp reads."""
     message = str(exc)
     where = re.search(r"\(at line (\d+), column (\d+)\)", message)
     message = re.sub(r"\s*\(at (line \d+, column \d+|end of document)\)", "", message)
@@ -501,7 +501,7 @@ def load_manifest(path: Path) -> Manifest:
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        message, line = _toml_error(text, exc)
+        message, line = toml_error(text, exc)
         raise PnpError(f"TOML syntax error: {message}", path=path, line=line) from None
     reader = _Reader(path, text)
     game = reader.get(raw, "game", dict, "manifest")

@@ -214,6 +214,7 @@ class _Row:
     def length(self, key: str, default: str | None = None, *, positive: bool = False) -> float:
         """Return a length in points (``"3mm"``, ``"0.125in"``, ``"36px"``)."""
         text = self.text(key, default)
+        _require_unit(self, key, text)
         try:
             value = parse_length(text, default_unit="mm", what=f"{self.where}.{key}")
         except PnpError as exc:
@@ -246,11 +247,23 @@ class _Row:
         return float(value)
 
 
+_BARE_NUMBER = re.compile(r"^\s*-?(\d+(\.\d*)?|\.\d+)\s*$")
+
+
+def _require_unit(row: _Row, key: str, part: str, whole: str | None = None) -> None:
+    """Refuse a length without a unit: ``bleed = "3"`` could be mm, pt or inches."""
+    if _BARE_NUMBER.match(part):
+        raise row.fail(f"{key}: expected a unit on each length (mm, in, pt or px), e.g. "
+                       f"'3mm' or '2.5in x 3.5in', found {whole or part!r}")
+
+
 def _size(row: _Row, text: str, what: str) -> tuple[float, float]:
     """Parse ``"W x H"`` with units into points."""
     parts = re.split(r"\s+x\s+|\s*×\s*", text.strip())
     if len(parts) != 2:
         raise row.fail(f"{what}: expected 'W x H' such as '2.5in x 3.5in', found {text!r}")
+    for part in parts:
+        _require_unit(row, what, part, text)
     try:
         w, h = (parse_length(p, default_unit="mm", what=what) for p in parts)
     except PnpError as exc:
@@ -311,10 +324,16 @@ def _profile(name: str, raw: Any, origin: str, papers: Mapping[str, PaperSize]) 
             gutter = row.length("gutter")
         base.update(gutter=gutter,
                     page_boxes=row.text("page_boxes", "paper", PAGE_BOXES["sheets"]))
+        margin = row.length("margin", "5mm")
+        sheet = papers[paper]
+        if 2 * margin >= min(sheet.width, sheet.height):
+            # caught here, naming the row, rather than as "does not fit" for every deck
+            raise row.fail(f"margin: {row.text('margin')!r} leaves no printable area on "
+                           f"{sheet.name}")
         base.update(paper=paper, layout=row.text("layout", "duplex", LAYOUTS), file=file,
                     priority=row.text("priority", "cards", PRIORITIES), bleed=bleed,
                     min_bleed=min(row.length("min_bleed", "2mm"), bleed),
-                    margin=row.length("margin", "5mm"), marks=row.flag("marks", True),
+                    margin=margin, marks=row.flag("marks", True),
                     mark_length=row.length("mark_length", "3mm"))
     elif output in ("card-pdf", "card-png"):
         prods = raw.get("products")
@@ -355,7 +374,11 @@ def parse_table(text: str, origin: str, base: ProfileTable | None = None) -> Pro
     try:
         raw = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PnpError(f"{origin}: TOML syntax error: {exc}") from None
+        from pnp.data.manifest import toml_error
+
+        # the line to fix (where an unclosed string or bracket opens), as for manifests
+        message, line = toml_error(text, exc)
+        raise PnpError(f"TOML syntax error: {message}", path=origin, line=line) from None
     unknown = sorted(set(raw) - {"papers", "profiles"})
     if unknown:
         raise PnpError(f"{origin}: unknown table {unknown[0]!r} (expected [papers] and "
