@@ -32,8 +32,8 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.platypus import (BaseDocTemplate, CondPageBreak, Flowable, Frame, HRFlowable,
-                                ListFlowable, ListItem, NextPageTemplate, PageBreak,
-                                PageTemplate, Paragraph, Spacer, Table, TableStyle)
+                                KeepTogether, ListFlowable, ListItem, NextPageTemplate,
+                                PageBreak, PageTemplate, Paragraph, Spacer, Table, TableStyle)
 from reportlab.platypus.paragraph import (ParaLines, _handleBulletWidth, cjkU,
                                           makeCJKParaLine)
 from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
@@ -602,18 +602,63 @@ def _note(block: Note, styles: _Styles, theme: Theme, available: float) -> Flowa
     return box
 
 
+class _RuleList(ListFlowable):
+    """A list that never leaves one item alone at a page foot or head.
+
+    A list breaks between items, but not before its first two items have
+    fit on the page, and its last two stay together (a list of three or
+    fewer moves on whole), the way a long table keeps two rows on each page.
+    """
+
+    #: Items kept together at each end.
+    min_items = 2
+
+    def _head(self, content: list[Flowable]) -> list[Flowable]:
+        """The first group: the items that may not part at the top."""
+        short = len(content) <= 2 * self.min_items - 1
+        return content if short else content[:self.min_items]
+
+    def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
+        """The items as separate flowables, the last ones kept together; nothing
+        (the list moves on) when it is short or its first items do not fit here."""
+        content = list(super().split(availWidth, availHeight))
+        n = self.min_items
+        if getattr(getattr(self, "_frame", None), "_atTop", False):
+            return content              # taller than a whole page: break where it must
+        # self.canv is set while platypus splits (splitOn).
+        if len(content) <= 2 * n - 1 or _stack_height(content[:n], self.canv,
+                                                     availWidth) > availHeight:
+            return []
+        # The first items are returned loose (platypus must be able to place
+        # the first piece of a split; KeepTogether reports a huge height).
+        return [*content[:-n], KeepTogether(content[-n:])]
+
+    def head_height(self, canvas: Canvas, width: float) -> float:
+        """Height of the first group, which cannot break (for the heading's room)."""
+        # ReportLab turns the items into bulleted flowables once, on the first wrap.
+        content = list(self._getContent() if hasattr(self, "_flowables")
+                       else self._list_content)
+        return _stack_height(self._head(content), canvas, width)
+
+
+def _stack_height(items: list[Flowable], canvas: Canvas, width: float) -> float:
+    """Height of flowables set one under another (their spacing included)."""
+    return sum(f.wrapOn(canvas, width, 1e6)[1] + f.getSpaceBefore() + f.getSpaceAfter()
+               for f in items)
+
+
 def _list(block: ListBlock, styles: _Styles, theme: Theme) -> Flowable:
     items = [ListItem(JaParagraph(theme.markup(text, block.line), styles.item))
              for text in block.items]
     size = styles.item.fontSize
     if block.ordered:
-        return ListFlowable(items, bulletType="1", start=block.start, bulletFormat="%s.",
-                            bulletFontName=theme.body_font, bulletFontSize=size,
-                            bulletColor=ACCENT, leftIndent=size * 1.8, bulletDedent=size * 1.5,
-                            spaceAfter=size * 0.45)
-    return ListFlowable(items, bulletType="bullet", start="●", bulletFontName=FONT_JA,
-                        bulletFontSize=size * 0.5, bulletColor=ACCENT, bulletOffsetY=-size * 0.3,
-                        leftIndent=size * 1.3, bulletDedent=size * 1.0, spaceAfter=size * 0.45)
+        return _RuleList(items, bulletType="1", start=block.start, bulletFormat="%s.",
+                         bulletFontName=theme.body_font, bulletFontSize=size,
+                         bulletColor=ACCENT, leftIndent=size * 1.8, bulletDedent=size * 1.5,
+                         spaceAfter=size * 0.45)
+    return _RuleList(items, bulletType="bullet", start="●", bulletFontName=FONT_JA,
+                     bulletFontSize=size * 0.5, bulletColor=ACCENT, bulletOffsetY=-size * 0.3,
+                     leftIndent=size * 1.3, bulletDedent=size * 1.0, spaceAfter=size * 0.45)
 
 
 def _fit_title(style: ParagraphStyle, text: str, available: float) -> ParagraphStyle:
@@ -810,6 +855,9 @@ def flowables(blocks: list[Block], paper: PaperSpec, theme: Theme, meta: BookMet
             return sum(height(f) for f in group) + room_after(index + 1)
         first = group[0]
         whole = height(first)
+        if isinstance(first, _RuleList):
+            # Its first items cannot part: the heading needs room for all of them.
+            return min(whole, max(5 * body_line, first.head_height(scratch, available)))
         splits = isinstance(first, (Paragraph, ListFlowable)) or (
             isinstance(first, _RuleTable) and not (
                 first.keep_whole and whole <= first.whole_height))

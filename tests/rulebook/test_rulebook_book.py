@@ -133,6 +133,42 @@ def test_a_long_table_leaves_no_lone_row_on_either_page() -> None:
     assert splits == {1, 2}          # some placements did split the table
 
 
+def test_a_list_leaves_no_lone_item_on_either_page() -> None:
+    # 第2話's last clarification stood alone on the book's last page.
+    meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
+    splits = set()
+    for fillers in range(14, 36):
+        blocks = [Heading(1, "Book", 1), Heading(2, "Section", 2, anchor="section")]
+        blocks += [Para(f"Filler line {i}.", 3 + i) for i in range(fillers)]
+        blocks.append(Heading(3, "Questions", 98, anchor="questions"))
+        # Three lines an item: the first two (which may not part) outgrow the
+        # five lines a heading otherwise asks room for.
+        text = "says something that takes three lines of text in the narrow column of an A5 page " * 2
+        blocks.append(ListBlock(False, tuple(f"Item{i} {text}" for i in range(5)), 99))
+        layout = Layout()
+        doc = pdfium.PdfDocument(render_pdf(blocks, get_paper("a5"), meta, layout=layout))
+        try:
+            items = [doc[i].get_textpage().get_text_range().count("Item") for i in range(len(doc))]
+        finally:
+            doc.close()
+        items = [n for n in items if n]
+        assert sum(items) == 5 and min(items) >= 2, (fillers, items)
+        assert layout.stranded == [], fillers
+        splits.add(len(items))
+    assert splits == {1, 2}          # some placements did split the list
+
+
+def test_a_list_taller_than_a_page_still_breaks() -> None:
+    # Keeping items together must give way when they cannot fit any page.
+    meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
+    text = "word " * 900
+    blocks = [Heading(1, "Book", 1), Heading(2, "Section", 2, anchor="section"),
+              ListBlock(False, (text, text), 3)]
+    layout = Layout()
+    render_pdf(blocks, get_paper("a5"), meta, layout=layout)
+    assert layout.pages >= 5
+
+
 @pytest.mark.parametrize("lang", LANGS)
 @pytest.mark.parametrize("slug", SLUGS)
 def test_no_line_starts_with_a_no_start_character(slug: str, lang: str) -> None:
