@@ -67,6 +67,17 @@ def _check_ints(games: Any, jobs: Any, step_cap: Any, seed: Any) -> None:
         raise PnpError(f"--seed {seed!r}: expected a whole number ≥ 0")
 
 
+def _check_paired_games(games: int, mode: str) -> None:
+    """One-line error when a paired mode gets one game: its interval would be a point.
+
+    With one game the paired difference has no spread, so any change would
+    read as certain ("excludes 0"); two games are the least that show one.
+    """
+    if games < 2:
+        raise PnpError(f"--games {games}: {mode} compares the same deals game by game and "
+                       "needs at least 2 games")
+
+
 @contextmanager
 def _progress_bar(enabled: bool, length: int, label: str, json_path: Path | None = None
                   ) -> Iterator[Callable[[int], None] | None]:
@@ -209,6 +220,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     from pnp.sim.sweep import format_sweep, parse_sweep, variants
 
     _check_ints(games, jobs, step_cap, seed)
+    _check_paired_games(games, "--sweep")
     _check_out("--html", html_path)
     check_cluster(cluster)
     parsed = [parse_sweep(s) for s in sweeps]
@@ -278,6 +290,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     from pnp.sim.paired import change_sentence, format_difference
 
     _check_ints(games, jobs, step_cap, seed)
+    _check_paired_games(games, "--compare")
     _check_out("--html", html_path)
     check_cluster(cluster)
     changes = [_parse_compare(c) for c in compares]
@@ -322,6 +335,8 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         for name, d in paired["differences"].items():
             if d["base_mean"] is None or (one_bot and name.startswith("win_bot")):
                 continue  # with one bot type its "win share" is 1/N by construction
+            if n0 == 1 and (name.startswith("win_") or name == "winner_margin"):
+                continue  # solo: every run "wins", with no margin over anyone
             out.append("  " + format_difference(name, d))
         own = [f for f in row["figures"] if f["name"] not in ("completion", "mean_turns",
                                                               "seat0_wins", "top_score_ties")]
@@ -391,6 +406,7 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
     from pnp.sim.ladder import default_field, ladder_text, skill_ladder
 
     _check_ints(games, jobs, step_cap, seed)
+    _check_paired_games(games, "--ladder")
     _check_out("--html", html_path)
     check_cluster(cluster)
     entry = game_entry(data.slug)

@@ -455,11 +455,13 @@ def compare_page(doc: dict[str, Any]) -> str:
         label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
         diffs = row["paired"]["differences"]
         one_bot = len(set(doc["bots"])) == 1  # then win_bot* is 1/N by construction
+        solo = doc["players"] == 1  # every run "wins", with no margin: nothing to show
         wins = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
-                if n.startswith("win_") and d["base_mean"] is not None
+                if n.startswith("win_") and d["base_mean"] is not None and not solo
                 and not (one_bot and n.startswith("win_bot"))]
         other = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
-                 if not n.startswith("win_") and d["base_mean"] is not None]
+                 if not n.startswith("win_") and d["base_mean"] is not None
+                 and not (solo and n == "winner_margin")]
         # The numbers behind the bars, as the text report gives them: base and
         # changed means, and whether the paired interval excludes 0.
         shown = [n for n, *_ in wins + other]
@@ -476,7 +478,8 @@ def compare_page(doc: dict[str, Any]) -> str:
               "yes" if diffs[n]["low"] > 0 or diffs[n]["high"] < 0 else "")
              for n in shown])
         sections.append(_section(
-            f"{label}: change in win shares (paired)",
+            f"{label}: change in " + ("scores and length (paired)" if solo
+                                      else "win shares (paired)"),
             f"<p>{escape(row['sentence'])}</p>" if row.get("sentence") else "",
             bar_chart(wins, ref=0.0, ref_label="0", diff=True),
             bar_chart(other, pct=False, ref=0.0, ref_label="0", diff=True), table,

@@ -367,3 +367,24 @@ def test_seat_numbering_is_explained() -> None:
     _t, rep, _c = run_simulation(TOY, 3, 20, "random", 1, 1, {})
     assert "Seats (seat 0 is the start player; fair share 33.3%" in format_report(rep)
     assert "Seats are numbered from 0, the start player." in report_page(rep)
+
+
+def test_paired_modes_need_two_games_and_solo_compares_skip_wins() -> None:
+    """One game gives a paired interval of one point (any change would read as certain);
+    a solo comparison shows no win shares or margins (every run "wins")."""
+    from pnp.sim import run_ladder, run_sweep
+    from pnp.sim.html import compare_page
+
+    for run, extra in ((run_compare, {"compares": ["cards=12"], "bots": "random"}),
+                       (run_sweep, {"sweeps": ["cards=12,16"], "bots": "random"}),
+                       (run_ladder, {"field": "random", "budgets": "2,4"})):
+        with pytest.raises(PnpError, match=r"--games 1: .* needs at least 2 games"):
+            run(data=TOY, players=3, games=1, seed=1, jobs=1, params={}, **extra)
+    data = load_game_data(CARD_DATA, "episode2", strict=True)
+    text, doc, _c = run_compare(data, ["starting_hp=10"], 1, 20, "heuristic", 1, 1, {})
+    shown = [line.split()[0] for line in text.splitlines() if line.startswith("  ")]
+    assert "turns" in shown and "score_seat0" in shown
+    assert not any(n.startswith("win_") or n == "winner_margin" for n in shown)
+    page = compare_page(doc)
+    assert "win_seat0" not in page and "winner_margin" not in page
+    assert "change in scores and length (paired)" in page
