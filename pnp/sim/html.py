@@ -170,13 +170,17 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
     return "\n".join(out)
 
 
-def histogram(hist: dict[str, int], *, label: str, width: int = WIDTH, height: int = 150
-              ) -> str:
-    """Vertical bars of value → count (keys are whole numbers as text)."""
+def histogram(hist: dict[str, int], *, label: str, width: int = WIDTH, height: int = 150,
+              span: tuple[int, int] | None = None) -> str:
+    """Vertical bars of value → count (keys are whole numbers as text).
+
+    ``span`` (lowest, highest value) fixes the x range, so histograms drawn
+    one above the other (score by seat) line up value for value.
+    """
     if not hist:
         return ""
     items = sorted((int(k), v) for k, v in hist.items())
-    lo, hi = items[0][0], items[-1][0]
+    lo, hi = span if span is not None else (items[0][0], items[-1][0])
     counts = dict(items)
     top = max(counts.values()) or 1
     left, bottom = 8, 34
@@ -306,10 +310,13 @@ def report_page(rep: dict[str, Any]) -> str:
                       ref_label=f"fair {_pct(rep['fair_share'])}"),
             '<p class="note">Wins as the rules decide them (shared wins split). Seats are '
             "numbered from 0, the start player.</p>"))
+    # One x range for every seat, so the seats' histograms can be compared by eye.
+    values = [int(k) for s in seats for k in s["score_histogram"]]
+    span = (min(values), max(values)) if values else None
     sections.append(_section("Score distribution by seat", *[
         histogram(s["score_histogram"], label=f"seat {s['seat']}: mean "
                   f"{s['score_mean']:.2f} ({s['score_ci_low']:.2f}–{s['score_ci_high']:.2f})",
-                  height=130) for s in seats]))
+                  height=130, span=span) for s in seats]))
     ln = rep["length_turns"]
     sections.append(_section("Game length (turns)", histogram(
         ln["histogram"], label=f"median {ln['median']:g}, p95 {ln['p95']}, max {ln['max']}")))

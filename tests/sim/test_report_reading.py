@@ -388,3 +388,20 @@ def test_paired_modes_need_two_games_and_solo_compares_skip_wins() -> None:
     page = compare_page(doc)
     assert "win_seat0" not in page and "winner_margin" not in page
     assert "change in scores and length (paired)" in page
+
+
+def test_score_histograms_share_one_x_range() -> None:
+    """Seats' score histograms line up value for value (Fortune Clover's ran 0–9, 0–10
+    and 0–8 one above the other)."""
+    rep = _report(3, {})
+    rep["length_turns"] = {"min": 1, "median": 1, "p95": 1, "max": 1, "mean": 1,
+                           "histogram": {"1": 1}}
+    rep["seats"] = [{"seat": s, "win_share": 0.3, "ci_low": 0.2, "ci_high": 0.4,
+                     "score_mean": 1.0, "score_ci_low": 0.9, "score_ci_high": 1.1,
+                     "score_histogram": h}
+                    for s, h in enumerate(({"0": 5, "9": 1}, {"0": 4, "10": 2}, {"2": 3}))]
+    section = report_page(rep).split("<h2>Score distribution")[1].split("<h2>")[0]
+    charts = section.split("<svg")[1:]
+    assert len(charts) == 3
+    for chart in charts:  # every seat's axis runs 0 … 10
+        assert ">0</text>" in chart and ">10</text>" in chart and chart.count("<rect") == 11
