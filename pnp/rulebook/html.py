@@ -44,6 +44,7 @@ table { border-collapse: collapse; margin: 1rem 0; width: 100%; font-size: .94re
 th { background: var(--tint); color: var(--accent); text-align: left; }
 th, td { border-bottom: 1px solid var(--rule); padding: .3rem .5rem; vertical-align: top; }
 td.r, th.r { text-align: right; } td.c, th.c { text-align: center; }
+td.r { white-space: nowrap; }   /* "100 cards", "10 tokens" on one line */
 figure { margin: 1.2rem 0; text-align: center; }
 figure img { max-width: 100%; height: auto; }
 figcaption { color: var(--muted); font-size: .9rem; }

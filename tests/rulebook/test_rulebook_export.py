@@ -204,6 +204,9 @@ def test_markdown_and_html_exports(tmp_path: Path) -> None:
     # numbers ("1. Enemy phase"), which a numbered list would print twice.
     toc_rule = re.search(r"nav\.toc ol \{([^}]*)\}", html)
     assert toc_rule and "list-style: none" in toc_rule.group(1)
+    # Right-aligned cells are quantities ("100 cards"): they never wrap.
+    assert re.search(r"td\.r \{[^}]*white-space: nowrap", html)
+    assert '<td class="r">' in html
 
 
 def test_others_leaves_out_what_an_earlier_gallery_showed(tmp_path: Path) -> None:
