@@ -22,6 +22,7 @@ from __future__ import annotations
 import base64
 import importlib.util
 import io
+import math
 from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Sequence
@@ -116,6 +117,17 @@ def _fmt(x: float, pct: bool, diff: bool = False) -> str:
     return f"{100 * x:.1f}%" if pct else f"{x:.2f}"
 
 
+def _nice(x: float) -> float:
+    """``x`` (≥ 0) rounded up to 1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6 or 8 times a power of ten."""
+    if x <= 0:
+        return 0.0
+    power = 10.0 ** math.floor(math.log10(x))
+    for step in (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 8, 10):
+        if x <= step * power * (1 + 1e-9):
+            return step * power
+    return 10 * power
+
+
 def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = True,
               ref: float | None = None, ref_label: str = "", flags: Sequence[str] = (),
               diff: bool = False) -> str:
@@ -131,9 +143,13 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
     row_h = 22
     top = 22 if ref is not None else 6
     h = top + row_h * len(rows) + 24
-    hi = max([r[3] for r in rows] + [ref or 0.0]) or 1.0
-    lo = min([r[2] for r in rows] + [0.0])
-    span = (hi - lo) or 1.0
+    # Axis ends rounded out to readable values (40%, not 34.7%).
+    hi = _nice(max([r[3] for r in rows] + [ref or 0.0]))
+    least = min([r[2] for r in rows] + [0.0])
+    lo = -_nice(-least) if least < 0 else 0.0  # never "-0.0%"
+    if hi == lo:
+        hi = 1.0
+    span = hi - lo
     plot_w = WIDTH - label_w - right
 
     def x(v: float) -> float:
@@ -163,7 +179,8 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
         out.append(f'<text x="{x(ref):.1f}" y="{top - 8}" text-anchor="middle" '
                    f'font-size="13" fill="{REF}">{escape(ref_label)}</text>')
     axis_y = top + row_h * len(rows) + 16
-    for v in (lo, lo + span / 2, hi):
+    ticks = (lo, 0.0, hi) if lo < 0 < hi else (lo, lo + span / 2, hi)
+    for v in ticks:
         out.append(f'<text x="{x(v):.1f}" y="{axis_y}" text-anchor="middle" font-size="13" '
                    f'fill="{MUTED}">{_fmt(v, pct, diff)}</text>')
     out.append("</svg>")

@@ -405,3 +405,16 @@ def test_score_histograms_share_one_x_range() -> None:
     assert len(charts) == 3
     for chart in charts:  # every seat's axis runs 0 … 10
         assert ">0</text>" in chart and ">10</text>" in chart and chart.count("<rect") == 11
+
+
+def test_bar_chart_axis_ends_are_round_values() -> None:
+    """Axis ends round out to readable values (40.0%, not 34.7%; never "-0.0%")."""
+    from pnp.sim.html import bar_chart
+
+    svg = bar_chart([("seat 0", 0.21, 0.18, 0.247), ("seat 1", 0.29, 0.26, 0.347)], ref=0.25)
+    ticks = re.findall(r'fill="#[0-9a-f]+">([^<]+)</text>', svg)
+    assert ticks[-3:] == ["0.0%", "20.0%", "40.0%"] and "-0.0%" not in svg
+    diff = bar_chart([("turns", 1.02, 0.75, 1.29), ("margin", -1.52, -2.75, -0.3)],
+                     pct=False, ref=0.0, diff=True)
+    assert re.findall(r'fill="#[0-9a-f]+">([^<]+)</text>', diff)[-3:] == ["-3.00", "+0.00",
+                                                                          "+1.50"]
