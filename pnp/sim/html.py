@@ -231,7 +231,9 @@ def line_chart(xs: Sequence[str], series: Sequence[tuple[str, Sequence[float], S
     vals = [v for _, _, lows, highs in series for v in (*lows, *highs)]
     if ref is not None:
         vals.append(ref)
-    lo, hi = min(vals + [0.0]), max(vals) or 1.0
+    least = min(vals + [0.0])
+    lo = -_nice(-least) if least < 0 else 0.0
+    hi = _nice(max(vals)) or 1.0    # a readable top tick (20.0, not 15.02)
     span = (hi - lo) or 1.0
     pw, ph = WIDTH - left - right, h - top - bottom
 

@@ -418,3 +418,13 @@ def test_bar_chart_axis_ends_are_round_values() -> None:
                      pct=False, ref=0.0, diff=True)
     assert re.findall(r'fill="#[0-9a-f]+">([^<]+)</text>', diff)[-3:] == ["-3.00", "+0.00",
                                                                           "+1.50"]
+
+
+def test_line_chart_axis_ends_are_round_values() -> None:
+    """Sweep and ladder curves: the y axis tops out at a round value (20.00, not 15.02)."""
+    from pnp.sim.html import line_chart
+
+    svg = line_chart(["6", "8", "10"], [("mean_turns", [8.0, 12.4, 14.5], [7.5, 11.9, 14.0],
+                                         [8.6, 12.9, 15.02])], pct=False)
+    assert re.findall(r'text-anchor="end" font-size="13" fill="#[0-9a-f]+">([^<]+)</text>',
+                      svg)[:3] == ["0.00", "10.00", "20.00"]
