@@ -428,3 +428,14 @@ def test_line_chart_axis_ends_are_round_values() -> None:
                                          [8.6, 12.9, 15.02])], pct=False)
     assert re.findall(r'text-anchor="end" font-size="13" fill="#[0-9a-f]+">([^<]+)</text>',
                       svg)[:3] == ["0.00", "10.00", "20.00"]
+
+
+def test_fortune_clover_rule_keys_say_what_happened() -> None:
+    """Fortune Clover's rule keys name the event in the game's terms: 1st place on a
+    Fortune card (was "first in a deal", which reads as leading the first trick) and
+    giving back yellow (C8); every game has a 1st place on each of its deals."""
+    data = load_game_data(CARD_DATA, "fortune_clover", strict=True)
+    _t, rep, _c = run_simulation(data, 4, 20, "random", 1, 1, {})
+    rules = {r["name"]: r for r in rep["findings"]["cards"] if r["group"] == "rule"}
+    assert set(rules) == {"1st on a Fortune card", "yellow returned"}
+    assert rules["1st on a Fortune card"]["uses"] >= 20

@@ -187,7 +187,9 @@ class FortuneCloverStats(GameStats):
                 if ys[seat] or ws[seat]:
                     out[seat].append(f"paid by:{self.names[f]}")
                 if place == 1:
-                    out[seat].append("rule:first in a deal")
+                    # 1st place on the deal's Fortune card (C7; "first in a deal"
+                    # read as leading the first trick)
+                    out[seat].append("rule:1st on a Fortune card")
         for seat, y in enumerate(state.ret_y):
             if y:
                 out[seat].append("rule:yellow returned")  # ruling C8
