@@ -237,33 +237,50 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
         if len(wanted) > GALLERY_MAX:
             raise ctx.fail(f"gallery: {cid} has {len(wanted)} distinct cards: list at most "
                            f"{GALLERY_MAX} representatives as {cid}=ID,ID,…")
-        names.append(generate.component_name(component, lang))
-        for number, row_id in enumerate(wanted):
+        name = generate.component_name(component, lang)
+        names.append(name)
+        faces = []
+        for row_id in wanted:
             try:
                 layout = ctx.book.art.face(cid, row_id)
             except PnpError as exc:
                 raise ctx.fail(f"gallery: {exc.message}") from None
-            width = layout.width / card_width(1.0) * card_width(scale)
-            name = generate.component_name(component, lang)
-            slot = width
-            if len(wanted) == 1 and not cover:
-                # A lone small piece (a 10 mm marker) gets a slot as wide as its
-                # name, up to 1.25 cards wide, so the name reads across instead of
-                # one character a line; the picture sits in the slot's middle.
-                slot = max(width, min(text_width(name, scene.font, LABEL_SIZE),
-                                      1.25 * card_width(scale)))
-            if in_row == GALLERY_PER_ROW or (in_row and x + slot > MAX_WIDTH - 8):
+            faces.append((layout, layout.width / card_width(1.0) * card_width(scale)))
+        if not faces:
+            continue
+        natural = sum(width for _, width in faces) + 6 * (len(faces) - 1)
+        group = natural
+        if not cover:
+            # Small pieces (10 mm markers, a pair of chips) get a group as wide
+            # as their name, up to 1.25 cards wide, so the name reads across
+            # instead of wrapping a few characters a line; they sit in its middle.
+            group = max(natural, min(text_width(name, scene.font, LABEL_SIZE),
+                                     1.25 * card_width(scale)))
+        fits_a_row = group <= MAX_WIDTH - 8 and len(faces) <= GALLERY_PER_ROW
+        if in_row and fits_a_row and (in_row + len(faces) > GALLERY_PER_ROW
+                                      or x + group > MAX_WIDTH - 8):
+            # The whole component moves to the next row: its name then labels
+            # all of its pieces (a pair of chips was split over two rows).
+            x, y, in_row = 0.0, y - row_height - 2 * MIN_LABEL - 16, 0
+            row_height = 0.0
+        group_x, first_y = x, y
+        x += (group - natural) / 2
+        first_left, first_right, first_h = x, x, 0.0     # the pieces on the first row
+        for layout, width in faces:
+            if in_row == GALLERY_PER_ROW or (in_row and x + width > MAX_WIDTH - 8):
                 x, y, in_row = 0.0, y - row_height - 2 * MIN_LABEL - 16, 0
                 row_height = 0.0
-            w, h = scene.card(layout, x + (slot - width) / 2,
-                              y - layout.height * width / layout.width, width)
-            if number == 0 and not cover:
-                room = max(slot, len(wanted) * (w + 6) - 6)
-                scene.label(name, x + room / 2, y - h - MIN_LABEL - 3, anchor="middle",
-                            max_width=room, size=LABEL_SIZE)
+            w, h = scene.card(layout, x, y - layout.height * width / layout.width, width)
+            if y == first_y:
+                first_right, first_h = x + w, max(first_h, h)
             row_height = max(row_height, h)
-            x += max(w, slot) + 6
+            x += w + 6
             in_row += 1
+        x += (group - natural) / 2
+        if not cover:
+            left, right = (group_x, group_x + group) if fits_a_row else (first_left, first_right)
+            scene.label(name, (left + right) / 2, first_y - first_h - MIN_LABEL - 3,
+                        anchor="middle", max_width=right - left, size=LABEL_SIZE)
     if not cover:
         ctx.book.galleried.update(cid for cid, _ in picks)
     ref = ctx.book.pictures.add("gallery-" + "-".join(cid for cid, _ in picks), scene)

@@ -14,7 +14,8 @@ from reportlab.lib.pagesizes import A4, A5
 from pnp import PROJECT_ROOT
 from pnp.data import DEFAULT_DATA_DIR, load_game_data
 from pnp.errors import PnpError
-from pnp.rulebook import export_html, export_markdown, export_rulebook, rulebook_markdown
+from pnp.rulebook import (export_html, export_markdown, export_rulebook, prepare,
+                          rulebook_markdown)
 from pnp.rulebook.pdf import HALF_LETTER
 from rulebook_books import LANGS, SLUGS, book
 
@@ -223,6 +224,20 @@ def test_others_leaves_out_what_an_earlier_gallery_showed(tmp_path: Path) -> Non
     aids = "カード見本：サマリーカード・サマリーカード（英語）"
     assert captions("{{ gallery others }}\n")[1] == both
     assert captions("{{ gallery reel=reel-1-bolt }}\n\n{{ gallery others }}\n")[2] == aids
+
+
+def test_a_gallery_keeps_a_components_pieces_on_one_row_under_one_line() -> None:
+    # Fortune Clover's two chips: the white one wrapped to the next row and
+    # the name broke as フォーチュ / チップ under the yellow one alone.
+    scene = prepare("fortune_clover", lang="ja").pictures["gallery-fortune-chips-deck-aid-aid_en"]
+    pieces = sorted((i.box for i in scene.items if i.layer == 1), key=lambda b: b[2] - b[0])
+    chips = pieces[:2]
+    assert chips[0][1] == chips[1][1]                         # same row
+    left, right = min(b[0] for b in chips), max(b[2] for b in chips)
+    labels = [b for b in (i.box for i in scene.items if i.layer == 3)
+              if left - 20 <= (b[0] + b[2]) / 2 <= right + 20 and b[3] <= chips[0][1]
+              and b[1] >= chips[0][1] - 30]
+    assert len(labels) == 1                                   # the name on one line
 
 
 def test_unknown_placeholder_names_file_and_line(tmp_path: Path) -> None:
