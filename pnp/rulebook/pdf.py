@@ -7,7 +7,8 @@ diagrams from the data) and tables that repeat their header when they
 break. Headings never stand alone at a page foot: each needs room for
 itself and a few lines of what follows, or it moves on. The same holds for
 a lead-in (a paragraph that introduces the table after it, or one that
-ends in a colon): it moves on with the start of what it introduces.
+ends in a colon): it moves on with the start of what it introduces. A table
+or list that breaks leaves at least two rows or items on each page.
 
 Fonts are embedded TrueType subsets: IPAexGothic for Japanese; the English
 edition sets Bitstream Vera (regular and bold) with IPAexGothic for any
