@@ -305,7 +305,7 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     n = rep["config"]["players"]
     rows = fnd.get("cards") or []
     if rows:
-        out.append("Cards and rule choices (per seat-game that had it; shared wins split; "
+        out.append("Cards and rules (per seat-game that had it; shared wins split; "
                    "judged against the group average):")
         groups: dict[str, list[dict[str, Any]]] = {}
         for row in rows:

@@ -75,7 +75,7 @@ def test_report_leads_with_findings() -> None:
                      "--invariants", "off")
     assert code == 0, text
     assert text.index("Findings") < text.index("Completion:")
-    assert "Cards and rule choices" in text and "played (average" in text
+    assert "Cards and rules (per seat-game" in text and "played (average" in text
     assert "Drama:" in text
 
 
