@@ -177,7 +177,7 @@ def run_simulation(data: "GameData", players: int | None, games: int,
         write_json_atomic(Path(json_path), report)
     if html_path is not None:
         from pnp.sim.html import report_page
-        _write_html(html_path, report_page(report))
+        _write_html(html_path, report_page(report, figure_lines=lines))
     return text, report, 0 if result.ok else 1
 
 

@@ -51,6 +51,8 @@ td.flag { color: #9c2a1c; font-weight: bold; text-align: left; }
 svg { display: block; margin: 8px 0; }
 svg text { font-family: inherit; fill: #1a1a1a; }
 .note { color: #4a4a4a; font-size: 14px; }
+pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", "pnp-ipaex", monospace;
+      font-size: 12px; line-height: 1.4; overflow-x: auto; }
 """
 
 
@@ -303,8 +305,21 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.1f}%"
 
 
-def report_page(rep: dict[str, Any]) -> str:
-    """The chart page of one simulation report (:func:`pnp.sim.report.build_report`)."""
+def _few_note(few: Sequence[tuple[str, int]]) -> str:
+    """One note naming the rules whose "not" columns rest on only a few games."""
+    if not few:
+        return ""
+    names = ", ".join(f"{escape(name)} ({n} game{'s' if n != 1 else ''})" for name, n in few)
+    return (f'<p class="note">The "not" columns rest on only a few games for: {names}; '
+            "read them as noise.</p>")
+
+
+def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
+    """The chart page of one simulation report (:func:`pnp.sim.report.build_report`).
+
+    ``figure_lines`` are the game's own report lines (its ``GameStats.format``),
+    shown as in the text report so the page holds every figure the text does.
+    """
     g, cfg = rep["game"], rep["config"]
     meta = (f"{cfg['players']} player{'s' if cfg['players'] != 1 else ''}, {cfg['games']} "
             f"games, seed {cfg['seed']}, bots "
@@ -346,6 +361,14 @@ def report_page(rep: dict[str, Any]) -> str:
         if n > 1:
             sections.append(_section("Win shares by bot (per seat-game)", bar_chart(
                 rows, ref=rep["fair_share"], ref_label=f"luck {_pct(rep['fair_share'])}")))
+            # The win matrix as the text gives it (row finishes ahead of column).
+            names = bots["names"]
+            sections.append(_section("Head to head", _table(
+                ["row finishes ahead of column"] + list(names),
+                [(a, *("—" if a == b else _pct(bots["head_to_head"][a][b]) for b in names))
+                 for a in names]),
+                '<p class="note">Share of seat pairs in one game where the row\'s bot '
+                "finished ahead (winner first, then score; equal counts half).</p>"))
         else:
             sections.append(_section("Mean score by bot", bar_chart(
                 [(name, bots["win"][name]["score_mean"], bots["win"][name]["score_ci_low"],
@@ -389,10 +412,12 @@ def report_page(rep: dict[str, Any]) -> str:
               f"{r[f'{key}_when_fired']:.2f}",
               "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}")
              for r in rules]),
-            # A "not" figure from a handful of games is noise: say how many.
-            *[f'<p class="note">{escape(r["event"])}: the "not" columns rest on only '
-              f'{r["games_otherwise"]} game{"s" if r["games_otherwise"] != 1 else ""}.</p>'
-              for r in rules if otherwise_note(r["games_otherwise"])]))
+            # A "not" figure from a handful of games is noise: say how many, in one note.
+            _few_note([(r["event"], r["games_otherwise"]) for r in rules
+                       if otherwise_note(r["games_otherwise"])])))
+    if figure_lines and rep.get("game_figures"):
+        sections.append(_section(rep["game_figures"]["title"],
+                                 "<pre>" + escape("\n".join(figure_lines)) + "</pre>"))
     d = (rep.get("findings") or {}).get("drama")
     if d:
         sections.append(_section("Drama", f"<p>The eventual winner was behind at the "

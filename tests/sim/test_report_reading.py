@@ -71,7 +71,7 @@ def test_rule_line_says_how_few_games_the_comparison_rests_on() -> None:
         "seats": [{"seat": s, "win_share": 0.25, "ci_low": 0.2, "ci_high": 0.3,
                    "score_mean": 1.0, "score_ci_low": 0.9, "score_ci_high": 1.1,
                    "score_histogram": {"1": 1}} for s in range(4)]})
-    assert "99.9%" in page and "rest on only 1 game." in page
+    assert "99.9%" in page and "rest on only a few games for: club_wins_trick (1 game);" in page
     assert "100.0%</td>" not in page
 
 
@@ -439,3 +439,19 @@ def test_fortune_clover_rule_keys_say_what_happened() -> None:
     rules = {r["name"]: r for r in rep["findings"]["cards"] if r["group"] == "rule"}
     assert set(rules) == {"1st on a Fortune card", "yellow returned"}
     assert rules["1st on a Fortune card"]["uses"] >= 20
+
+
+def test_chart_page_holds_the_win_matrix_and_the_games_own_figures(tmp_path: Path) -> None:
+    """With mixed bots the page has the head-to-head table the text has; the game's own
+    figures (Undecim's VP by source, …) are on the page too, as the text prints them."""
+    data = load_game_data(CARD_DATA, "fortuna", strict=True)
+    out = tmp_path / "r.html"
+    text, rep, _c = run_simulation(data, 4, 40, "greedy,random", 1, 1, {}, html_path=out)
+    page = out.read_text(encoding="utf-8")
+    h2h = rep["bots"]["head_to_head"]["greedy"]["random"]
+    matrix = page.split("<h2>Head to head</h2>")[1].split("<h2>")[0]
+    assert f"<td>greedy</td><td>—</td><td>{100 * h2h:.1f}%</td>" in matrix
+    own = page.split("<h2>Fortuna figures</h2>")[1].split("<h2>")[0]
+    first = text.split("Fortuna figures:\n")[1].splitlines()[0].strip()
+    assert first.startswith("sets by declared value") and escape(first) in own
+    assert "Fortuna figures" not in report_page(rep)  # only when given
