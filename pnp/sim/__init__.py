@@ -287,7 +287,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     every per-game outcome with its paired 95% interval (and what two
     independent runs would have given), plus each variant's key figures.
     """
-    from pnp.sim.paired import change_sentence, format_difference
+    from pnp.sim.paired import change_sentence, format_difference, outcome_label
 
     _check_ints(games, jobs, step_cap, seed)
     _check_paired_games(games, "--compare")
@@ -337,7 +337,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
                 continue  # with one bot type its "win share" is 1/N by construction
             if n0 == 1 and (name.startswith("win_") or name == "winner_margin"):
                 continue  # solo: every run "wins", with no margin over anyone
-            out.append("  " + format_difference(name, d))
+            out.append("  " + format_difference(name, d, outcome_label(name, prepared[0].bots)))
         own = [f for f in row["figures"] if f["name"] not in ("completion", "mean_turns",
                                                               "seat0_wins", "top_score_ties")]
         base_own = {f["name"]: f for f in rows[0]["figures"]}

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from pnp.sim.findings import fired_share, otherwise_note
+from pnp.sim.paired import outcome_label
 
 #: Chart size (SVG user units = CSS px).
 WIDTH = 720
@@ -507,7 +508,8 @@ def compare_page(doc: dict[str, Any]) -> str:
         diffs = row["paired"]["differences"]
         one_bot = len(set(doc["bots"])) == 1  # then win_bot* is 1/N by construction
         solo = doc["players"] == 1  # every run "wins", with no margin: nothing to show
-        wins = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
+        wins = [(outcome_label(n, doc["bots"]), d["mean"], d["low"], d["high"])
+                for n, d in diffs.items()
                 if n.startswith("win_") and d["base_mean"] is not None and not solo
                 and not (one_bot and n.startswith("win_bot"))]
         other = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
@@ -515,11 +517,13 @@ def compare_page(doc: dict[str, Any]) -> str:
                  and not (solo and n == "winner_margin")]
         # The numbers behind the bars, as the text report gives them: base and
         # changed means, and whether the paired interval excludes 0.
-        shown = [n for n, *_ in wins + other]
+        shown = [n for n, d in diffs.items() if n.startswith("win_") and
+                 d["base_mean"] is not None and not solo and
+                 not (one_bot and n.startswith("win_bot"))] + [n for n, *_ in other]
         table = _table(
             ["outcome", "base", "changed", "difference (95% paired)", "two runs would give",
              "excludes 0"],
-            [(n, _fmt(diffs[n]["base_mean"], n.startswith("win_")),
+            [(outcome_label(n, doc["bots"]), _fmt(diffs[n]["base_mean"], n.startswith("win_")),
               _fmt(diffs[n]["variant_mean"], n.startswith("win_")),
               f"{_fmt(diffs[n]['mean'], n.startswith('win_'), True)} "
               f"({_fmt(diffs[n]['low'], n.startswith('win_'), True)} … "

@@ -76,7 +76,14 @@ class Paired:
         return out
 
 
-def format_difference(name: str, d: dict[str, Any]) -> str:
+def outcome_label(name: str, bots: Sequence[str]) -> str:
+    """``win_bot1`` with the bot it counts (``win_bot1 (random)``); other names as they are."""
+    if name.startswith("win_bot") and name[7:].isdigit() and int(name[7:]) < len(bots):
+        return f"{name} ({bots[int(name[7:])]})"
+    return name
+
+
+def format_difference(name: str, d: dict[str, Any], label: str | None = None) -> str:
     """One line: ``win_seat0  21.0% → 23.1%  +2.1 points (95% paired +0.9 … +3.3; …)``."""
     rate = name.startswith("win_")
     k = 100.0 if rate else 1.0
@@ -85,7 +92,7 @@ def format_difference(name: str, d: dict[str, Any]) -> str:
     # A win share reads as a percentage (21.0% → 23.0%), its change in points.
     base, changed = ((f"{k * d['base_mean']:7.1f}%", f"{k * d['variant_mean']:7.1f}%") if rate
                      else (f"{d['base_mean']:8.2f}", f"{d['variant_mean']:8.2f}"))
-    return (f"{name:<16} {base} → {changed}  "
+    return (f"{label or name:<16} {base} → {changed}  "
             f"{k * d['mean']:+7.2f}{unit} (95% paired {k * d['low']:+.2f} … "
             f"{k * d['high']:+.2f}; two independent runs would give ±"
             f"{k * d['unpaired_half_width']:.2f}){'  *' if sig else ''}")

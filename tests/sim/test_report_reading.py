@@ -455,3 +455,13 @@ def test_chart_page_holds_the_win_matrix_and_the_games_own_figures(tmp_path: Pat
     first = text.split("Fortuna figures:\n")[1].splitlines()[0].strip()
     assert first.startswith("sets by declared value") and escape(first) in own
     assert "Fortuna figures" not in report_page(rep)  # only when given
+
+
+def test_bot_outcomes_are_named_by_their_bot() -> None:
+    """With mixed bots, --compare's win_bot1 line says which bot it is (win_bot1 (random)),
+    in the text and on the page."""
+    from pnp.sim.html import compare_page
+
+    text, doc, _c = run_compare(TOY, ["cards=12"], 3, 20, "greedy,random", 2, 1, {})
+    assert any(line.startswith("  win_bot1 (random)") for line in text.splitlines())
+    assert "<td>win_bot1 (random)</td>" in compare_page(doc)
