@@ -203,18 +203,18 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
     for cid in args:
         if cid not in ("others", "cover"):
             picks.append((ctx.component(cid), []))
-    for cid, ids in options.items():
+    for cid, listed in options.items():
         if cid == "scale":
             continue
-        picks.append((ctx.component(cid), [i for i in ids.split(",") if i]))
+        picks.append((ctx.component(cid), [i for i in listed.split(",") if i]))
     if "others" in args:
         # Every other component with a face template, by its first card: a
         # component added to the data shows up without editing the text.
         named = {cid for cid, _ in picks} | ctx.book.galleried
         for cid, component in ctx.game.manifest.components.items():
             if cid not in named and component.face:
-                rows = [r.id for r in ctx.game.rows.get(cid, []) if r.qty]
-                picks.append((cid, rows[:1] if component.table else []))
+                present = [r.id for r in ctx.game.rows.get(cid, []) if r.qty]
+                picks.append((cid, present[:1] if component.table else []))
     if not picks:
         raise ctx.fail("gallery: name at least one component, e.g. {{ gallery reel=ID,ID }}")
     try:
