@@ -231,6 +231,16 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
         raise PnpError(f"--sweep {clash[0]}: also given with --param; give it once")
     # Build every variant first so a bad value fails before any game is played.
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
+    seen: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
+    for combo, v in zip(grid, prepared):
+        key = tuple(sorted((k, repr(val)) for k, val in v.game.params.items()))
+        if key in seen:
+            # 7 and 07, or true and True: the game reads them as one value, so
+            # the table would repeat a row (and pair it with itself).
+            same = ", ".join(f"{k}={seen[key][k]} and {combo[k]}" for k in combo
+                             if seen[key][k] != combo[k])
+            raise PnpError(f"--sweep: {same} are the same value; give each once")
+        seen[key] = combo
     with _progress_bar(progress, games * len(grid), f"Sweeping {data.slug}",
                        json_path) as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,

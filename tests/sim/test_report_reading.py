@@ -465,3 +465,11 @@ def test_bot_outcomes_are_named_by_their_bot() -> None:
     text, doc, _c = run_compare(TOY, ["cards=12"], 3, 20, "greedy,random", 2, 1, {})
     assert any(line.startswith("  win_bot1 (random)") for line in text.splitlines())
     assert "<td>win_bot1 (random)</td>" in compare_page(doc)
+
+
+def test_sweep_values_the_game_reads_as_one_are_refused() -> None:
+    """cards=16,016 would print the same row twice (and pair it with itself)."""
+    from pnp.sim import run_sweep
+
+    with pytest.raises(PnpError, match="--sweep: cards=16 and 016 are the same value"):
+        run_sweep(TOY, ["cards=16,016"], 3, 10, "random", 1, 1, {})
