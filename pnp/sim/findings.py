@@ -182,6 +182,12 @@ def sentences(rep: dict[str, Any]) -> list[str]:
                    "finish cleanly: fix those first (failures below).")
     if not comp["completed"]:
         return out
+    for seat in rep["seats"]:
+        idle = seat.get("games_without_decision") or 0
+        if idle:
+            # Whether every player can act is the first thing a run checks.
+            out.append(f"Seat {seat['seat']} made no decision at all in {idle} of "
+                       f"{comp['completed']} games: check that every player gets to act.")
     bal = rep.get("seat_balance")
     if bal and bal["significant"] and not rep["config"]["seat_rotation"]:
         for s in bal["flagged"]:

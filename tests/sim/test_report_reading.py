@@ -473,3 +473,14 @@ def test_sweep_values_the_game_reads_as_one_are_refused() -> None:
 
     with pytest.raises(PnpError, match="--sweep: cards=16 and 016 are the same value"):
         run_sweep(TOY, ["cards=16,016"], 3, 10, "random", 1, 1, {})
+
+
+def test_a_seat_that_never_acts_is_a_finding() -> None:
+    """A seat with games in which it made no decision leads the findings; none, nothing."""
+    rep = _report(3, {})
+    rep["seats"] = [{"seat": s, "win_share": 1 / 3, "ci_low": 0.0, "ci_high": 1.0,
+                     "games_without_decision": idle} for s, idle in enumerate((0, 12, 0))]
+    assert sentences(rep) == ["Seat 1 made no decision at all in 12 of 1000 games: check "
+                              "that every player gets to act."]
+    rep["seats"][1]["games_without_decision"] = 0
+    assert sentences(rep) == []
