@@ -215,6 +215,9 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             if cid not in named and component.face:
                 present = [r.id for r in ctx.game.rows.get(cid, []) if r.qty]
                 picks.append((cid, present[:1] if component.table else []))
+    if not picks and "others" in args:
+        raise ctx.fail("gallery: 'others' found no component that an earlier gallery did not "
+                       "show: drop this gallery or name a component, e.g. {{ gallery reel=ID }}")
     if not picks:
         raise ctx.fail("gallery: name at least one component, e.g. {{ gallery reel=ID,ID }}")
     try:

@@ -224,6 +224,8 @@ def test_others_leaves_out_what_an_earlier_gallery_showed(tmp_path: Path) -> Non
     aids = "カード見本：サマリーカード・サマリーカード（英語）"
     assert captions("{{ gallery others }}\n")[1] == both
     assert captions("{{ gallery reel=reel-1-bolt }}\n\n{{ gallery others }}\n")[2] == aids
+    with pytest.raises(PnpError, match=rf"^{re.escape(str(source))}:7: gallery: 'others' found no"):
+        captions("{{ gallery others }}\n\n{{ gallery others }}\n")
 
 
 def test_a_gallery_keeps_a_components_pieces_on_one_row_under_one_line() -> None:
