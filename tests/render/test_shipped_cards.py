@@ -164,3 +164,31 @@ def test_hp_tracker_speaks_the_rulebooks_words() -> None:
         for r in boxes[f"line-{i}"].runs:
             lines[round(r.y, 1)] = lines.get(round(r.y, 1), "") + r.text
         assert len(lines) == 2 and all(t.endswith("。") for t in lines.values()), lines
+
+
+def test_undecim_card_text_breaks_between_sentences() -> None:
+    """Action cards set one sentence a line; scenario lasting effects end in 「。」.
+
+    The wrap used to split compounds across lines (入/植, 獲/得, 時/間経過)
+    and the scenario card dropped the lasting effect's full stop.
+    """
+    from pnp.builder.preview import render_sides
+    from pnp.render.jinja_env import make_environment
+    from pnp.render.nodes import Text
+
+    def lines(box: Text) -> list[str]:
+        by_y: dict[float, str] = {}
+        for r in box.runs:
+            by_y[round(r.y, 1)] = by_y.get(round(r.y, 1), "") + r.text
+        return [by_y[y] for y in sorted(by_y)]
+
+    env = make_environment(TEMPLATES)
+    game = load_game_data(DATA, "undecim", strict=True)
+    for side in render_sides(env, game, game.manifest.components["actions"], backs=False):
+        rules = next(n for n in side.layout.nodes if isinstance(n, Text) and n.id == "rules")
+        text = next(r.values["text"] for r in game.rows["actions"] if r.id == side.card)
+        assert lines(rules) == [s + "。" for s in text.split("。") if s], side.card
+    for side in render_sides(env, game, game.manifest.components["scenarios"], backs=False):
+        always = [n for n in side.layout.nodes if isinstance(n, Text) and n.id == "always"]
+        for box in always:
+            assert "".join(lines(box)).endswith("。"), side.card
