@@ -25,6 +25,9 @@ class GameStats(ABC):
 
     #: Heading of the report section.
     title: str = "Game figures"
+    #: What a seat's score (``State.returns``) counts, named beside scores in
+    #: the report ("VP", "chips"); empty: just "score".
+    score_unit: str = ""
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty for ``num_players`` seats."""

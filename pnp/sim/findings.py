@@ -237,7 +237,9 @@ def sentences(rep: dict[str, Any]) -> list[str]:
         # a rule fires in a seat's game; a card is one the seat had
         unit = "game" if solo else "seat"     # a solo game has one seat: say "game"
         who = f"a {unit} where it happened" if group == "rule" else f"a {unit} with one"
-        what = "scores that much on average" if solo else "wins that often"
+        unit = rep["config"].get("score_unit") or ""
+        what = (f"scores that much on average{f' ({unit})' if unit else ''}" if solo
+                else "wins that often")
         out.append(f"{group}: {', '.join(parts)}{more} {verb} — {who} {what}, "
                    f"against {avg} for the group.")
     d = fnd.get("drama")

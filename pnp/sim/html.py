@@ -348,7 +348,8 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     # One x range for every seat, so the seats' histograms can be compared by eye.
     values = [int(k) for s in seats for k in s["score_histogram"]]
     span = (min(values), max(values)) if values else None
-    sections.append(_section("Score distribution by seat", *[
+    unit = cfg.get("score_unit") or ""
+    sections.append(_section("Score distribution by seat" + (f" ({unit})" if unit else ""), *[
         histogram(s["score_histogram"], label=f"seat {s['seat']}: mean "
                   f"{s['score_mean']:.2f} ({s['score_ci_low']:.2f}–{s['score_ci_high']:.2f})",
                   height=130, span=span) for s in seats]))

@@ -162,6 +162,7 @@ def build_report(result: SimResult) -> dict[str, Any]:
                  "params": {k: result.params[k] for k in sorted(result.params)}},
         "config": {"players": n, "games": result.games, "bots": list(result.bots),
                    "seat_rotation": mixed(result.bots), "seed": result.seed,
+                   "score_unit": getattr(t.stats, "score_unit", "") or "",
                    "invariants": result.invariants, "step_cap": result.step_cap,
                    "interval": INTERVAL_METHOD},
         "ok": result.ok,
@@ -313,9 +314,11 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
 def _format_seats(rep: dict[str, Any], out: list[str]) -> None:
     """The seat table, tie rates and balance test."""
     cfg = rep["config"]
+    unit = cfg.get("score_unit") or ""
     if cfg["players"] == 1:
         s = rep["seats"][0]
-        out.append(f"Score: mean {_num(s['score_mean'])} (95% {_num(s['score_ci_low'])}–"
+        out.append(f"Score{f' ({unit})' if unit else ''}: mean {_num(s['score_mean'])} "
+                   f"(95% {_num(s['score_ci_low'])}–"
                    f"{_num(s['score_ci_high'])}), sd {_num(s['score_sd'])}")
         return
     ties = rep["ties"]
@@ -327,7 +330,7 @@ def _format_seats(rep: dict[str, Any], out: list[str]) -> None:
     # "first player", so the header says which seat that is.
     out.append(f"Seats (seat 0 is the start player; fair share {_pct(rep['fair_share'])}; "
                "95% intervals):")
-    out.append("  seat  " + "score mean (95% interval)".ljust(26) + "    sd  "
+    out.append("  seat  " + f"{unit or 'score'} mean (95% interval)".ljust(26) + "    sd  "
                + "wins by the rules".ljust(24) + "ties split evenly".ljust(24)
                + "decisions/game")
     for s in rep["seats"]:

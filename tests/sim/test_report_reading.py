@@ -484,3 +484,23 @@ def test_a_seat_that_never_acts_is_a_finding() -> None:
                               "that every player gets to act."]
     rep["seats"][1]["games_without_decision"] = 0
     assert sentences(rep) == []
+
+
+def test_scores_carry_their_unit() -> None:
+    """A score is VP, chips or bosses taken: the seat table, the solo line, the solo
+    sentences and the page say which (a game without a unit says "score")."""
+    from pnp.sim.report import format_report
+
+    clover = load_game_data(CARD_DATA, "fortune_clover", strict=True)
+    _t, rep, _c = run_simulation(clover, 4, 10, "random", 1, 1, {})
+    assert rep["config"]["score_unit"] == "chips"
+    assert "  seat  chips mean (95% interval)" in format_report(rep)
+    assert "Score distribution by seat (chips)" in report_page(rep)
+    ep2 = load_game_data(CARD_DATA, "episode2", strict=True)
+    text, rep, _c = run_simulation(ep2, 1, 300, "random", 1, 1, {})
+    assert "Score (bosses taken): mean" in text
+    assert any("scores that much on average (bosses taken)" in s
+               for s in rep["findings"]["sentences"])
+    _t, toy_rep, _c = run_simulation(TOY, 3, 10, "random", 1, 1, {})
+    assert toy_rep["config"]["score_unit"] == ""
+    assert "  seat  score mean (95% interval)" in format_report(toy_rep)

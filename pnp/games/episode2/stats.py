@@ -55,6 +55,7 @@ class Episode2Stats(GameStats):
     """Outcome rates, spoils and HP distributions, game-over causes, retreats."""
 
     title = "第2話 runs"
+    score_unit = "bosses taken"
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Empty counters sized by the game's bosses and starting HP."""

@@ -28,6 +28,7 @@ class FortunaStats(GameStats):
     """Sets by declared value (count, VP), all-in and 0 sets; findings hooks."""
 
     title = "Fortuna figures"
+    score_unit = "VP"
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty; keep the card names and icons (not the game: stats travel

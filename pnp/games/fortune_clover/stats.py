@@ -60,6 +60,7 @@ class FortuneCloverStats(GameStats):
     """Fortune-card payouts by place, unpaid places, yellow returns and shared wins."""
 
     title = "Fortune Clover figures"
+    score_unit = "chips"
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Keep the Fortune cards' ids, names and reward tables at ``num_players``."""

@@ -28,6 +28,7 @@ class NinePeakStats(GameStats):
     """Sets by size (count, points), peak-pile cards; findings hooks."""
 
     title = "9 Peak figures"
+    score_unit = "VP"
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty; keep card codes and set scores (not the game itself)."""

@@ -67,6 +67,7 @@ class UndecimStats(GameStats):
     """VP sources, action-card and scenario-card figures, Red Moon Nights."""
 
     title = "Undecim figures"
+    score_unit = "VP"
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty for ``num_players`` seats."""
