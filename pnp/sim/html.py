@@ -440,13 +440,26 @@ def ladder_page(doc: dict[str, Any]) -> str:
                        pct=not solo, ref=None if solo else doc["fair_share"],
                        ref_label="" if solo else f"luck {_pct(doc['fair_share'])}",
                        x_label="iterations per decision")
-    table = _table(["iterations", "seat-games", "score mean (95%)"] +
-                   ([] if solo else ["win share (95%)"]),
-                   [(r["budget"], r["seat_games"],
-                     f"{r['score_mean']:.2f} ({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})",
-                     *([] if solo else [f"{_pct(r['win_share'])} ({_pct(r['ci_low'])}–"
-                                        f"{_pct(r['ci_high'])})"]))
-                    for r in rungs])
+    def score(r: dict[str, Any]) -> str:
+        return f"{r['score_mean']:.2f} ({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})"
+
+    if solo:
+        # As the text: the field bot alone first, then each rung's paired
+        # difference from it on the same deals (what the ladder is read by).
+        base = doc.get("baseline")
+        rows: list[tuple[Any, ...]] = ([(f"{doc['field']} alone", base["seat_games"],
+                                         score(base), "—")] if base else [])
+        rows += [(r["budget"], r["seat_games"], score(r),
+                  f"{r['paired_vs_field']['mean']:+.2f} ({r['paired_vs_field']['low']:+.2f} … "
+                  f"{r['paired_vs_field']['high']:+.2f})" if r.get("paired_vs_field") else "—")
+                 for r in rungs]
+        table = _table(["iterations", "games", "score mean (95%)",
+                        f"difference vs {doc['field']} (paired 95%)"], rows)
+    else:
+        table = _table(["iterations", "seat-games", "score mean (95%)", "win share (95%)"],
+                       [(r["budget"], r["seat_games"], score(r),
+                         f"{_pct(r['win_share'])} ({_pct(r['ci_low'])}–{_pct(r['ci_high'])})")
+                        for r in rungs])
     n = doc["players"]
     meta = (f"{n} player{'s' if n != 1 else ''}, {doc['games']} games per budget on the same "
             f"deals, seed {doc['seed']}, "

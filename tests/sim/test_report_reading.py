@@ -504,3 +504,19 @@ def test_scores_carry_their_unit() -> None:
     _t, toy_rep, _c = run_simulation(TOY, 3, 10, "random", 1, 1, {})
     assert toy_rep["config"]["score_unit"] == ""
     assert "  seat  score mean (95% interval)" in format_report(toy_rep)
+
+
+def test_solo_ladder_page_shows_the_paired_differences() -> None:
+    """The solo ladder is read by its paired differences against the field bot: the page
+    shows them, with the field bot's own row, as the text does."""
+    from pnp.sim import run_ladder
+    from pnp.sim.html import ladder_page
+
+    data = load_game_data(CARD_DATA, "episode2", strict=True)
+    text, doc, _c = run_ladder(data, 1, 6, "heuristic", 1, 1, {}, budgets="2,4")
+    page = ladder_page(doc)
+    d = doc["rungs"][1]["paired_vs_field"]
+    cell = f"{d['mean']:+.2f} ({d['low']:+.2f} … {d['high']:+.2f})"
+    assert f"<td>{cell}</td>" in page and cell in text
+    assert "<td>heuristic alone</td>" in page
+    assert "<th>difference vs heuristic (paired 95%)</th>" in page
