@@ -434,11 +434,15 @@ def ladder_page(doc: dict[str, Any]) -> str:
     """The skill ladder: win share (or score, solo) against budget with intervals."""
     rungs = doc["rungs"]
     solo = doc["players"] == 1
+    # The line to beat: luck's share, or (solo) the field bot's own mean score.
+    base = doc.get("baseline") if solo else None
+    ref = (base["score_mean"] if base else None) if solo else doc["fair_share"]
+    ref_label = ((f"{doc['field']} alone {base['score_mean']:.2f}" if base else "") if solo
+                 else f"luck {_pct(doc['fair_share'])}")
     chart = line_chart([str(r["budget"]) for r in rungs],
                        [("mcts", [r["win_share"] for r in rungs], [r["ci_low"] for r in rungs],
                          [r["ci_high"] for r in rungs])],
-                       pct=not solo, ref=None if solo else doc["fair_share"],
-                       ref_label="" if solo else f"luck {_pct(doc['fair_share'])}",
+                       pct=not solo, ref=ref, ref_label=ref_label,
                        x_label="iterations per decision")
     def score(r: dict[str, Any]) -> str:
         return f"{r['score_mean']:.2f} ({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})"

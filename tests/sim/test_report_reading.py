@@ -520,3 +520,4 @@ def test_solo_ladder_page_shows_the_paired_differences() -> None:
     assert f"<td>{cell}</td>" in page and cell in text
     assert "<td>heuristic alone</td>" in page
     assert "<th>difference vs heuristic (paired 95%)</th>" in page
+    assert f">heuristic alone {doc['baseline']['score_mean']:.2f}</text>" in page  # the line
