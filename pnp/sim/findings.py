@@ -9,9 +9,9 @@ simulator looks for (duck-typed, so games without them lose nothing):
   it, their win credit (shared wins split) and their return.
 * ``standing(state) -> per seat, a number`` — each seat's standing mid-game
   (VP so far). The runner snapshots it whenever a turn begins, which gives
-  *drama* (how often the eventual winner was not leading at the start of
-  the last third of the game) and *lead changes* (how often the sole leader
-  changed).
+  *drama* (how often the eventual winner was behind, not even sharing the
+  lead, at the start of the last third of the game) and *lead changes* (how
+  often the sole leader changed).
 * ``finding_sentences(figures) -> list of sentences`` — what the game's own
   figures (its ``to_dict``) show, in the game's words, each only where the
   data supports it; :func:`pnp.sim.report.build_report` appends them to the
