@@ -442,14 +442,14 @@ def _tts_uses(png: Path) -> dict[str, Any] | None:
         except (OSError, ValueError):
             continue
         for obj in _objects(data):
-            for deck in (obj.get("CustomDeck") or {}).values():
+            for deck in map(_table, _table(obj.get("CustomDeck")).values()):
                 for key in ("FaceURL", "BackURL"):
                     path = _url_path(str(deck.get(key, "")), js.parent)
                     if path is not None and path.resolve() == target:
-                        grid = (deck.get("NumWidth", 1), deck.get("NumHeight", 1))
+                        grid = (_count(deck.get("NumWidth", 1)), _count(deck.get("NumHeight", 1)))
                         single = key == "BackURL" and not deck.get("UniqueBack")
                         return {"grid": (1, 1) if single else grid, "json": js.name}
-            image = obj.get("CustomImage") or {}
+            image = _table(obj.get("CustomImage"))
             for key in ("ImageURL", "ImageSecondaryURL"):
                 path = _url_path(str(image.get(key, "")), js.parent)
                 if path is not None and path.resolve() == target:
@@ -461,12 +461,27 @@ def _objects(data: Any) -> Iterator[dict[str, Any]]:
     """Yield every object of a TTS save (contained objects too)."""
     if not isinstance(data, dict):
         return
-    stack = list(data.get("ObjectStates") or [])
+    stack = _list(data.get("ObjectStates"))
     while stack:
         obj = stack.pop()
         if isinstance(obj, dict):
             yield obj
-            stack.extend(obj.get("ContainedObjects") or [])
+            stack.extend(_list(obj.get("ContainedObjects")))
+
+
+def _count(value: Any) -> int:
+    """A grid count from a save: a whole number ≥ 1, anything else counts as 1."""
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 1 else 1
+
+
+def _list(value: Any) -> list[Any]:
+    """``value`` if it is a JSON array, else empty (a foreign or hand-edited save)."""
+    return list(value) if isinstance(value, list) else []
+
+
+def _table(value: Any) -> dict[str, Any]:
+    """``value`` if it is a JSON object, else empty."""
+    return value if isinstance(value, dict) else {}
 
 
 def _check_png(path: Path, table: ProfileTable, wanted: Profile | None,
@@ -544,18 +559,27 @@ def _check_tts_json(path: Path, report: Report) -> None:
     urls: set[str] = set()
     for obj in objects:
         name = obj.get("Name")
-        decks = obj.get("CustomDeck") or {}
+        decks = _table(obj.get("CustomDeck"))
+        if not all(isinstance(d, dict) and all(isinstance(d.get(k, 0), int) for k in
+                                               ("NumWidth", "NumHeight"))
+                   for d in decks.values()):
+            problems.append("a CustomDeck entry is not a table with whole-number NumWidth "
+                            "and NumHeight")
+            decks = {}
         for key, deck in decks.items():
             cols, rows = deck.get("NumWidth", 0), deck.get("NumHeight", 0)
             if not (1 <= cols <= 10 and 1 <= rows <= 7):
                 problems.append(f"sheet {key}: grid {cols} x {rows} outside 10 x 7")
             urls.update(str(deck.get(k, "")) for k in ("FaceURL", "BackURL"))
         if name == "DeckCustom":
-            ids = obj.get("DeckIDs") or []
-            cards = obj.get("ContainedObjects") or []
+            ids = _list(obj.get("DeckIDs"))
+            cards = _list(obj.get("ContainedObjects"))
+            if not all(isinstance(i, int) and not isinstance(i, bool) and i >= 0 for i in ids):
+                problems.append("DeckIDs: expected a list of whole numbers")
+                ids = []
             if len(ids) != len(cards):
                 problems.append(f"{len(ids)} DeckIDs but {len(cards)} contained cards")
-            for cid, card in zip(ids, cards):
+            for cid, card in zip(ids, map(_table, cards)):
                 if card.get("CardID") != cid:
                     problems.append(f"card {card.get('Nickname')}: CardID {card.get('CardID')} "
                                     f"!= DeckIDs entry {cid}")
@@ -573,7 +597,7 @@ def _check_tts_json(path: Path, report: Report) -> None:
                 if cell >= deck.get("NumWidth", 0) * deck.get("NumHeight", 0):
                     problems.append(f"id {cid}: cell {cell} outside its sheet")
                     break
-        image = obj.get("CustomImage") or {}
+        image = _table(obj.get("CustomImage"))
         urls.update(str(image.get(k, "")) for k in ("ImageURL", "ImageSecondaryURL") if
                     image.get(k))
     report.add("objects", not problems, "; ".join(problems[:3]) if problems else
@@ -588,9 +612,12 @@ def _check_tts_json(path: Path, report: Report) -> None:
         if not p.is_file():
             missing.append(p.name)
             continue
-        with Image.open(p) as im:
-            if max(im.size) > 4096:
-                big.append(p.name)
+        try:
+            with Image.open(p) as im:
+                if max(im.size) > 4096:
+                    big.append(p.name)
+        except (OSError, ValueError):
+            missing.append(f"{p.name} (not a readable image)")
     report.add("images", not missing and not big,
                (f"missing: {', '.join(missing[:3])}" if missing else
                 f"over 4096 px: {', '.join(big[:3])}" if big else
