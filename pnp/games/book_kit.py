@@ -98,7 +98,9 @@ class Art(Protocol):
 class Words(Protocol):
     """Punctuation and words of the edition."""
 
-    code: str
+    @property
+    def code(self) -> str:
+        """``ja`` or ``en``."""
 
     @property
     def ja(self) -> bool:
@@ -126,10 +128,21 @@ class Words(Protocol):
 class Book(Protocol):
     """One builder's view of the book (see :class:`pnp.rulebook.context.BookContext`)."""
 
-    game: "GameData"
-    lang: Words
-    art: Art
     lines: list[str]
+
+    # Read-only: a builder never rebinds them, and as properties the book's
+    # own richer types (Lang, CardArt) satisfy these protocols.
+    @property
+    def game(self) -> "GameData":
+        """The game's data."""
+
+    @property
+    def lang(self) -> Words:
+        """The edition's words."""
+
+    @property
+    def art(self) -> Art:
+        """Card art rendered from the templates."""
 
     @property
     def ja(self) -> bool:

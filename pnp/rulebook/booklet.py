@@ -16,6 +16,7 @@ content, so identical input gives identical bytes.
 from __future__ import annotations
 
 import io
+from typing import cast
 
 import pikepdf
 from pikepdf import Array, Dictionary, Name, Pdf
@@ -83,7 +84,8 @@ def impose_booklet(data: bytes, page_size: tuple[float, float]) -> bytes:
             box = Array([0, 0, sheet_w, sheet_h])
             sheet.obj.TrimBox = box
             sheet.obj.BleedBox = box
-        out.docinfo = out.copy_foreign(source.docinfo)
+        # copy_foreign returns the copy as the type it was given: a Dictionary
+        out.docinfo = cast(Dictionary, out.copy_foreign(source.docinfo))
         buffer = io.BytesIO()
         out.save(buffer, deterministic_id=True,
                  object_stream_mode=pikepdf.ObjectStreamMode.disable)

@@ -15,6 +15,7 @@ from typing import Any, Mapping, Sequence
 
 from pnp.data import GameData
 from pnp.errors import PnpError
+from pnp.games.book_kit import Scene as SceneView
 from pnp.rulebook.generate import cell, row_name, row_text
 from pnp.rulebook.lang import Lang
 from pnp.rulebook.pictures import Scene
@@ -202,8 +203,10 @@ class BookContext:
             self.lines.append("| " + " | ".join(cell(str(c)) for c in row) + " |")
         self.lines.append("")
 
-    def picture(self, scene: Scene, caption: str = "", name: str = "") -> str:
-        """Place ``scene`` here with a caption; returns its reference."""
+    def picture(self, scene: SceneView, caption: str = "", name: str = "") -> str:
+        """Place ``scene`` (made by :meth:`scene`) here with a caption; returns its reference."""
+        if not isinstance(scene, Scene):  # a builder drew on something else
+            raise self.fail(f"picture {name or self.name!r}: draw it on book.scene()")
         ref = self._pictures.add(name or self.name, scene)
         self.lines += [f"![{caption}]({PIC_SCHEME}{ref})", ""]
         return ref

@@ -166,8 +166,7 @@ def _inline(ctx: _Context, name: str, args: list[str], options: dict[str, str]) 
         return str(generate.component_total(ctx.game, ctx.component(args[0])))
     if name == "param":
         return _param(ctx, args[0])
-    value = ctx.constant(args[0])
-    text = generate.constant_text(value, ctx.lang)
+    text = generate.constant_text(ctx.constant(args[0]), ctx.lang)
     status = manifest.constants.get(f"{args[0]}_status")
     if status == "provisional" and ctx.book.designer:
         text += ctx.lang.t("（暫定）", " (provisional)")

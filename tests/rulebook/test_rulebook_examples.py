@@ -152,3 +152,13 @@ def test_fortuna_examples_are_the_engine_s_numbers() -> None:
     assert "| **合計** |  |  | **41** |" in text
     english = rulebook_markdown("fortuna", lang="en")
     assert "a 6 may be 6, 7, 8, 9, 0 or 1" in english and "5 × 4 = **20 VP**" in english
+
+
+def test_a_picture_not_drawn_on_the_books_scene_is_one_clear_error() -> None:
+    """A builder that hands ``picture`` something else gets a PnpError naming the picture."""
+    game = load_game_data(DEFAULT_DATA_DIR, "fortuna")
+    book = BookContext(game, load_lang("en", rulebook_source("fortuna", DEFAULT_DATA_DIR, "en")),
+                       PictureStore(), CardArt(game, None), name="example-odd")
+    with pytest.raises(PnpError, match="picture 'example-odd': draw it on book.scene"):
+        book.picture(object(), "caption")  # type: ignore[arg-type]
+    assert book.picture(book.scene(), "caption").startswith("example-odd")

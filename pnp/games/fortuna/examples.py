@@ -252,7 +252,7 @@ def scoring(book: Book) -> None:
         matches = game.icon_matches(up)
         icons = book.lang.list_sep.join(_icon(book, game, c) for c in up)
         label = book.t(f"値{value}（{size}枚" + (f"、うち裏向き{len(down)}枚" if down else "")
-                       + "）", f"value {value} ({size} cards"
+                       + "）", f"value {value} ({size} card{'' if size == 1 else 's'}"
                        + (f", {len(down)} face down" if down else "") + ")")
         rows.append((label, icons, f"{size}×{matches}", score))
         x = 0.0
@@ -268,7 +268,7 @@ def scoring(book: Book) -> None:
     total = int(state.returns()[0])
     book.picture(scene, book.t("ゲーム終了時のセット", "Sets at the end of the game"))
     book.table([book.t("セット", "Set"), book.t("表向きのアイコン", "Face-up icons"),
-                book.t("計算", "Sum"), book.t("得点", "VP")],
+                book.t("計算", "Calculation"), book.t("得点", "VP")],
                rows + [[book.t("**合計**", "**Total**"), "", "", f"**{total}**"]], "lllr")
 
 

@@ -213,10 +213,10 @@ def play_set(book: Book) -> None:
            "加えることもできます。"),
         f"With {len(state.area[2])} hats of number 3 in the area, a 3 may be used as "
         f"{_values(book, 3, top3)}. The player declares 5 and lays 3, 3, 5, 5, 5: "
-        f"{len(played)} cards. " + ("The set holds a Persona, so the 1 card drawn afterwards "
-                                    "goes to the area." if persona else
-                                    "The set has no Persona, so the player may look at the "
-                                    "1 card drawn afterwards and keep it in hand."))
+        f"{len(played)} cards. " + ("The set holds a Persona, so the player then draws 1 "
+                                    "card and it goes to the area." if persona else
+                                    "The set has no Persona, so the player then draws 1 "
+                                    "card and may look at it and keep it in hand."))
 
 
 #: The scoring example: seat 0's sets, peak pile and hand at the end.

@@ -196,7 +196,7 @@ def final_score(book: Book) -> None:
         f"を持ち、ゲーム中に{banked}VPを得ていた場合：",
         f"At the end a player holds {n_lands} lands, {len(sizes)} settlements and {n_gold} "
         f"loose gold, and banked {banked} VP during the game:")
-    book.table([book.t("項目", "Item"), book.t("計算", "Sum"), "VP"], rows, "llr")
+    book.table([book.t("項目", "Item"), book.t("計算", "Calculation"), "VP"], rows, "llr")
 
 
 def table_layout(book: Book) -> None:
