@@ -139,11 +139,17 @@ def _fonts(pdf: Any) -> Iterator[tuple[str, bool]]:
             return
         fonts = res.get("/Font")
         if isinstance(fonts, pikepdf.Dictionary):
-            for _, font in fonts.items():
+            for font_key, font in fonts.items():
+                if not isinstance(font, pikepdf.Dictionary):
+                    # a damaged font entry cannot be embedded: it fails like one missing
+                    yield f"{str(font_key)[1:]} (not a font dictionary)", False
+                    continue
                 yield from font_entry(font)
         xobjects = res.get("/XObject")
         if isinstance(xobjects, pikepdf.Dictionary):
             for _, xobj in xobjects.items():
+                if not isinstance(xobj, pikepdf.Stream):
+                    continue  # not an XObject at all: nothing drawn from it
                 key = xobj.objgen
                 if key != (0, 0) and key in seen:
                     continue
@@ -175,12 +181,26 @@ def _fonts(pdf: Any) -> Iterator[tuple[str, bool]]:
         yield from resources(page.obj.get("/Resources"))
 
 
+class _BadBox(ValueError):
+    """A page box that is not an array of four numbers (a damaged PDF)."""
+
+
 def _box(page: Any, name: str) -> tuple[float, float, float, float] | None:
-    """Return the page's box ``name`` as (x0, y0, x1, y1), or None if not set."""
+    """Return the page's box ``name`` as (x0, y0, x1, y1), or None if not set.
+
+    Raises :class:`_BadBox` if the box is set but is not four numbers.
+    """
+    import pikepdf
+
     obj = page.obj.get(name)
     if obj is None:
         return None
-    a, b, c, d = (float(v) for v in obj)
+    try:
+        if not isinstance(obj, pikepdf.Array) or len(obj) != 4:
+            raise TypeError
+        a, b, c, d = (float(v) for v in obj)
+    except (TypeError, ValueError):
+        raise _BadBox(f"{name[1:]} is not four numbers") from None
     return (min(a, c), min(b, d), max(a, c), max(b, d))
 
 
@@ -259,6 +279,8 @@ def _colour_ops(pdf: Any) -> set[str]:
             if not isinstance(group, pikepdf.Dictionary):
                 continue
             for _, obj in group.items():
+                if not isinstance(obj, (pikepdf.Dictionary, pikepdf.Stream)):
+                    continue  # a damaged entry paints nothing
                 if obj.objgen != (0, 0) and obj.objgen in seen:
                     continue
                 seen.add(obj.objgen)
@@ -330,10 +352,17 @@ def _check_pdf(path: Path, table: ProfileTable, wanted: Profile | None,
 
     try:
         pdf = pikepdf.open(path)
+    except pikepdf.PasswordError:
+        report.add("open", False, "encrypted (needs a password): print services and "
+                   "printers need it without one")
+        return
     except (pikepdf.PdfError, OSError) as exc:
         report.add("open", False, f"not a readable PDF ({exc})")
         return
     with pdf:
+        if not len(pdf.pages):
+            report.add("pages", False, "no pages")
+            return
         fonts = list(_fonts(pdf))
         missing = sorted({n for n, e in fonts if not e})
         report.add("fonts", not missing,
@@ -343,8 +372,12 @@ def _check_pdf(path: Path, table: ProfileTable, wanted: Profile | None,
         bad_boxes: list[str] = []
         sizes: set[tuple[float, float, float, float]] = set()
         for n, page in enumerate(pdf.pages, 1):
-            media = _box(page, "/MediaBox")
-            trim, bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
+            try:
+                media = _box(page, "/MediaBox")
+                trim, bleed = _box(page, "/TrimBox"), _box(page, "/BleedBox")
+            except _BadBox as exc:
+                bad_boxes.append(f"page {n}: {exc}")
+                continue
             if media is None:
                 bad_boxes.append(f"page {n}: no MediaBox")
                 continue
@@ -361,11 +394,12 @@ def _check_pdf(path: Path, table: ProfileTable, wanted: Profile | None,
                    if bad_boxes else f"TrimBox ⊂ BleedBox ⊂ MediaBox on {len(pdf.pages)} page(s)")
         matched: list[Profile] = []
         home = False
-        first = pdf.pages[0] if len(pdf.pages) else None
-        if first is not None and _box(first, "/MediaBox") is not None:
-            media = _box(first, "/MediaBox")
-            assert media is not None
-            trim = _box(first, "/TrimBox") or media
+        try:
+            media = _box(pdf.pages[0], "/MediaBox")
+            trim = _box(pdf.pages[0], "/TrimBox") or media
+        except _BadBox:
+            media = trim = None                     # reported under "boxes" above
+        if media is not None and trim is not None:
             matched, paper = _match_pdf(table, wanted, media, trim)
             size = _mm(media[2] - media[0], media[3] - media[1])
             if matched:
@@ -380,7 +414,8 @@ def _check_pdf(path: Path, table: ProfileTable, wanted: Profile | None,
             else:
                 target = f"profile {wanted.name}" if wanted else "any print profile"
                 report.add("size", False, f"{size} pages (trim "
-                           f"{_mm(trim[2] - trim[0], trim[3] - trim[1])}) match {target}")
+                           f"{_mm(trim[2] - trim[0], trim[3] - trim[1])}) do not match "
+                           f"{target}")
             if len(sizes) > 1:
                 report.add("same size", False, f"{len(sizes)} different page sizes", "warning")
         images = _image_ppi(path)
