@@ -13,6 +13,10 @@ the same way:
 - Numbers stay with what qualifies them: a digit and the unit after it
   (``3枚``, ``2人``), and a range or value pair (``1〜3``, ``3枚9``,
   ``2×3``) never split. ``9VP`` is Latin and never splits anyway.
+- A formula keeps its operators: a full-width sign right after a Latin
+  letter or a digit joins the two sides (``n＋c``, ``2＝2``), so no line
+  starts with the sign; after Japanese text (``土地＋1``) it is the number's
+  own sign, and a line may break before it.
 
 Text code asks :func:`keeps_together` about each pair of neighbouring
 characters; :func:`break_points` answers the same for a whole string.
@@ -51,6 +55,14 @@ DIGITS = frozenset("0123456789０１２３４５６７８９")
 UNITS = frozenset("枚点人個回位倍体本匹番目列段枠度秒分日週月年円組周戦話章歳名")
 #: Marks that join two numbers into one range or pair (1〜3, 2×3, 4:3, 1/2).
 JOINERS = frozenset("〜～~-‐–—－−×:：/／")
+#: Full-width signs that join a formula's two sides after a letter or digit (n＋c).
+INFIX = frozenset("＋－±×÷＝＜＞≦≧")
+
+
+def is_formula_term(ch: str) -> bool:
+    """Return True for a Latin letter or a digit, ASCII or full-width (a formula's term)."""
+    return (ch in DIGITS or "a" <= ch <= "z" or "A" <= ch <= "Z"
+            or "ａ" <= ch <= "ｚ" or "Ａ" <= ch <= "Ｚ")
 
 
 def is_digit(ch: str) -> bool:
@@ -73,6 +85,8 @@ def keeps_together(before: str, a: str, b: str) -> bool:
         return True                     # 3枚, 2人, 1〜 …
     if b in DIGITS and before in DIGITS and (a in UNITS or a in JOINERS):
         return True                     # 1〜3, 3枚9, 2×3
+    if b in INFIX and is_formula_term(a):
+        return True                     # n＋c: the sign joins both sides
     return False
 
 

@@ -155,3 +155,16 @@ def test_fit_text_with_tracking_needs_more_room() -> None:
     assert tight.lines == 1
     with pytest.raises(TextTooLong):
         fit_text((("t", latin, BLACK, text, 0.5),), width, 20, 10, 10, 1.2, "left", "top", 1)
+
+
+def test_a_formula_sign_stays_with_the_term_before_it() -> None:
+    """'n＋c' never breaks before its sign; after Japanese text (土地＋1) it may."""
+    from pnp.render.kinsoku import break_points
+
+    text = "値はnからn＋cまで"
+    points = break_points(text)
+    assert not points[text.index("＋")]               # no line starts with '＋c'
+    assert not points[text.index("＋") + 1]           # nor with 'c' (＋ is a sign)
+    assert not break_points("2＝2のとき")[1]
+    text = "出目が1なら土地＋1"
+    assert break_points(text)[text.index("＋")]       # the number's own sign
