@@ -54,11 +54,13 @@ class Watcher:
 
     def __post_init__(self) -> None:
         """Resolve folders and start one warm Jinja environment."""
-        from pnp.data import resolve_data_dir
+        from pnp.data import resolve_data_dir, resolve_slugs
 
         self.tdir = resolve_templates_dir(self.templates_dir)
         self.out = self.out_dir if self.out_dir is not None else Path("output")
         self.root = resolve_data_dir(self.data_dir)
+        # an unknown game is a typo to report and stop at, not a file to wait for
+        (self.slug,) = resolve_slugs(self.root, [self.slug])
         self.env = make_environment(self.tdir)
         # the file loop and the preview server take turns on the warm environment
         self.lock = threading.Lock()

@@ -1,11 +1,16 @@
-"""`pnp watch` names the manifest line of a missing face template, as build and preview do."""
+"""`pnp watch` on bad input: a missing template's manifest line, an unknown game."""
 
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
 
+import pytest
+from click.testing import CliRunner
+
 from pnp.builder.watch import Watcher
+from pnp.cli import main
+from pnp.errors import PnpError
 
 CORPUS = Path(__file__).parent / "project"
 
@@ -27,3 +32,17 @@ def test_watch_reports_the_manifest_line_of_a_missing_template(tmp_path: Path) -
         f"in {project / 'templates'}; did you mean 'toy/face.xml.j2'?"], lines
     assert not (tmp_path / "out" / "toy" / "preview").exists() or not any(
         (tmp_path / "out" / "toy" / "preview").iterdir())
+
+
+def test_watch_of_an_unknown_game_stops_at_once(tmp_path: Path) -> None:
+    """A mistyped game is one line and exit 1, not a watcher waiting for its files."""
+    project = tmp_path / "corpus"
+    shutil.copytree(CORPUS, project)
+    with pytest.raises(PnpError, match=r"unknown game 'tyo' \(known: duo, toy\); did you "
+                                       r"mean 'toy'\?"):
+        Watcher("tyo", data_dir=project / "card_data", templates_dir=project / "templates",
+                out_dir=tmp_path / "out", pdf=False)
+    result = CliRunner().invoke(main, ["--project", str(project), "watch", "tyo"])
+    assert result.exit_code == 1
+    assert result.stderr.startswith("error: unknown game 'tyo'")
+    assert "watching" not in result.stdout
