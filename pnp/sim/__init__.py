@@ -298,6 +298,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     independent runs would have given), plus each variant's key figures.
     """
     from pnp.sim.paired import change_sentence, format_difference, outcome_label
+    from pnp.sim.sweep import GENERIC_FIGURES
 
     _check_ints(games, jobs, step_cap, seed)
     _check_paired_games(games, "--compare")
@@ -348,8 +349,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
             if n0 == 1 and (name.startswith("win_") or name == "winner_margin"):
                 continue  # solo: every run "wins", with no margin over anyone
             out.append("  " + format_difference(name, d, outcome_label(name, prepared[0].bots)))
-        own = [f for f in row["figures"] if f["name"] not in ("completion", "mean_turns",
-                                                              "seat0_wins", "top_score_ties")]
+        own = [f for f in row["figures"] if f["name"] not in GENERIC_FIGURES]
         base_own = {f["name"]: f for f in rows[0]["figures"]}
         for f in own:
             b = base_own.get(f["name"])

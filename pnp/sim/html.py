@@ -29,6 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from pnp.sim.findings import fired_share, otherwise_note
 from pnp.sim.paired import outcome_label
+from pnp.sim.sweep import GENERIC_FIGURES
 
 #: Chart size (SVG user units = CSS px).
 WIDTH = 720
@@ -550,12 +551,23 @@ def compare_page(doc: dict[str, Any]) -> str:
               + (" pt" if n.startswith("win_") else ""),
               "yes" if diffs[n]["low"] > 0 or diffs[n]["high"] < 0 else "")
              for n in shown])
+        # The game's own figures, base → changed, as the text lists them (unpaired).
+        base_own = {f["name"]: f for f in doc["rows"][0]["figures"]}
+        own = [(f["name"], base_own[f["name"]], f) for f in row["figures"]
+               if f["name"] not in GENERIC_FIGURES and f["name"] in base_own]
+
+        def fig(f: dict[str, Any], rate: bool) -> str:
+            return (f"{_fmt(f['value'], rate)} ({_fmt(f['low'], rate)}–"
+                    f"{_fmt(f['high'], rate)})")
+        own_table = _table(["the game's own figure", "base (95%)", "changed (95%)"],
+                           [(n, fig(b, not n.startswith("mean")), fig(f, not n.startswith("mean")))
+                            for n, b, f in own]) if own else ""
         sections.append(_section(
             f"{label}: change in " + ("scores and length (paired)" if solo
                                       else "win shares (paired)"),
             f"<p>{escape(row['sentence'])}</p>" if row.get("sentence") else "",
             bar_chart(wins, ref=0.0, ref_label="0", diff=True),
-            bar_chart(other, pct=False, ref=0.0, ref_label="0", diff=True), table,
+            bar_chart(other, pct=False, ref=0.0, ref_label="0", diff=True), table, own_table,
             f'<p class="note">{row["paired"]["games_paired"]} games paired with the base '
             "rules (same deals); win shares change in percentage points (pt).</p>"))
     meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "

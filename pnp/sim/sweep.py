@@ -17,6 +17,9 @@ from pnp.errors import PnpError
 from pnp.intervals import mean_interval, wilson_interval
 from pnp.sim.runner import SimResult
 
+#: Key figures every game has (:func:`key_figures`); the rest are the game's own.
+GENERIC_FIGURES = ("completion", "mean_turns", "seat0_wins", "top_score_ties")
+
 #: Most variants one sweep may ask for (a typo such as 1:1000000:1 fails fast).
 MAX_VARIANTS = 200
 

@@ -521,3 +521,16 @@ def test_solo_ladder_page_shows_the_paired_differences() -> None:
     assert "<td>heuristic alone</td>" in page
     assert "<th>difference vs heuristic (paired 95%)</th>" in page
     assert f">heuristic alone {doc['baseline']['score_mean']:.2f}</text>" in page  # the line
+
+
+def test_compare_page_lists_the_games_own_figures() -> None:
+    """The comparison page shows the game's own figures base → changed, as the text does."""
+    from pnp.sim.html import compare_page
+
+    fortuna = load_game_data(CARD_DATA, "fortuna", strict=True)
+    text, doc, _c = run_compare(fortuna, ["all_in=false"], 4, 20, "random", 1, 1, {})
+    base = {f["name"]: f for f in doc["rows"][0]["figures"]}["games_with_all_in"]
+    page = compare_page(doc)
+    assert (f"<td>games_with_all_in</td><td>{100 * base['value']:.1f}% "
+            f"({100 * base['low']:.1f}%–{100 * base['high']:.1f}%)</td><td>0.0% (0.0%–") in page
+    assert "<td>completion</td>" not in page
