@@ -307,11 +307,18 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     changes = [_parse_compare(c) for c in compares]
     grid: list[dict[str, str]] = [{}] + changes
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
+    earlier: dict[str, str] = {}
     for spec, v in zip(compares, prepared[1:]):
         if v.game.params == prepared[0].game.params:
             # Every difference would be exactly 0: a typo, or the default itself.
             raise PnpError(f"--compare {spec}: the rules as given already have this value; "
                            "compare against a different one")
+        key = repr(sorted(v.game.params.items()))
+        if key in earlier:
+            # all_in=false and all_in=False: one change, played and printed twice.
+            raise PnpError(f"--compare {spec}: the same change as --compare {earlier[key]}; "
+                           "give each change once")
+        earlier[key] = spec
     with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}",
                        json_path) as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,

@@ -534,3 +534,10 @@ def test_compare_page_lists_the_games_own_figures() -> None:
     assert (f"<td>games_with_all_in</td><td>{100 * base['value']:.1f}% "
             f"({100 * base['low']:.1f}%–{100 * base['high']:.1f}%)</td><td>0.0% (0.0%–") in page
     assert "<td>completion</td>" not in page
+
+
+def test_the_same_change_twice_is_refused() -> None:
+    """--compare cards=12 --compare cards=012 would play and print one change twice."""
+    with pytest.raises(PnpError, match="--compare cards=012: the same change as --compare "
+                                       "cards=12"):
+        run_compare(TOY, ["cards=12", "cards=012"], 3, 10, "random", 1, 1, {})
