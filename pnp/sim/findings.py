@@ -242,6 +242,10 @@ def sentences(rep: dict[str, Any]) -> list[str]:
                 else "wins that often")
         out.append(f"{group}: {', '.join(parts)}{more} {verb} — {who} {what}, "
                    f"against {avg} for the group.")
+    if flagged and rep["config"]["seat_rotation"] and n > 1:
+        # With mixed bots a card "wins" partly because the stronger bot plays it.
+        out.append("The bots are mixed, so the cards and rules above also reflect which "
+                   "bot played them: judge cards with one bot type.")
     d = fnd.get("drama")
     if d:
         if d["ci_high"] < 0.1:

@@ -541,3 +541,14 @@ def test_the_same_change_twice_is_refused() -> None:
     with pytest.raises(PnpError, match="--compare cards=012: the same change as --compare "
                                        "cards=12"):
         run_compare(TOY, ["cards=12", "cards=012"], 3, 10, "random", 1, 1, {})
+
+
+def test_card_findings_under_mixed_bots_carry_a_caveat() -> None:
+    """With mixed bots a flagged card may only be the stronger bot's card: the findings
+    say so; with one bot type they do not."""
+    cards = {"card:hot": [400, 240.0, 0.0, 0.0],
+             **{f"card:p{i}": [400, 150.0, 0.0, 0.0] for i in range(3)}}
+    rep = _report(4, cards)
+    assert not any("bots are mixed" in s for s in sentences(rep))
+    rep["config"]["seat_rotation"] = True
+    assert sentences(rep)[-1].startswith("The bots are mixed, so the cards and rules above")
