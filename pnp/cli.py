@@ -264,6 +264,48 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
+def _games_without_rules_text(games: Sequence[Any], data_dir: Path | None
+                              ) -> dict[str, list[str]]:
+    """Slug -> the rules texts it lacks (``rulebooks/<slug>.md`` …), for games lacking any.
+
+    A game the designer has just added has cards before it has rules: its
+    build writes the cards and says the book is missing, rather than stopping.
+    """
+    from pnp.data import resolve_data_dir
+    from pnp.rulebook.lang import LANGS
+    from pnp.rulebook.sources import rulebook_source, source_name
+
+    root = resolve_data_dir(data_dir)
+    missing: dict[str, list[str]] = {}
+    for game in games:
+        names = [f"rulebooks/{source_name(game.slug, code)}" for code in LANGS
+                 if not rulebook_source(game.slug, root, code).is_file()]
+        if names:
+            missing[game.slug] = names
+    return missing
+
+
+class _BooksWithText:
+    """The build's rulebook step for the games that have rules text (the others skipped)."""
+
+    def __init__(self, step: Any, skip: dict[str, list[str]]) -> None:
+        """Wrap ``step``; the games named in ``skip`` get no book."""
+        self.step = step
+        self.skip = skip
+
+    def start(self, games: Sequence[Any]) -> None:
+        """Start the wrapped step on the games that have their texts."""
+        self.step.start([g for g in games if g.slug not in self.skip])
+
+    def __call__(self, game: Any) -> list[Path]:
+        """The game's books, or none when its rules text is missing."""
+        return [] if game.slug in self.skip else list(self.step(game))
+
+    def close(self) -> None:
+        """Close the wrapped step."""
+        self.step.close()
+
+
 @main.command("build")
 @click.argument("games", nargs=-1)
 @click.option("--preset", "presets", multiple=True, metavar="NAME", cls=_PresetOption,
@@ -342,9 +384,12 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     loaded = load_for_build(list(games), options)
     total = count_faces(loaded, options)
     books = None
+    without_text: dict[str, list[str]] = {}
     if rulebook:
         from pnp.rulebook.step import rulebook_step
-        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir, jobs)
+        without_text = _games_without_rules_text(loaded, options.data_dir)
+        books = _BooksWithText(rulebook_step(options.out_dir, options.data_dir,
+                                             options.templates_dir, jobs), without_text)
     # Temps a killed run left (it never got to rename them) go before we write.
     removed = sweep_stale_temps(out_dir, recursive=True)
     with recording_writes() as written:
@@ -366,6 +411,9 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
         click.echo(f"skipped {line}")
     for line in result.notes:
         click.echo(f"note: {line}")
+    for slug, texts in without_text.items():
+        click.echo(f"note: no rulebook for {slug}: no rules text {' or '.join(texts)} yet "
+                   "(its format: rulebooks/README.md; --no-rulebook leaves the books out)")
     for path in dict.fromkeys(result.files + result.rulebooks):  # a shared sheet once
         click.echo(f"wrote {path}")
     click.echo(f"{len(result.files)} file(s) for "
