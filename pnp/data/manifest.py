@@ -336,8 +336,9 @@ def _parse_columns(reader: _Reader, raw: Mapping[str, Any], where: str) -> dict[
             required=reader.get(spec, "required", bool, cwhere, True))
     for needed in ("id", "qty"):
         if needed not in columns or columns[needed].type != needed:
-            raise reader.fail(f"{where}.columns: every table needs a {needed!r} column of type "
-                              f"\"{needed}\"", f"{where}.columns")
+            article = "an" if needed == "id" else "a"
+            raise reader.fail(f"{where}.columns: every table needs {article} {needed!r} column "
+                              f"of type \"{needed}\"", f"{where}.columns")
     return columns
 
 
@@ -372,6 +373,22 @@ def _parse_rules(reader: _Reader, raw: list[Any], where: str,
                 raise reader.fail(f"{rwhere}: unknown column {name!r}"
                                   f"{did_you_mean(name, columns)}", rwhere,
                                   "where" if name in match else "group_by")
+        for name, value in match.items():
+            # a value the column can never hold matches no row: every group would then
+            # be reported as 0 found, far from the typo
+            domain = columns[name].domain()
+            wrong = [v for v in (value if isinstance(value, list) else [value])
+                     if domain is not None and (v not in domain or type(v) is not type(
+                         domain[0]))]
+            if wrong:
+                from pnp.data.suggest import did_you_mean
+
+                shown = ", ".join(map(str, domain)) if len(domain) <= 12 else \
+                    f"{domain[0]} to {domain[-1]}"
+                raise reader.fail(f"{rwhere}.where.{name}: {wrong[0]!r} is not a value of "
+                                  f"column {name!r} (expected {shown})"
+                                  f"{did_you_mean(str(wrong[0]), map(str, domain))}",
+                                  rwhere, "where")
         for name in group_by:
             if columns[name].domain() is None and not isinstance(count, dict):
                 raise reader.fail(f"{rwhere}: cannot group by {name!r}: it needs an enum "
