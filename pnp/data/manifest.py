@@ -6,7 +6,7 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.fileio import read_user_text
@@ -347,6 +347,11 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int, bool))
 
 
+def _shown(values: Sequence[Any]) -> str:
+    """A column's values for a message: all of them, or the range of a long int column."""
+    return ", ".join(map(str, values)) if len(values) <= 12 else f"{values[0]} to {values[-1]}"
+
+
 def _parse_rules(reader: _Reader, raw: list[Any], where: str,
                  columns: Mapping[str, ColumnSpec]) -> tuple[CountRule, ...]:
     rules = []
@@ -377,16 +382,15 @@ def _parse_rules(reader: _Reader, raw: list[Any], where: str,
             # a value the column can never hold matches no row: every group would then
             # be reported as 0 found, far from the typo
             domain = columns[name].domain()
+            if domain is None:
+                continue
             wrong = [v for v in (value if isinstance(value, list) else [value])
-                     if domain is not None and (v not in domain or type(v) is not type(
-                         domain[0]))]
+                     if v not in domain or type(v) is not type(domain[0])]
             if wrong:
                 from pnp.data.suggest import did_you_mean
 
-                shown = ", ".join(map(str, domain)) if len(domain) <= 12 else \
-                    f"{domain[0]} to {domain[-1]}"
                 raise reader.fail(f"{rwhere}.where.{name}: {wrong[0]!r} is not a value of "
-                                  f"column {name!r} (expected {shown})"
+                                  f"column {name!r} (expected {_shown(domain)})"
                                   f"{did_you_mean(str(wrong[0]), map(str, domain))}",
                                   rwhere, "where")
         for name in group_by:
@@ -402,6 +406,18 @@ def _parse_rules(reader: _Reader, raw: list[Any], where: str,
             if bad:
                 raise reader.fail(f"{rwhere}.count.{bad[0]}: expected a whole number from 0 to "
                                   f"{MAX_COUNT}, found {count[bad[0]]!r}", rwhere, "count")
+            # the keys are the groups checked (compared as text): one the column can never
+            # hold is a typo that would be reported as '0 found', far from here
+            domain = columns[group_by[0]].domain()
+            if domain is not None:
+                texts = [str(v) for v in domain]     # as pnp.data.rules compares them
+                stray = [k for k in count if k not in texts]
+                if stray:
+                    from pnp.data.suggest import did_you_mean
+
+                    raise reader.fail(f"{rwhere}.count: {stray[0]!r} is not a value of column "
+                                      f"{group_by[0]!r} (expected {_shown(texts)})"
+                                      f"{did_you_mean(stray[0], texts)}", rwhere, "count")
         elif not 0 <= count <= MAX_COUNT:
             raise reader.fail(f"{rwhere}.count: expected 0 to {MAX_COUNT}, found {count}",
                               rwhere, "count")
