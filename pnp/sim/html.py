@@ -107,7 +107,7 @@ def font_face(text: str) -> str:
 def _page(title: str, meta: str, sections: Iterable[str]) -> str:
     """The whole HTML document (with the Japanese font subset it needs)."""
     body = (f"<h1>{escape(title)}</h1>\n<p class=\"meta\">{escape(meta)}</p>\n"
-            + "\n".join(sections))
+            + "\n".join(part for part in sections if part))
     face = font_face(title + body)
     return (f'<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
@@ -316,6 +316,24 @@ def _few_note(few: Sequence[tuple[str, int]]) -> str:
             "read them as noise.</p>")
 
 
+def _failures(rep: dict[str, Any]) -> str:
+    """The failed games, one row each ("" for a clean run).
+
+    The text report has the traces; the page names each failure so that a
+    broken run is not mistaken for a clean one.
+    """
+    fails = rep.get("failures") or []
+    if not fails:
+        return ""
+    more = f" {len(fails) - 20} more in the JSON." if len(fails) > 20 else ""
+    return _section(
+        "Failures", _table(["game", "kind", "seed", "bots", "message"],
+                           [(f["game_index"], f["kind"], f["seed"], ",".join(f["seats"]),
+                             f["message"]) for f in fails[:20]]),
+        '<p class="note">Replay a game from the trace in the text report or the JSON '
+        f"(pnp.sim.replay).{more}</p>")
+
+
 def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     """The chart page of one simulation report (:func:`pnp.sim.report.build_report`).
 
@@ -337,6 +355,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     n = cfg["players"]
     if rep["length_turns"] is None:
         sections.append(_section("No game completed", "<p>No statistics.</p>"))
+        sections.append(_failures(rep))
         return _page(f"{g['title']} — simulation", meta, sections)
     if n > 1:
         sections.append(_section(
@@ -421,6 +440,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     if figure_lines and rep.get("game_figures"):
         sections.append(_section(rep["game_figures"]["title"],
                                  "<pre>" + escape("\n".join(figure_lines)) + "</pre>"))
+    sections.append(_failures(rep))
     d = (rep.get("findings") or {}).get("drama")
     if d:
         sections.append(_section("Drama", f"<p>The eventual winner was behind at the "

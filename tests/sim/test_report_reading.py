@@ -552,3 +552,16 @@ def test_card_findings_under_mixed_bots_carry_a_caveat() -> None:
     assert not any("bots are mixed" in s for s in sentences(rep))
     rep["config"]["seat_rotation"] = True
     assert sentences(rep)[-1].startswith("The bots are mixed, so the cards and rules above")
+
+
+def test_chart_page_names_failed_games() -> None:
+    """A run with broken games is not shown as clean on the page: each failure is listed."""
+    _t, rep, code = run_simulation(TOY, 3, 20, "random", 1, 1, {"variant": "lose_card"},
+                                   invariants="full", step_cap=200)
+    assert code == 1 and rep["failures"]
+    page = report_page(rep)
+    fails = page.split("<h2>Failures</h2>")[1]
+    first = rep["failures"][0]
+    assert f"<td>{first['game_index']}</td><td>{first['kind']}</td>" in fails
+    clean = report_page(run_simulation(TOY, 3, 20, "random", 1, 1, {})[1])
+    assert "<h2>Failures</h2>" not in clean
