@@ -347,6 +347,15 @@ def _scalar(value: Any) -> bool:
     return isinstance(value, (str, int, bool))
 
 
+def _text(reader: _Reader, table: Mapping[str, Any], key: str, where: str) -> str:
+    """A required string that must say something (a title or name printed on sheets)."""
+    value: str = reader.get(table, key, str, where)
+    if not value.strip():
+        raise reader.fail(f"{where}.{key}: expected some text, found an empty string", where,
+                          key)
+    return value
+
+
 def _shown(values: Sequence[Any]) -> str:
     """A column's values for a message: all of them, or the range of a long int column."""
     return ", ".join(map(str, values)) if len(values) <= 12 else f"{values[0]} to {values[-1]}"
@@ -517,7 +526,7 @@ def _parse_component(reader: _Reader, cid: str, raw: Mapping[str, Any]) -> Compo
         raise reader.fail(f"{where}: 'columns' and 'rules' need a 'table'", where,
                           "columns" if "columns" in raw else "rules")
     return Component(
-        id=cid, name=reader.get(raw, "name", str, where),
+        id=cid, name=_text(reader, raw, "name", where),
         name_ja=reader.get(raw, "name_ja", str, where, ""),
         kind=kind, supply=supply, count=count, table=table, size=size, size_text=size_text,
         diameter=diameter, sides=sides,
@@ -556,7 +565,7 @@ def load_manifest(path: Path) -> Manifest:
         raise reader.fail(f"game.slug {slug!r} does not match its folder "
                           f"{path.parent.name!r}", "game", "slug")
     return Manifest(
-        path=path, slug=slug, title=reader.get(game, "title", str, "game"),
+        path=path, slug=slug, title=_text(reader, game, "title", "game"),
         title_ja=reader.get(game, "title_ja", str, "game", ""),
         draft=reader.get(game, "draft", str, "game", ""),
         players=(players[0], players[1]),
