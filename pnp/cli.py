@@ -131,8 +131,11 @@ def init_command(folder: Path) -> None:
     for path in init_project(folder):
         click.echo(f"created {path}/")
     games = game_slugs(folder / "card_data")
-    click.echo(f"{len(games)} games ({', '.join(games)}); next: cd {folder} && pnp check "
-               "&& pnp build")
+    import shlex
+
+    # quoted, so the line can be pasted into a shell for a folder with spaces in its name
+    click.echo(f"{len(games)} games ({', '.join(games)}); next: cd {shlex.quote(str(folder))} "
+               "&& pnp check && pnp build")
 
 
 @main.command("list")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import shutil
 import subprocess
 import sys
@@ -157,3 +158,13 @@ def test_a_wheel_carries_the_shipped_games(tmp_path: Path) -> None:
             p.name for p in (PROJECT_ROOT / name).iterdir() if not p.name.startswith("."))
     assert (copy / "card_data" / "fortuna" / "manifest.toml").read_bytes() == (
         PROJECT_ROOT / "card_data" / "fortuna" / "manifest.toml").read_bytes()
+
+
+def test_init_prints_a_next_step_that_pastes_into_a_shell(tmp_path: Path) -> None:
+    """A folder name with a space (and Japanese) is quoted in the printed `cd` command."""
+    target = tmp_path / "新しい ゲーム"
+    code, out, _err = run("init", str(target))
+    assert code == 0
+    line = out.splitlines()[-1]
+    command = line.split("next: ", 1)[1]
+    assert shlex.split(command)[:2] == ["cd", str(target)]
