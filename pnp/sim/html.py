@@ -500,9 +500,22 @@ def ladder_page(doc: dict[str, Any]) -> str:
 
 
 def _figure_series(rows: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[str, Any]]]]:
-    names = [f["name"] for f in rows[0]["figures"]]
-    return [(name, [next(f for f in r["figures"] if f["name"] == name) for r in rows])
-            for name in names]
+    # Only figures every row has: a variant whose games all failed has no seat
+    # or game figures (the page crashed on it; its failure is named above).
+    have = [{f["name"]: f for f in r["figures"]} for r in rows]
+    names = [f["name"] for f in rows[0]["figures"] if all(f["name"] in h for h in have)]
+    return [(name, [h[name] for h in have]) for name in names]
+
+
+def _variant_failures(rows: Sequence[dict[str, Any]]) -> str:
+    """A warning naming the variants in which some games failed ("" when none did)."""
+    bad = [", ".join(f"{k}={v}" for k, v in r["values"].items()) or "the rules as given"
+           for r in rows if not r.get("ok", True)]
+    if not bad:
+        return ""
+    return _section("Failures", f"<p>Some games failed with {escape('; '.join(bad))}: run "
+                    "that variant alone (pnp simulate --param …) for the traces; its "
+                    "figures below count only the games that finished.</p>")
 
 
 def sweep_page(doc: dict[str, Any]) -> str:
@@ -536,7 +549,8 @@ def sweep_page(doc: dict[str, Any]) -> str:
     meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
             f"games per value on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
-    return _page(f"{doc['title']} — sweep of {', '.join(doc['swept'])}", meta, sections)
+    return _page(f"{doc['title']} — sweep of {', '.join(doc['swept'])}", meta,
+                 [_variant_failures(rows), *sections])
 
 
 def compare_page(doc: dict[str, Any]) -> str:
@@ -593,7 +607,8 @@ def compare_page(doc: dict[str, Any]) -> str:
     meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
             f"games per variant on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
-    return _page(f"{doc['title']} — comparison", meta, sections)
+    return _page(f"{doc['title']} — comparison", meta,
+                 [_variant_failures(doc["rows"]), *sections])
 
 
 __all__ = ["bar_chart", "compare_page", "histogram", "ladder_page", "line_chart",

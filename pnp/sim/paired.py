@@ -110,6 +110,8 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
     ``diffs`` is :meth:`Paired.to_dict`'s ``differences``; ``bots`` the
     ``--bots`` list (its per-position win shares are named when bots differ).
     """
+    if not games:
+        return "No game finished under both rules, so nothing can be compared: see the failures."
     parts: list[str] = []
     t = diffs["turns"]
     if _clear(t):

@@ -96,8 +96,9 @@ def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, floa
                                                                    result.games))]
     total = sum(k * v for k, v in t.lengths.items())
     sq = sum(k * k * v for k, v in t.lengths.items())
-    mean, _sd, lo, hi = mean_interval(total, sq, m)
-    rows.append(_fig("mean_turns", mean, lo, hi))
+    if m:  # no finished game has no length (it printed 0.00 (0.00–0.00))
+        mean, _sd, lo, hi = mean_interval(total, sq, m)
+        rows.append(_fig("mean_turns", mean, lo, hi))
     n = result.num_players
     if n > 1 and m:
         seat0 = sum(c / (k + 1) for k, c in enumerate(t.wins[0])) / m
@@ -121,7 +122,9 @@ def format_sweep(doc: dict[str, Any]) -> str:
     out.append("")
     if not doc["rows"]:
         return "\n".join(out) + "\n"
-    names = [f["name"] for f in doc["rows"][0]["figures"]]
+    # Every figure any row has, in order: a variant whose games all failed has
+    # fewer, and its missing cells show "—" (the columns shifted under row 0's).
+    names = list(dict.fromkeys(f["name"] for r in doc["rows"] for f in r["figures"]))
     key_w = max(len(" ".join(f"{k}={v}" for k, v in r["values"].items())) for r in doc["rows"])
     key_w = max(key_w, 5)
     head = "  " + "value".ljust(key_w) + "".join(f"  {n:>24}" for n in names)
@@ -129,9 +132,13 @@ def format_sweep(doc: dict[str, Any]) -> str:
     for r in doc["rows"]:
         key = " ".join(f"{k}={v}" for k, v in r["values"].items())
         cells = []
-        for f in r["figures"]:
-            rate = f["name"] not in ("mean_turns",) and not f["name"].startswith("mean")
-            if rate:
+        have = {f["name"]: f for f in r["figures"]}
+        for name in names:
+            f = have.get(name)
+            rate = name not in ("mean_turns",) and not name.startswith("mean")
+            if f is None:
+                cells.append("—")
+            elif rate:
                 cells.append(f"{100 * f['value']:5.1f}% ({100 * f['low']:4.1f}–"
                              f"{100 * f['high']:4.1f})")
             else:
@@ -155,7 +162,9 @@ def format_sweep(doc: dict[str, Any]) -> str:
             for n in names:
                 d = r["paired"]["differences"][n]
                 k = 100.0 if n.startswith("win_") else 1.0
-                cells.append(f"{k * d['mean']:+.2f} ({k * d['low']:+.2f} … {k * d['high']:+.2f})")
+                # No game finished in both rows: nothing was paired, nothing to show.
+                cells.append("—" if not r["paired"]["games_paired"] else
+                             f"{k * d['mean']:+.2f} ({k * d['low']:+.2f} … {k * d['high']:+.2f})")
             out.append("  " + key.ljust(key_w) + "".join(f"  {c:>26}" for c in cells))
         if not solo:
             out.append("  (win_seat0 in percentage points)")

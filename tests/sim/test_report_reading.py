@@ -565,3 +565,39 @@ def test_chart_page_names_failed_games() -> None:
     assert f"<td>{first['game_index']}</td><td>{first['kind']}</td>" in fails
     clean = report_page(run_simulation(TOY, 3, 20, "random", 1, 1, {})[1])
     assert "<h2>Failures</h2>" not in clean
+
+
+def test_sweep_and_compare_pages_name_failing_variants() -> None:
+    """A variant with failed games is named at the top of its page, as the text warns."""
+    from pnp.sim import run_sweep
+    from pnp.sim.html import compare_page, sweep_page
+
+    _t, doc, code = run_sweep(TOY, ["variant=normal,lose_card"], 3, 10, "random", 1, 1, {},
+                              invariants="full", step_cap=200)
+    assert code == 1
+    page = sweep_page(doc)
+    assert "<h2>Failures</h2>\n<p>Some games failed with variant=lose_card:" in page
+    _t, doc, _c = run_compare(TOY, ["cards=12"], 3, 10, "random", 1, 1, {})
+    assert "<h2>Failures</h2>" not in compare_page(doc)
+
+
+def test_variants_whose_games_all_failed_read_as_such() -> None:
+    """A sweep row with no finished game: its missing figures show "—" under the right
+    columns, its paired cells "—", no length of 0.00; the page still renders (it raised);
+    a comparison with nothing paired says so instead of "nothing moves"."""
+    from pnp.sim import run_sweep
+    from pnp.sim.html import sweep_page
+
+    text, doc, code = run_sweep(TOY, ["variant=lose_card,normal"], 3, 10, "random", 1, 1, {},
+                                invariants="full", step_cap=200)
+    assert code == 1
+    head, bad, good = [x for x in text.splitlines() if "value " in x or "variant=" in x][:3]
+    assert head.split()[1:] == ["completion", "mean_turns", "seat0_wins", "top_score_ties"]
+    assert bad.count("—") == 3 and bad.endswith("FAILURES") and "0.00 (0.00–0.00)" not in bad
+    paired = next(x for x in text.splitlines()[text.splitlines().index(good) + 1:]
+                  if x.startswith("  variant=normal"))
+    assert paired.split()[1:] == ["—", "—", "—"]
+    assert "<h2>Failures</h2>" in sweep_page(doc)
+    _t, cdoc, _c = run_compare(TOY, ["variant=lose_card"], 3, 10, "random", 1, 1, {},
+                               invariants="full", step_cap=200)
+    assert cdoc["rows"][1]["sentence"].startswith("No game finished under both rules")
