@@ -936,8 +936,12 @@ def count_faces(games: list[GameData], options: BuildOptions | None = None) -> i
 
 def load_for_build(slugs: list[str], options: BuildOptions) -> list[GameData]:
     """Check the options, then load and strictly check the games (bad data stops the build)."""
-    options.profiles()  # unknown preset, paper or layout: one line, before any loading
+    profiles = options.profiles()  # unknown preset, paper or layout: one line, first
     url = options.tts_base_url
+    if url is not None and not any(p.output == "tts" for p in profiles):
+        # the address would go nowhere: a build without Tabletop Simulator files
+        raise PnpError(f"--tts-url {url!r}: only the tts preset writes saved objects "
+                       "with image addresses; add --preset tts")
     if url is not None and not (url.startswith(("https://", "http://")) and len(url) > 8
                                 and " " not in url):
         raise PnpError(f"--tts-url {url!r}: expected a web address such as "
