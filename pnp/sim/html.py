@@ -496,6 +496,11 @@ def ladder_page(doc: dict[str, Any]) -> str:
             f"<li>{escape(s)}</li>" for s in doc["sentences"]) + "</ul>"))
     sections.append(_section("Skill ladder" + (" (mean score)" if solo else
                                                " (searching bot's win share)"), chart, table))
+    bad = [str(r["budget"]) for r in rungs if not r.get("ok", True)]
+    if bad:  # as the text's FAILURES flag
+        sections.insert(0, _section("Failures", f"<p>Some games failed at {', '.join(bad)} "
+                                    "iterations: the figures count only the games that "
+                                    "finished.</p>"))
     return _page(f"{doc['title']} — skill ladder", meta, sections)
 
 

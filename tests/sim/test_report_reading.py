@@ -601,3 +601,17 @@ def test_variants_whose_games_all_failed_read_as_such() -> None:
     _t, cdoc, _c = run_compare(TOY, ["variant=lose_card"], 3, 10, "random", 1, 1, {},
                                invariants="full", step_cap=200)
     assert cdoc["rows"][1]["sentence"].startswith("No game finished under both rules")
+
+
+def test_ladder_page_names_rungs_with_failures() -> None:
+    """A rung whose games failed is flagged on the page, as in the text."""
+    from pnp.sim.html import ladder_page
+
+    doc = {"title": "Toy", "slug": "toy", "players": 2, "games": 10, "seed": 1,
+           "field": "random", "fair_share": 0.5, "sentences": [],
+           "rungs": [{**_rung(b, 0.5, 0.3, 0.7), "ok": ok, "seat_games": 10,
+                      "score_mean": 1.0, "score_ci_low": 0.5, "score_ci_high": 1.5}
+                     for b, ok in ((2, True), (4, False))]}
+    assert "<p>Some games failed at 4 iterations:" in ladder_page(doc)
+    doc["rungs"][1]["ok"] = True
+    assert "Failures" not in ladder_page(doc)
