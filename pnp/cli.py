@@ -447,12 +447,13 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
               help="Stop this project's preview server, if one runs, and exit.")
 @data_dir_option
 @templates_dir_option
+@click.pass_context
 @user_errors
-def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...],
-                    out_dir: Path | None, dpi: int, no_bleed: bool, sheet: bool,
-                    preset: str | None, profiles_file: Path | None, no_server: bool,
-                    stop_server: bool, data_dir: Path | None,
-                    templates_dir: Path | None) -> None:
+def preview_command(ctx: click.Context, game: str | None, deck: str | None,
+                    card_ids: tuple[str, ...], out_dir: Path | None, dpi: int,
+                    no_bleed: bool, sheet: bool, preset: str | None,
+                    profiles_file: Path | None, no_server: bool, stop_server: bool,
+                    data_dir: Path | None, templates_dir: Path | None) -> None:
     """Write PNG images of DECK's cards (all distinct cards if no CARD_IDS given).
 
     The first run starts a background preview server for the project, which
@@ -471,6 +472,15 @@ def preview_command(game: str | None, deck: str | None, card_ids: tuple[str, ...
         return
     if game is None:
         raise click.UsageError("Missing argument 'GAME'.")
+    if preset is not None:
+        # a service image is the service's exact file: an option that would change it
+        # must not be dropped without a word
+        given = [f"--{name.replace('_', '-')}" for name in ("sheet", "dpi", "no_bleed")
+                 if ctx.get_parameter_source(name) == click.core.ParameterSource.COMMANDLINE]
+        if given:
+            raise PnpError(f"{given[0]} with --preset {preset}: the preset's images are the "
+                           "service's exact files (its resolution and bleed, one per card "
+                           f"side); leave out {given[0]}")
     if out_dir is None:
         out_dir = project().out_dir / game / "preview"
     server = None
