@@ -7,11 +7,12 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping
 
 from pnp.data.csvio import read_table
-from pnp.data.manifest import Component, Manifest, load_manifest
+from pnp.data.manifest import Component, Manifest, TomlLines, load_manifest
 from pnp.data.rules import check_rule
-from pnp.data.suggest import unknown_name
+from pnp.data.suggest import did_you_mean, unknown_name
 from pnp.data.tables import Problem, Row, type_rows
 from pnp.errors import PnpError
+from pnp.fileio import read_user_text
 from pnp.project import default_folder, shipped
 
 #: The shipped games' data (the checkout's card_data/ or the installed copy).
@@ -106,6 +107,8 @@ def _load_component(game: GameData, component: Component) -> None:
     if component.table is None:
         return
     path = game.manifest.game_dir / component.table
+    if not path.exists():
+        raise _missing_table(game, component)
     table = read_table(path)
     game.encodings[component.id] = table.encoding
     rows, problems = type_rows(component, table)
@@ -114,6 +117,18 @@ def _load_component(game: GameData, component: Component) -> None:
     if problems:
         # Counts over a table with broken rows only repeat the same faults.
         game.unchecked.add(component.id)
+
+
+def _missing_table(game: GameData, component: Component) -> PnpError:
+    """The manifest's ``table`` names no file: an error at that key, with the nearest name."""
+    manifest = game.manifest
+    assert component.table is not None
+    known = sorted(p.name for p in manifest.game_dir.glob("*.csv"))
+    line = TomlLines(read_user_text(manifest.path, "manifest")[0]).line(
+        ("components", component.id, "table"))
+    return PnpError(f"components.{component.id}.table: {component.table!r} not found in "
+                    f"{manifest.game_dir}{did_you_mean(component.table, known)}",
+                    path=manifest.path, line=line)
 
 
 def load_game_data(data_dir: Path, slug: str, *, strict: bool = False) -> GameData:
