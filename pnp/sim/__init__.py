@@ -437,6 +437,7 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
                        json_path) as bar:
         doc = skill_ladder(game, n, games, seed, steps, field, dict(entry.bots), entry.stats,
                            jobs, invariants, step_cap, bar, cluster)
+    doc["score_unit"] = getattr(entry.stats, "score_unit", "") or ""
     doc["sentences"] = [] if n == 1 else ladder_sentences(doc)
     if n == 1:
         doc["sentences"] = _solo_ladder_sentences(doc)

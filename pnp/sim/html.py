@@ -494,7 +494,9 @@ def ladder_page(doc: dict[str, Any]) -> str:
     if doc.get("sentences"):
         sections.append(_section("Findings", "<ul class=\"findings\">" + "".join(
             f"<li>{escape(s)}</li>" for s in doc["sentences"]) + "</ul>"))
-    sections.append(_section("Skill ladder" + (" (mean score)" if solo else
+    unit = doc.get("score_unit") or ""
+    sections.append(_section("Skill ladder" + ((f" (mean {unit})" if unit else " (mean score)")
+                                               if solo else
                                                " (searching bot's win share)"), chart, table))
     bad = [str(r["budget"]) for r in rungs if not r.get("ok", True)]
     if bad:  # as the text's FAILURES flag

@@ -98,6 +98,8 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     """The ladder as text: the finding first, then one row per budget."""
     n = doc["players"]
     solo = n == 1
+    unit = doc.get("score_unit") or ""   # "VP", "bosses taken", … (GameStats.score_unit)
+    score = f"mean {unit}" if unit else "mean score"
     out = [f"{doc['title']} ({doc['slug']}): skill ladder — mcts at {len(doc['rungs'])} "
            f"budgets against {doc['field']} ({n} player{'s' if n != 1 else ''}, "
            f"{doc['games']} games per budget on the same deals, seed {doc['seed']}"
@@ -107,9 +109,9 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
         out.append("")
     if solo:
         b = doc["baseline"]
-        out.append(f"  {doc['field']} alone on the same deals: mean score {b['score_mean']:.2f} "
+        out.append(f"  {doc['field']} alone on the same deals: {score} {b['score_mean']:.2f} "
                    f"({b['score_ci_low']:.2f}–{b['score_ci_high']:.2f})")
-        out.append(f"  {'iterations':>10}  {'mean score (95%)':<22}  difference vs "
+        out.append(f"  {'iterations':>10}  {score + ' (95%)':<22}  difference vs "
                    f"{doc['field']} (paired 95%)")
         for r in doc["rungs"]:
             d = r["paired_vs_field"]
@@ -119,7 +121,7 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     else:
         fair = doc["fair_share"]
         out.append(f"  {'iterations':>10}  {'win share (95%; luck = ' + f'{100 * fair:.1f}%)':<34}"
-                   "  mean score (95%)")
+                   f"  {score} (95%)")
         for r in doc["rungs"]:
             win = (f"{100 * r['win_share']:5.1f}% ({100 * r['ci_low']:.1f}–"
                    f"{100 * r['ci_high']:.1f})")

@@ -615,3 +615,15 @@ def test_ladder_page_names_rungs_with_failures() -> None:
     assert "<p>Some games failed at 4 iterations:" in ladder_page(doc)
     doc["rungs"][1]["ok"] = True
     assert "Failures" not in ladder_page(doc)
+
+
+def test_ladder_scores_carry_their_unit() -> None:
+    """The ladder names what its scores count (bosses taken, VP), in text and on the page."""
+    from pnp.sim import run_ladder
+    from pnp.sim.html import ladder_page
+
+    data = load_game_data(CARD_DATA, "episode2", strict=True)
+    text, doc, _c = run_ladder(data, 1, 4, "heuristic", 1, 1, {}, budgets="2,4")
+    assert doc["score_unit"] == "bosses taken"
+    assert "heuristic alone on the same deals: mean bosses taken" in text
+    assert "Skill ladder (mean bosses taken)" in ladder_page(doc)
