@@ -160,11 +160,17 @@ def fired_share(fired: int, completed: int) -> str:
     return text
 
 
-def otherwise_note(rest: int) -> str:
-    """How few games the "vs" (not fired) figures rest on, when too few to read."""
-    if 0 < rest < MIN_USES:
-        return f"  (only {rest} game{'s' if rest != 1 else ''} without it)"
-    return ""
+def otherwise_note(rest: int, fired: int | None = None) -> str:
+    """How few games either side of a rule line rests on, when too few to read.
+
+    ``rest`` games without the rule (the "vs" figures), ``fired`` games with
+    it (the figures before "vs"); a side with fewer than :data:`MIN_USES`
+    games is named, so a margin from one game is not read as a finding.
+    """
+    parts = [f"{k} game{'s' if k != 1 else ''} {side} it"
+             for k, side in ((fired, "with"), (rest, "without"))
+             if k is not None and 0 < k < MIN_USES]
+    return f"  (only {' and '.join(parts)})" if parts else ""
 
 
 def sentences(rep: dict[str, Any]) -> list[str]:
@@ -355,7 +361,7 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
             out.append(f"  {r['event']:<{w}} {share:>6} of games  turns "
                        f"{r['turns_when_fired']:.1f} vs {other_t}  {second.split()[-1]} "
                        f"{r[f'{field}_when_fired']:.2f} vs {other_m}"
-                       + otherwise_note(r["games_otherwise"]))
+                       + otherwise_note(r["games_otherwise"], r["games"]))
     d = fnd.get("drama")
     if d:
         out.append(f"Drama: the eventual winner was behind at the start of the last "

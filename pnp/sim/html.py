@@ -307,13 +307,13 @@ def _pct(x: float | None) -> str:
     return "—" if x is None else f"{100 * x:.1f}%"
 
 
-def _few_note(few: Sequence[tuple[str, int]]) -> str:
-    """One note naming the rules whose "not" columns rest on only a few games."""
+def _few_note(few: Sequence[tuple[str, str]]) -> str:
+    """One note naming the rules whose columns rest on only a few games (and how few)."""
     if not few:
         return ""
-    names = ", ".join(f"{escape(name)} ({n} game{'s' if n != 1 else ''})" for name, n in few)
-    return (f'<p class="note">The "not" columns rest on only a few games for: {names}; '
-            "read them as noise.</p>")
+    names = "; ".join(f"{escape(name)} {escape(note.strip())}" for name, note in few)
+    return (f'<p class="note">Some columns rest on only a few games, so read them as '
+            f"noise: {names}.</p>")
 
 
 def _failures(rep: dict[str, Any]) -> str:
@@ -434,9 +434,9 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
               f"{r[f'{key}_when_fired']:.2f}",
               "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}")
              for r in rules]),
-            # A "not" figure from a handful of games is noise: say how many, in one note.
-            _few_note([(r["event"], r["games_otherwise"]) for r in rules
-                       if otherwise_note(r["games_otherwise"])])))
+            # A figure from a handful of games is noise: say how many, in one note.
+            _few_note([(r["event"], otherwise_note(r["games_otherwise"], r["games"]))
+                       for r in rules if otherwise_note(r["games_otherwise"], r["games"])])))
     if figure_lines and rep.get("game_figures"):
         sections.append(_section(rep["game_figures"]["title"],
                                  "<pre>" + escape("\n".join(figure_lines)) + "</pre>"))

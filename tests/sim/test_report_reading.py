@@ -71,7 +71,7 @@ def test_rule_line_says_how_few_games_the_comparison_rests_on() -> None:
         "seats": [{"seat": s, "win_share": 0.25, "ci_low": 0.2, "ci_high": 0.3,
                    "score_mean": 1.0, "score_ci_low": 0.9, "score_ci_high": 1.1,
                    "score_histogram": {"1": 1}} for s in range(4)]})
-    assert "99.9%" in page and "rest on only a few games for: club_wins_trick (1 game);" in page
+    assert "99.9%" in page and "club_wins_trick (only 1 game without it)" in page
     assert "100.0%</td>" not in page
 
 
@@ -627,3 +627,11 @@ def test_ladder_scores_carry_their_unit() -> None:
     assert doc["score_unit"] == "bosses taken"
     assert "heuristic alone on the same deals: mean bosses taken" in text
     assert "Skill ladder (mean bosses taken)" in ladder_page(doc)
+
+
+def test_rule_line_marks_a_rule_that_fired_in_few_games() -> None:
+    """A rule that fired in 2 of 1000 games: its "fired" figures rest on 2 games; say so."""
+    rows = rule_table(("all_club_trick",), [[2, 2]], [[2, 4.0, 2 * 168, 0.0]], 1000,
+                      2060.0, 1000 * 168)
+    line = next(x for x in format_findings(_report(4, {}, rows)) if "all_club_trick" in x)
+    assert line.endswith("(only 2 games with it)") and "0.2% of games" in line
