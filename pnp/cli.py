@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
 
 import click
 
@@ -589,8 +590,34 @@ def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: s
     from pnp.builder.watch import Watcher
 
     out_dir = out_dir if out_dir is not None else project().out_dir
-    Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir, dpi=dpi,
-            pdf=pdf, paper=paper.lower(), echo=click.echo).run(interval)
+    watcher = Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir,
+                      dpi=dpi, pdf=pdf, paper=paper.lower(), echo=click.echo)
+    with _stopped_like_ctrl_c():
+        watcher.run(interval)
+
+
+@contextlib.contextmanager
+def _stopped_like_ctrl_c() -> Iterator[None]:
+    """Treat SIGTERM and SIGHUP (``kill``, ``timeout``, a closed terminal) as Ctrl-C.
+
+    Python's default for them ends the process at once, leaving the watcher's
+    socket file in the output folder; as Ctrl-C the watcher closes it.
+    """
+    import signal
+
+    def stop(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    wanted = [getattr(signal, name) for name in ("SIGTERM", "SIGHUP") if hasattr(signal, name)]
+    try:
+        before = {sig: signal.signal(sig, stop) for sig in wanted}
+    except ValueError:          # not the main thread: leave the signals alone
+        before = {}
+    try:
+        yield
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
 
 
 @main.command("preflight")

@@ -139,13 +139,15 @@ class Watcher:
 
         self.echo(f"watching {', '.join(str(f) for f in self.folders())} (Ctrl-C stops)")
         server = PreviewServer(self.out, self.answer_preview, self.lock) if serve else None
-        if server is not None and server.start():
-            self.echo(f"answering `pnp preview {self.slug} …` from this process "
-                      f"({server.path})")
-        before = snapshot(self.folders())
-        self._report(None)
-        n = 0
         try:
+            # everything after the socket is made inside the try: stopped at any point
+            # (Ctrl-C, SIGTERM), the server's socket file is still removed
+            if server is not None and server.start():
+                self.echo(f"answering `pnp preview {self.slug} …` from this process "
+                          f"({server.path})")
+            before = snapshot(self.folders())
+            self._report(None)
+            n = 0
             while rounds is None or n < rounds:
                 n += 1
                 time.sleep(interval)
