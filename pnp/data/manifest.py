@@ -512,6 +512,10 @@ def _parse_component(reader: _Reader, cid: str, raw: Mapping[str, Any]) -> Compo
         raise reader.fail(f"{where}: a {kind} needs a 'size'", where)
     if kind == "token" and size is None and diameter is None:
         raise reader.fail(f"{where}: a token needs a 'diameter' or a 'size'", where)
+    if size is None and diameter is None and "face" in raw:
+        # a face is drawn at the component's size: without one every side fails later
+        raise reader.fail(f"{where}: a component with a 'face' template needs a 'size' "
+                          "(e.g. size = \"poker\")", where, "face")
     sides = reader.get(raw, "sides", int, where, None)
     if sides is not None and not 2 <= sides <= 100:
         raise reader.fail(f"{where}.sides: expected 2 to 100, found {sides}", where, "sides")
