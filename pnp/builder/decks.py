@@ -719,6 +719,11 @@ def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
     """
     result = BuildResult()
     components = options.kit(game)
+    for c in game.manifest.components.values():
+        if c.face is None and c.supply == "print":
+            # a component we make but cannot draw: say so rather than leave it out quietly
+            result.skipped.append(f"{game.slug}/{c.id}: no face template in the manifest "
+                                  "(face = \"<game>/<name>.xml.j2\"), so it is not printed")
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result, []
@@ -900,6 +905,11 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
     """
     result = BuildResult()
     components = options.kit(game)
+    for c in game.manifest.components.values():
+        if c.face is None and c.supply == "print":
+            # a component we make but cannot draw: say so rather than leave it out quietly
+            result.skipped.append(f"{game.slug}/{c.id}: no face template in the manifest "
+                                  "(face = \"<game>/<name>.xml.j2\"), so it is not printed")
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result

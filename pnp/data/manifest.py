@@ -512,6 +512,10 @@ def _parse_component(reader: _Reader, cid: str, raw: Mapping[str, Any]) -> Compo
         raise reader.fail(f"{where}: a {kind} needs a 'size'", where)
     if kind == "token" and size is None and diameter is None:
         raise reader.fail(f"{where}: a token needs a 'diameter' or a 'size'", where)
+    if "back" in raw and "face" not in raw:
+        # only components with a face are printed: the deck would silently be left out
+        raise reader.fail(f"{where}: a 'back' template without a 'face': give the face "
+                          "template too", where, "back")
     if size is None and diameter is None and "face" in raw:
         # a face is drawn at the component's size: without one every side fails later
         raise reader.fail(f"{where}: a component with a 'face' template needs a 'size' "
