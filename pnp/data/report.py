@@ -73,8 +73,11 @@ def load_many(data_dir: Path, slugs: list[str]) -> tuple[list[GameData], list[st
 def list_lines(game: GameData) -> list[str]:
     """Human-readable lines for `pnp list`: the game and its components."""
     m = game.manifest
-    lines = [f"{m.slug}  {m.title} ({m.title_ja}) {m.draft}  "
-             f"{m.players[0]}–{m.players[1]} players"]
+    # a title given once (第2話) is shown once; a one-player game is "1 player"
+    names = m.title if m.title_ja in ("", m.title) else f"{m.title} ({m.title_ja})"
+    lo, hi = m.players
+    players = f"{lo} player{'s' if lo > 1 else ''}" if lo == hi else f"{lo}–{hi} players"
+    lines = [f"{m.slug}  {names}{' ' + m.draft if m.draft else ''}  {players}"]
     for cid, comp in m.components.items():
         size = _size_mm(comp)
         if size and "width_mm" in size:

@@ -1,4 +1,4 @@
-"""`pnp check` shows progress while it lints (a cold lint renders every card for seconds)."""
+"""`pnp check` shows progress while it lints; `pnp list` heads read naturally."""
 
 from __future__ import annotations
 
@@ -35,3 +35,16 @@ def test_check_json_lints_silently(capsys: pytest.CaptureFixture[str]) -> None:
     run_check(["toy"], CORPUS / "card_data", simulate=False, progress=False,
               templates_dir=CORPUS / "templates")
     assert capsys.readouterr().err == ""
+
+
+def test_list_head_lines_read_naturally() -> None:
+    """`pnp list`: a title given once is shown once, a one-player game is "1 player"."""
+    from dataclasses import replace
+
+    from pnp.data.report import list_lines
+
+    game = load_game_data(CORPUS / "card_data", "toy")
+    assert list_lines(game)[0] == "toy  Toy (トイ)  2–4 players"
+    solo = replace(game, manifest=replace(game.manifest, title_ja="Toy", players=(1, 1),
+                                          draft="v1"))
+    assert list_lines(solo)[0] == "toy  Toy v1  1 player"
