@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import re
 from pathlib import Path
+from typing import Any
 
 import pikepdf
 import pypdfium2 as pdfium
@@ -89,10 +90,14 @@ def _lead_in_book(fillers: int, lead: str) -> tuple[list[str], Layout]:
     blocks.append(TableBlock(("Zeta", "Eta"), tuple((f"r{i}", "x") for i in range(6)),
                              ("left", "left"), 101))
     blocks.append(Para("After the table.", 110))
+    return _page_texts(blocks)
+
+
+def _page_texts(blocks: list[Any]) -> tuple[list[str], Layout]:
+    """Each page's text of a small English A5 book of ``blocks``, and its layout record."""
     layout = Layout()
     meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
-    pdf = render_pdf(blocks, get_paper("a5"), meta, layout=layout)
-    doc = pdfium.PdfDocument(pdf)
+    doc = pdfium.PdfDocument(render_pdf(blocks, get_paper("a5"), meta, layout=layout))
     try:
         return [doc[i].get_textpage().get_text_range() for i in range(len(doc))], layout
     finally:
@@ -114,7 +119,6 @@ def test_a_lead_in_moves_on_with_the_table_it_introduces(text: str) -> None:
 
 def test_a_long_table_leaves_no_lone_row_on_either_page() -> None:
     # Undecim's English terms table left its last row alone overleaf.
-    meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
     splits = set()
     for fillers in range(4, 30):
         blocks = [Heading(1, "Book", 1), Heading(2, "Section", 2, anchor="section")]
@@ -122,12 +126,8 @@ def test_a_long_table_leaves_no_lone_row_on_either_page() -> None:
         blocks.append(ListBlock(False, ("Not a lead-in.",), 98))   # the table may start low
         blocks.append(TableBlock(("Zeta", "Eta"), tuple((f"row{i:02d}", "x") for i in range(14)),
                                  ("left", "left"), 99))
-        doc = pdfium.PdfDocument(render_pdf(blocks, get_paper("a5"), meta))
-        try:
-            rows = [doc[i].get_textpage().get_text_range().count("row") for i in range(len(doc))]
-        finally:
-            doc.close()
-        rows = [n for n in rows if n]
+        pages, _ = _page_texts(blocks)
+        rows = [n for n in (page.count("row") for page in pages) if n]
         assert sum(rows) == 14 and min(rows) >= 2, (fillers, rows)
         splits.add(len(rows))
     assert splits == {1, 2}          # some placements did split the table
@@ -135,7 +135,6 @@ def test_a_long_table_leaves_no_lone_row_on_either_page() -> None:
 
 def test_a_list_leaves_no_lone_item_on_either_page() -> None:
     # 第2話's last clarification stood alone on the book's last page.
-    meta = BookMeta(title="Book", subtitle="Rulebook", running_head="Book", subject="", lang="en")
     splits = set()
     for fillers in range(14, 36):
         blocks = [Heading(1, "Book", 1), Heading(2, "Section", 2, anchor="section")]
@@ -145,13 +144,8 @@ def test_a_list_leaves_no_lone_item_on_either_page() -> None:
         # five lines a heading otherwise asks room for.
         text = "says something that takes three lines of text in the narrow column of an A5 page " * 2
         blocks.append(ListBlock(False, tuple(f"Item{i} {text}" for i in range(5)), 99))
-        layout = Layout()
-        doc = pdfium.PdfDocument(render_pdf(blocks, get_paper("a5"), meta, layout=layout))
-        try:
-            items = [doc[i].get_textpage().get_text_range().count("Item") for i in range(len(doc))]
-        finally:
-            doc.close()
-        items = [n for n in items if n]
+        pages, layout = _page_texts(blocks)
+        items = [n for n in (page.count("Item") for page in pages) if n]
         assert sum(items) == 5 and min(items) >= 2, (fillers, items)
         assert layout.stranded == [], fillers
         splits.add(len(items))
