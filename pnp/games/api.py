@@ -171,9 +171,12 @@ class Game(ABC, Generic[S]):
 
     def check_players(self, num_players: int) -> None:
         """Raise :class:`PnpError` unless ``num_players`` is supported."""
-        if not self.min_players <= num_players <= self.max_players:
-            raise PnpError(f"{self.slug} is for {self.min_players}–{self.max_players} "
-                           f"players, not {num_players}")
+        lo, hi = self.min_players, self.max_players
+        if not lo <= num_players <= hi:
+            # as `pnp list` says it: "1 player", "4 players", "3–5 players"
+            count = (f"{lo} player{'s' if lo > 1 else ''}" if lo == hi
+                     else f"{lo}–{hi} players")
+            raise PnpError(f"{self.slug} is for {count}, not {num_players}")
 
     @abstractmethod
     def new_initial_state(self, num_players: int, seed: int) -> S:
