@@ -137,6 +137,8 @@ class Watcher:
         """
         from pnp.builder.serve import PreviewServer
 
+        # an output folder that cannot be made is not fixed by any edit: stop at once
+        preview_folder(self.out / self.slug / "preview", self.slug)
         self.echo(f"watching {', '.join(str(f) for f in self.folders())} (Ctrl-C stops)")
         server = PreviewServer(self.out, self.answer_preview, self.lock) if serve else None
         try:

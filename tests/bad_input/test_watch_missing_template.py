@@ -1,4 +1,4 @@
-"""`pnp watch` on bad input: a missing template's manifest line, an unknown game."""
+"""`pnp watch` on bad input: a missing template, an unknown game, an unwritable output folder."""
 
 from __future__ import annotations
 
@@ -46,3 +46,26 @@ def test_watch_of_an_unknown_game_stops_at_once(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stderr.startswith("error: unknown game 'tyo'")
     assert "watching" not in result.stdout
+
+
+def test_watch_into_an_unwritable_folder_stops_at_once(tmp_path: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """No edit can fix an output folder that cannot be made: one error, no watching."""
+    project = tmp_path / "corpus"
+    shutil.copytree(CORPUS, project)
+    out = tmp_path / "locked"
+    real_mkdir = Path.mkdir
+
+    def mkdir(self: Path, *args: object, **kwargs: object) -> None:
+        if self == out or out in self.parents:
+            raise PermissionError(13, "Permission denied", str(self))
+        real_mkdir(self, *args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(Path, "mkdir", mkdir)
+    lines: list[str] = []
+    watcher = Watcher("toy", data_dir=project / "card_data",
+                      templates_dir=project / "templates", out_dir=out, pdf=False,
+                      echo=lines.append)
+    with pytest.raises(PnpError, match="cannot create .*locked/toy/preview: Permission denied"):
+        watcher.run(0.05, rounds=0, serve=False)
+    assert lines == []
