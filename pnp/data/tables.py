@@ -61,6 +61,10 @@ def convert_cell(spec: ColumnSpec, text: str) -> Any:
         return text
     if kind in ("int", "qty"):
         try:
+            # int() also reads "3_0" as 30: a cell is digits with an optional sign,
+            # so a typo is never taken for another number
+            if not _WHOLE.fullmatch(text):
+                raise ValueError
             number = int(text)
         except ValueError:
             expected = "a whole number ≥ 0" if kind == "qty" else "a whole number"
@@ -91,6 +95,9 @@ def convert_cell(spec: ColumnSpec, text: str) -> Any:
         return text.lower()
     return text  # str, text
 
+
+#: A whole number as a cell holds it (Unicode digits allowed, as in "３").
+_WHOLE = re.compile(r"[+-]?\d+")
 
 #: Separators other than the comma that spreadsheets write, as named in messages.
 _SEPARATORS = {";": "semicolons (';', as a spreadsheet set to a language with a decimal "
