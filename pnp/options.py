@@ -56,7 +56,10 @@ class FiniteFloat(_Checked):
             number = float(value)
         else:
             try:
-                number = float(str(value).strip())
+                text = str(value).strip()
+                if "_" in text:       # float() reads "1_0" as 10: a typo, not a number
+                    raise ValueError(text)
+                number = float(text)
             except ValueError:
                 self.fail(f"{value!r} is not a number{self._range()}", param, ctx)
         if not math.isfinite(number):
