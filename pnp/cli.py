@@ -6,6 +6,7 @@ import contextlib
 import functools
 import json
 import os
+import shlex
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
@@ -107,6 +108,13 @@ def main(ctx: click.Context, project_dir: Path | None) -> None:
     # Resolved once for the whole run; library defaults read it (pnp.project.current)
     # until the command ends.
     ctx.obj = ctx.with_resource(Project.resolve(project_dir).activated())
+    above = ctx.obj.enclosing_project() if ctx.invoked_subcommand != "init" else None
+    if above is not None:
+        # inside a project's sub-folder the shipped games would be read without a word
+        here = "this folder" if project_dir is None else str(project_dir)
+        click.echo(f"note: {here} has no card_data/, templates/ or rulebooks/, so the shipped "
+                   f"games are used; the project folder {above} is above it: run pnp there "
+                   f"or pass --project {shlex.quote(str(above))}", err=True)
 
 
 def project() -> Any:
@@ -132,8 +140,6 @@ def init_command(folder: Path) -> None:
     for path in init_project(folder):
         click.echo(f"created {path}/")
     games = game_slugs(folder / "card_data")
-    import shlex
-
     # quoted, so the line can be pasted into a shell for a folder with spaces in its name
     click.echo(f"{len(games)} games ({', '.join(games)}); next: cd {shlex.quote(str(folder))} "
                "&& pnp check && pnp build")

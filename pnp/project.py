@@ -91,6 +91,22 @@ class Project:
                    out_dir=Path(out_dir) if out_dir is not None else (
                        base / "output" if root is not None else Path("output")))
 
+    def enclosing_project(self) -> Path | None:
+        """The nearest folder above this one that holds ``card_data/``, when this one has none.
+
+        Run from inside a project (``my-games/templates``), pnp would otherwise
+        read the shipped games and write ``output/`` where it stands; the CLI
+        says so, naming this folder. None when this folder has a project
+        folder of its own, or none is above it.
+        """
+        base = self.root.resolve()
+        if any((base / name).is_dir() for name in SHIPPED_FOLDERS):
+            return None
+        for parent in base.parents:
+            if (parent / "card_data").is_dir():
+                return parent
+        return None
+
     def folder(self, name: str) -> Path:
         """One of this project's folders by its name (``card_data``, ``templates`` …)."""
         return {"card_data": self.data_dir, "templates": self.templates_dir,

@@ -168,3 +168,22 @@ def test_init_prints_a_next_step_that_pastes_into_a_shell(tmp_path: Path) -> Non
     line = out.splitlines()[-1]
     command = line.split("next: ", 1)[1]
     assert shlex.split(command)[:2] == ["cd", str(target)]
+
+
+def test_a_sub_folder_of_a_project_says_the_shipped_games_are_used(corpus: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch
+                                                                   ) -> None:
+    """Run from inside a project (its templates/), pnp names the project folder above."""
+    monkeypatch.chdir(corpus / "templates" / "toy")
+    code, out, err = run("list")
+    assert code == 0
+    assert err.splitlines() == [
+        "note: this folder has no card_data/, templates/ or rulebooks/, so the shipped games "
+        f"are used; the project folder {corpus.resolve()} is above it: run pnp there or pass "
+        f"--project {corpus.resolve()}"]
+    assert "fortuna" in out                       # the shipped games, as the note says
+    monkeypatch.chdir(corpus)
+    code, out, err = run("list")
+    assert code == 0 and err == "" and "toy" in out
+    monkeypatch.chdir(corpus.parent)                # no project above: no note
+    assert run("list")[2] == ""
