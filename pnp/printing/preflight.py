@@ -76,19 +76,45 @@ class Report:
                             "detail": c.detail} for c in self.checks]}
 
 
-def expand_paths(paths: list[Path]) -> list[Path]:
-    """Return the files to check: files as given, folders searched for PDF/PNG/JSON."""
+def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[Path]:
+    """Return the files to check: files as given, folders searched for PDF/PNG/JSON.
+
+    A folder search leaves out what is not meant for printing (added to
+    ``skipped``): the screen previews pnp writes (``<game>/preview/``, from
+    ``pnp preview`` and ``pnp watch``) and JSON that is not a Tabletop
+    Simulator save (a ``pnp simulate --json`` report). A file named on the
+    command line is always checked.
+    """
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
-            out.extend(sorted(f for f in p.rglob("*")
-                              if f.is_file() and f.suffix.lower() in (".pdf", ".png", ".json")
-                              and not f.name.startswith(".")))
+            for f in sorted(p.rglob("*")):
+                if not f.is_file() or f.suffix.lower() not in (".pdf", ".png", ".json") \
+                        or f.name.startswith("."):
+                    continue
+                if "preview" in f.relative_to(p).parts[:-1] or (
+                        f.suffix.lower() == ".json" and not _looks_like_tts(f)):
+                    if skipped is not None:
+                        skipped.append(f)
+                    continue
+                out.append(f)
         else:
             out.append(p)
     if not out:
-        raise PnpError("no PDF, PNG or JSON files to check")
+        left = [] if skipped is None else skipped
+        raise PnpError("no PDF, PNG or JSON files to check" + (
+            f" (left out {len(left)} not meant for printing: previews in preview/ folders, "
+            "JSON that is not a TTS save; name one to check it)" if left else ""))
     return out
+
+
+def _looks_like_tts(path: Path) -> bool:
+    """True unless ``path`` is valid JSON without ``ObjectStates`` (a damaged save is checked)."""
+    try:
+        data = json.loads(path.read_text("utf-8"))
+    except (OSError, ValueError):
+        return True
+    return isinstance(data, dict) and "ObjectStates" in data
 
 
 def preflight_files(paths: list[Path], *, profile: str | None = None,

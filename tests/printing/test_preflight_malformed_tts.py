@@ -90,3 +90,30 @@ def test_an_unreadable_image_the_save_names_fails_its_images_check(tmp_path: Pat
     images = [c for c in report.checks if c.name == "images"]
     assert images and not images[0].ok
     assert "tile.png (not a readable image)" in images[0].detail
+
+
+def test_a_folder_search_leaves_out_previews_and_other_json(tmp_path: Path) -> None:
+    """`pnp preflight output/` after `pnp preview`: previews and reports are not print files."""
+    out = tmp_path / "output"
+    (out / "toy" / "preview").mkdir(parents=True)
+    Image.new("RGB", (20, 10), "white").save(out / "toy" / "preview" / "card-face.png")
+    (out / "toy" / "report.json").write_text('{"games": 3}', encoding="utf-8")
+    (out / "toy" / "deck.json").write_text('{"ObjectStates": 5}', encoding="utf-8")
+    (out / "toy" / "broken.json").write_text('{"Object', encoding="utf-8")
+    result = CliRunner().invoke(main, ["preflight", str(out)])
+    checked = [line.split()[1] for line in result.stdout.splitlines()
+               if line.startswith(("PASS", "FAIL"))]
+    # a save (even a broken one) and unreadable JSON are checked; the rest is left out
+    assert checked == [str(out / "toy" / "broken.json"), str(out / "toy" / "deck.json")]
+    assert result.stderr.splitlines()[-1].startswith("note: left out 2 file(s) not meant for "
+                                                     "printing")
+    named = CliRunner().invoke(main, ["preflight", str(out / "toy" / "preview" /
+                                                       "card-face.png")])
+    assert "FAIL" in named.stdout                      # named on the command line: checked
+    (out / "toy" / "deck.json").unlink()
+    (out / "toy" / "broken.json").unlink()
+    empty = CliRunner().invoke(main, ["preflight", str(out)])
+    assert empty.exit_code == 1
+    assert empty.stderr.strip() == (
+        "error: no PDF, PNG or JSON files to check (left out 2 not meant for printing: "
+        "previews in preview/ folders, JSON that is not a TTS save; name one to check it)")
