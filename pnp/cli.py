@@ -649,9 +649,9 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
     left_out: list[Path] = []
     paths = expand_paths(list(files), left_out)
     if left_out and not as_json:
-        click.echo(f"note: left out {len(left_out)} file(s) not meant for printing (previews "
-                   "in preview/ folders, JSON that is not a TTS save); name one to check it",
-                   err=True)
+        click.echo(f"note: left out {len(left_out)} file(s) not meant for printing (screen "
+                   "previews and rulebook pictures, JSON that is not a TTS save); name one to "
+                   "check it", err=True)
     if quiet or len(paths) < 20:
         reports = preflight_files(paths, profile=profile_name, profiles_file=profiles_file)
     else:

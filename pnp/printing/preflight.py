@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Iterator
@@ -80,10 +81,11 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[P
     """Return the files to check: files as given, folders searched for PDF/PNG/JSON.
 
     A folder search leaves out what is not meant for printing (added to
-    ``skipped``): the screen previews pnp writes (``<game>/preview/``, from
-    ``pnp preview`` and ``pnp watch``) and JSON that is not a Tabletop
-    Simulator save (a ``pnp simulate --json`` report). A file named on the
-    command line is always checked.
+    ``skipped``): the screen images pnp writes (``<game>/preview/`` from
+    ``pnp preview`` and ``pnp watch``, ``rulebook-images/`` and
+    ``rulebook-en-images/`` beside a Markdown rulebook) and JSON that is not a
+    Tabletop Simulator save (a ``pnp simulate --json`` report). A file named
+    on the command line is always checked.
     """
     out: list[Path] = []
     for p in paths:
@@ -92,8 +94,8 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[P
                 if not f.is_file() or f.suffix.lower() not in (".pdf", ".png", ".json") \
                         or f.name.startswith("."):
                     continue
-                if "preview" in f.relative_to(p).parts[:-1] or (
-                        f.suffix.lower() == ".json" and not _looks_like_tts(f)):
+                if any(_SCREEN_FOLDER.fullmatch(part) for part in f.relative_to(p).parts[:-1]) \
+                        or (f.suffix.lower() == ".json" and not _looks_like_tts(f)):
                     if skipped is not None:
                         skipped.append(f)
                     continue
@@ -103,9 +105,13 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[P
     if not out:
         left = [] if skipped is None else skipped
         raise PnpError("no PDF, PNG or JSON files to check" + (
-            f" (left out {len(left)} not meant for printing: previews in preview/ folders, "
-            "JSON that is not a TTS save; name one to check it)" if left else ""))
+            f" (left out {len(left)} not meant for printing: screen previews and rulebook "
+            "pictures, JSON that is not a TTS save; name one to check it)" if left else ""))
     return out
+
+
+#: Folders of screen images pnp writes: card previews and a Markdown rulebook's pictures.
+_SCREEN_FOLDER = re.compile(r"preview|rulebook(-[a-z]{2})?-images")
 
 
 def _looks_like_tts(path: Path) -> bool:

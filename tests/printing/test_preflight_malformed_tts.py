@@ -93,10 +93,12 @@ def test_an_unreadable_image_the_save_names_fails_its_images_check(tmp_path: Pat
 
 
 def test_a_folder_search_leaves_out_previews_and_other_json(tmp_path: Path) -> None:
-    """`pnp preflight output/` after `pnp preview`: previews and reports are not print files."""
+    """`pnp preflight output/` after `pnp preview`: previews, book pictures and reports are left out."""
     out = tmp_path / "output"
     (out / "toy" / "preview").mkdir(parents=True)
     Image.new("RGB", (20, 10), "white").save(out / "toy" / "preview" / "card-face.png")
+    (out / "toy" / "rulebook-en-images").mkdir()
+    Image.new("RGB", (20, 10), "white").save(out / "toy" / "rulebook-en-images" / "01.png")
     (out / "toy" / "report.json").write_text('{"games": 3}', encoding="utf-8")
     (out / "toy" / "deck.json").write_text('{"ObjectStates": 5}', encoding="utf-8")
     (out / "toy" / "broken.json").write_text('{"Object', encoding="utf-8")
@@ -105,7 +107,7 @@ def test_a_folder_search_leaves_out_previews_and_other_json(tmp_path: Path) -> N
                if line.startswith(("PASS", "FAIL"))]
     # a save (even a broken one) and unreadable JSON are checked; the rest is left out
     assert checked == [str(out / "toy" / "broken.json"), str(out / "toy" / "deck.json")]
-    assert result.stderr.splitlines()[-1].startswith("note: left out 2 file(s) not meant for "
+    assert result.stderr.splitlines()[-1].startswith("note: left out 3 file(s) not meant for "
                                                      "printing")
     named = CliRunner().invoke(main, ["preflight", str(out / "toy" / "preview" /
                                                        "card-face.png")])
@@ -115,5 +117,6 @@ def test_a_folder_search_leaves_out_previews_and_other_json(tmp_path: Path) -> N
     empty = CliRunner().invoke(main, ["preflight", str(out)])
     assert empty.exit_code == 1
     assert empty.stderr.strip() == (
-        "error: no PDF, PNG or JSON files to check (left out 2 not meant for printing: "
-        "previews in preview/ folders, JSON that is not a TTS save; name one to check it)")
+        "error: no PDF, PNG or JSON files to check (left out 3 not meant for printing: "
+        "screen previews and rulebook pictures, JSON that is not a TTS save; name one to "
+        "check it)")
