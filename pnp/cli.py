@@ -822,14 +822,16 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
     common = dict(players=players, games=games, seed=seed, jobs=jobs, params=parsed,
                   invariants=level, step_cap=step_cap, json_path=json_path,
                   progress=not quiet, cluster=cluster, html_path=html_path)
+    # Only an absent --bots means random bots: `--bots ""` is refused downstream.
+    played = "random" if bots is None else bots
     if ladder:
         text, _doc, code = run_ladder(data, field=bots, budgets=budgets, **common)
     elif sweeps:
-        text, _doc, code = run_sweep(data, list(sweeps), bots=bots or "random", **common)
+        text, _doc, code = run_sweep(data, list(sweeps), bots=played, **common)
     elif compares:
-        text, _doc, code = run_compare(data, list(compares), bots=bots or "random", **common)
+        text, _doc, code = run_compare(data, list(compares), bots=played, **common)
     else:
-        text, _report, code = run_simulation(data, bots=bots or "random", **common)
+        text, _report, code = run_simulation(data, bots=played, **common)
     # With --json - the JSON owns standard output; the readable report goes to stderr.
     click.echo(text, nl=False, err=json_path is not None and str(json_path) == "-")
     sys.exit(code)

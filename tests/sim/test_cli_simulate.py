@@ -88,6 +88,7 @@ def test_bots_list() -> None:
     (["simulate", "fortuna", "--players", "6"], "fortuna is for 3–4 players, not 6"),
     (["simulate", "episode2", "--players", "2"], "episode2 is for 1 player, not 2"),
     (["simulate", "fortuna", "--bots", "clever"], "fortuna has no bot 'clever'"),
+    (["simulate", "fortuna", "--bots", ""], "--bots '': expected comma-separated bot names"),
     (["simulate", "fortuna", "--param", "hand_size"], "expected key=value"),
     (["simulate", "fortuna", "--param", "colour=red"], "unknown parameter 'colour'"),
     (["simulate", "fortuna", "--param", "hand_size=many"], "hand_size"),
