@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 from pnp.data import resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
 from pnp.rulebook.lang import LANGS, check_lang
+from pnp.rulebook.sources import require_rulebook_source
 
 #: Writes one PDF rulebook: :func:`pnp.rulebook.export.export_rulebook`'s signature.
 PdfWriter = Callable[..., Path]
@@ -50,8 +51,14 @@ def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", pape
             raise PnpError(f"unknown rulebook format {name!r}: expected one of "
                            f"{', '.join(FORMATS)}")
     codes = [check_lang(code) for code in langs]
+    games = resolve_slugs(root, slugs)
+    # every rules text is looked up before anything is written: a game
+    # without one stops the run with one line, not after an empty folder
+    for slug in games:
+        for code in codes:
+            require_rulebook_source(slug, root, code)
     written: list[Path] = []
-    for slug in resolve_slugs(root, slugs):
+    for slug in games:
         folder = out_dir / slug
         try:
             folder.mkdir(parents=True, exist_ok=True)

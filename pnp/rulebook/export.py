@@ -27,7 +27,8 @@ from pnp.rulebook.pdf import BookMeta, Layout, get_paper, plain_text, render_pdf
 from pnp.rulebook.pictures import Scene
 from pnp.rulebook.placeholders import Book, expand
 # (RULEBOOK_DIR and source_name are re-exported: they were defined here)
-from pnp.rulebook.sources import RULEBOOK_DIR, rulebook_source, source_name  # noqa: F401
+from pnp.rulebook.sources import (RULEBOOK_DIR, require_rulebook_source,  # noqa: F401
+                                   rulebook_source, source_name)
 
 #: Layouts of the PDF: one page per sheet, or a folded booklet.
 IMPOSITIONS: tuple[str, ...] = ("none", "booklet")
@@ -112,7 +113,8 @@ def prepare(slug: str, data_dir: Path | None = None, *, lang: str = "ja",
     folder = resolve_data_dir(data_dir)
     game = _load_game(slug, folder)
     code = check_lang(lang)
-    path = Path(source) if source is not None else rulebook_source(slug, folder, code)
+    path = (Path(source) if source is not None
+            else require_rulebook_source(slug, folder, code))
     edition = load_lang(code, path)
     book = Book(game, edition, CardArt(game, templates_dir), designer)
     lines = expand(_read_lines(path), book, path)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pnp.errors import PnpError
 from pnp.project import default_folder, shipped
 from pnp.rulebook.lang import check_lang
 
@@ -35,3 +36,43 @@ def rulebook_source(slug: str, data_dir: Path, lang: str = "ja") -> Path:
         return local
     own = default_folder("rulebooks") / name
     return own if own.is_file() else RULEBOOK_DIR / name
+
+
+def rulebook_folders(data_dir: Path) -> list[Path]:
+    """The folders :func:`rulebook_source` looks in, in its order, each once."""
+    folders = [Path(data_dir).resolve().parent / "rulebooks", default_folder("rulebooks"),
+               RULEBOOK_DIR]
+    seen: dict[Path, Path] = {}
+    for folder in folders:
+        seen.setdefault(folder.resolve(), folder)
+    return list(seen.values())
+
+
+def _shown(folder: Path) -> str:
+    """``folder`` as the designer sees it: relative to the current folder when inside it."""
+    try:
+        rel = folder.resolve().relative_to(Path.cwd().resolve())
+    except ValueError:
+        return f"{folder.resolve()}/"
+    return "./" if rel == Path(".") else f"{rel.as_posix()}/"
+
+
+def require_rulebook_source(slug: str, data_dir: Path, lang: str = "ja") -> Path:
+    """:func:`rulebook_source`, or a :class:`PnpError` naming every folder searched.
+
+    A game the designer has just added has no rules text yet: the one line
+    says which folders were searched and which file to create (in the
+    first of them, the one beside the data, which wins over the others).
+    """
+    path = rulebook_source(slug, data_dir, lang)
+    if path.is_file():
+        return path
+    name = source_name(slug, check_lang(lang))
+    folders = rulebook_folders(data_dir)
+    shipped_dir = RULEBOOK_DIR.resolve()
+    looked = [_shown(f) + (" (the shipped games)" if f.resolve() == shipped_dir else "")
+              for f in folders]
+    create = folders[0] / name
+    raise PnpError(f"no rules text for game {slug!r}: looked for {name} in "
+                   f"{' and '.join(looked)}; expected a file: create "
+                   f"{_shown(create.parent)}{name} (its format: rulebooks/README.md)")
