@@ -39,6 +39,10 @@ AIDS = (("aid", "aid", "Player aid", "サマリーカード"),
         ("aid_en", "aid_en", "Player aid (English)", "サマリーカード（英語）"))
 #: Size of a sticker for a bought card (fits on a poker card's face beside its pips).
 STICKER_SIZE = "24mm x 15mm"
+#: Template (in a game's templates folder) that makes a game print stickers.
+STICKER_FACE = "sticker_face.xml.j2"
+#: A sticker set's component id is the bought deck's id plus this.
+STICKER_SUFFIX = "_stickers"
 
 
 def resolve_templates_dir(templates_dir: Path | None) -> Path:
@@ -152,7 +156,7 @@ def sticker_components(game: GameData, templates_dir: Path | None = None
                        ) -> list[Component]:
     """Stickers for each buyable deck with a table, if the game has a sticker template."""
     root = resolve_templates_dir(templates_dir)
-    face = f"{game.manifest.slug}/sticker_face.xml.j2"
+    face = f"{game.manifest.slug}/{STICKER_FACE}"
     if not (root / face).is_file():
         return []
     size = parse_size(STICKER_SIZE, what="sticker size")
@@ -161,7 +165,7 @@ def sticker_components(game: GameData, templates_dir: Path | None = None
         if c.supply != "buy" or c.table is None or c.face is None:
             continue
         out.append(Component(
-            id=f"{c.id}_stickers", name=f"Stickers for the {c.name.lower()}",
+            id=f"{c.id}{STICKER_SUFFIX}", name=f"Stickers for the {c.name.lower()}",
             name_ja=f"{c.name_ja}用シール", kind="token", supply="print", count=c.count,
             table=c.table, size=size, size_text=STICKER_SIZE, diameter=None, sides=None,
             face=face, back=None, two_sided=False, provisional=False,
@@ -191,6 +195,12 @@ def kit_components(game: GameData, templates_dir: Path | None = None, *,
     return out
 
 
+def is_sticker(component: Component) -> bool:
+    """Return True for a sticker set (:func:`sticker_components`): printed on label paper."""
+    return (component.id.endswith(STICKER_SUFFIX) and component.face is not None
+            and component.face.endswith(f"/{STICKER_FACE}"))
+
+
 def print_kind(component: Component) -> str:
     """The kind a print profile sees: a printed standard deck is cards."""
     return "card" if component.kind == "deck" else component.kind
@@ -209,8 +219,8 @@ def component_rows(game: GameData, component: Component) -> list[Row]:
     """
     if component.table is not None:
         rows = game.rows.get(component.id)
-        if rows is None and component.id.endswith("_stickers"):
-            rows = game.rows.get(component.id[:-len("_stickers")])
+        if rows is None and is_sticker(component):
+            rows = game.rows.get(component.id[:-len(STICKER_SUFFIX)])
         if rows is None:
             raise PnpError(f"{game.slug}: no table loaded for {component.id!r}")
         return rows

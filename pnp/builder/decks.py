@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Protocol, overload
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.builder.cards import (check_templates, component_rows, component_size, is_round,
-                             kit_components, print_kind, printable_components,
+                             is_sticker, kit_components, print_kind, printable_components,
                              resolve_templates_dir)
 from pnp.builder.context import card_context
 from pnp.builder.markup_cache import use_build_caches
@@ -47,7 +47,7 @@ from pnp.fileio import write_bytes_atomic
 from pnp.printing.calibration import write_calibration
 from pnp.printing.forms import placer
 from pnp.printing.imposition import PagePlan, SheetLayout, bleed_by_side, compute_layout
-from pnp.printing.packing import Piece, pack_pieces
+from pnp.printing.packing import Piece, pack_label_sheets, pack_pieces
 from pnp.printing.png_store import PngStore, open_png_store
 from pnp.printing.profiles import Profile, ProfileTable, load_profiles
 from pnp.printing.output import pending_canvas, save_pending
@@ -68,6 +68,8 @@ if TYPE_CHECKING:
 SIZE_TOLERANCE = 0.5
 #: File stem of the shared sheet of a game's tokens and boards.
 SMALL_PARTS = "small-parts"
+#: File stem of a game's stickers: a file of their own, printed on label paper.
+STICKERS = "stickers"
 #: A service export notes when the art's edge is stretched further than this (mm).
 STRETCH_NOTE_MM = 1.0
 
@@ -496,8 +498,22 @@ def _qty(game: GameData, component: Component) -> int:
 
 
 def _accepts(profile: Profile, component: Component) -> bool:
-    """Return True if ``profile`` prints components of this kind (a printed deck is cards)."""
+    """Return True if ``profile`` prints components of this kind (a printed deck is cards).
+
+    Stickers are stuck on a physical bought card, so only home sheets print
+    them (on label paper); a card service or Tabletop Simulator has no use for them.
+    """
+    if is_sticker(component) and profile.output != "sheets":
+        return False
     return print_kind(component) in profile.kinds
+
+
+def _refusal(profile: Profile, component: Component) -> str:
+    """Say why ``profile`` leaves ``component`` out (for the ``skipped`` line)."""
+    if is_sticker(component):
+        return (f"stickers go on a bought deck's cards; {profile.name} has no use for them "
+                "(the home sheets print them on their own sheet, for label paper)")
+    return f"{profile.name} does not print a {component.kind}"
 
 
 # --------------------------------------------------------------------------
@@ -519,12 +535,18 @@ def plan_game_sheets(game: GameData, profile: Profile, marks: bool,
     """Return the sheet files ``profile`` makes for ``game`` (layouts, pages; no drawing).
 
     Card decks get a grid each; tokens and boards of the game share
-    :data:`SMALL_PARTS` sheets (issue 9 item 4).
+    :data:`SMALL_PARTS` sheets (issue 9 item 4). Stickers get a file of
+    their own, :data:`STICKERS`, one-sided, to print on label paper: on the
+    small-parts sheet they shared a page with the boards meant for card stock.
     """
     plans: list[SheetPlan] = []
     small: list[Component] = []
+    stickers: list[Component] = []
     for component in components if components is not None else printable_components(game):
         if not _accepts(profile, component) or _qty(game, component) == 0:
+            continue
+        if is_sticker(component):
+            stickers.append(component)
             continue
         if print_kind(component) != "card":
             small.append(component)
@@ -532,20 +554,30 @@ def plan_game_sheets(game: GameData, profile: Profile, marks: bool,
         lay = _sheet_layout(profile, component_size(component), marks and profile.marks)
         plans.append(SheetPlan(component.id, (component,), lay,
                                grid_sheets(lay, _qty(game, component))))
+    draw_marks = marks and profile.marks
     if small:
-        pieces: list[Piece] = []
-        for component in small:
-            w, h = component_size(component)
-            shape = "circle" if is_round(component) else "rect"
-            for row in component_rows(game, component):
-                for _ in range(row.qty):
-                    pieces.append(Piece(len(pieces), w, h, shape,
-                                        f"{game.slug}/{component.id}"))
-        sheets = pack_pieces(profile.paper, pieces, kind=profile.layout, bleed=profile.bleed,
-                             marks=marks and profile.marks, mark_length=profile.mark_length,
-                             margin=profile.margin)
+        sheets = pack_pieces(profile.paper, _pieces(game, small), kind=profile.layout,
+                             bleed=profile.bleed, marks=draw_marks,
+                             mark_length=profile.mark_length, margin=profile.margin)
         plans.append(SheetPlan(SMALL_PARTS, tuple(small), None, sheets))
+    if stickers:
+        sheets = pack_label_sheets(profile.paper, _pieces(game, stickers),
+                                   bleed=profile.bleed, marks=draw_marks,
+                                   mark_length=profile.mark_length, margin=profile.margin)
+        plans.append(SheetPlan(STICKERS, tuple(stickers), None, sheets))
     return plans
+
+
+def _pieces(game: GameData, components: list[Component]) -> list[Piece]:
+    """Return one packing piece per physical copy of ``components``, in order."""
+    pieces: list[Piece] = []
+    for component in components:
+        w, h = component_size(component)
+        shape = "circle" if is_round(component) else "rect"
+        for row in component_rows(game, component):
+            for _ in range(row.qty):
+                pieces.append(Piece(len(pieces), w, h, shape, f"{game.slug}/{component.id}"))
+    return pieces
 
 
 #: Sheet layouts already computed in this process, by every argument (see _sheet_layout).
@@ -673,7 +705,8 @@ def _sheet_titles(game: GameData, plan: SheetPlan) -> tuple[str, str]:
         comp = plan.components[0]
         return (f"{game.manifest.title} — {comp.name} ({comp.name_ja})",
                 f"{game.manifest.title} {comp.name}")
-    return (f"{game.manifest.title} — small parts",
+    what = "stickers" if plan.stem == STICKERS else "small parts"
+    return (f"{game.manifest.title} — {what}",
             f"{game.manifest.title} " + ", ".join(c.name for c in plan.components))
 
 
@@ -779,8 +812,7 @@ def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
                           for c in components if c not in printed]
     for component in printed:
         if not _accepts(profile, component):
-            _skip(result, profile, game, component,
-                  f"{profile.name} does not print a {component.kind}", progress)
+            _skip(result, profile, game, component, _refusal(profile, component), progress)
     return result, drawn
 
 
@@ -813,6 +845,9 @@ def _write_service(game: GameData, profile: Profile, cards: dict[str, list[Servi
     folder = options.out_dir / game.slug / profile.out_folder()
     for component in options.kit(game):
         if not cards.get(component.id):
+            continue
+        if not _accepts(profile, component) and is_sticker(component):
+            _skip(result, profile, game, component, _refusal(profile, component), progress)
             continue
         if not _accepts(profile, component):
             _skip(result, profile, game, component,
@@ -867,7 +902,8 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
             continue
         if not _accepts(profile, component):
             _skip(result, profile, game, component,
-                  f"{profile.name} does not take a {component.kind}", progress)
+                  _refusal(profile, component) if is_sticker(component)
+                  else f"{profile.name} does not take a {component.kind}", progress)
             continue
         nickname = f"{game.manifest.title} - {component.name}"
         size = component_size(component)
@@ -927,8 +963,8 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
                                options, result, progress, env, sheet_store)
             for component in components:
                 if cards[component.id] and not _accepts(profile, component):
-                    _skip(result, profile, game, component,
-                          f"{profile.name} does not print a {component.kind}", progress)
+                    _skip(result, profile, game, component, _refusal(profile, component),
+                          progress)
         elif profile.output in ("card-pdf", "card-png"):
             _write_service(game, profile, cards, options, result, progress, png_store)
         else:

@@ -12,7 +12,7 @@ as on card sheets (duplex page or gutter-fold half).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Sequence
 
 from pnp.errors import PnpError
@@ -134,6 +134,24 @@ def pack_pieces(paper: str | Paper, pieces: Sequence[Piece], *, kind: str = "dup
         name = paper.name if isinstance(paper, Paper) else paper
         raise PnpError(f"{failure.message} of {name}")
     return best
+
+
+#: Page name of a sticker sheet (its label tells the user what paper to load).
+LABEL_PAPER = "label paper"
+
+
+def pack_label_sheets(paper: str | Paper, pieces: Sequence[Piece], *, bleed: float,
+                      marks: bool = True, mark_length: float = DEFAULT_MARK_LENGTH,
+                      margin: float = PRINTER_MARGIN) -> list[list[PagePlan]]:
+    """Return one-page sheets for stickers: fronts only, for one-sided label paper.
+
+    Stickers have no back, and label paper is printed on one side: a duplex
+    back page would waste a label sheet and a gutter-fold would fold the
+    backing, so whatever the profile's layout, each sheet is its fronts page.
+    """
+    return [[replace(sheet[0], part=LABEL_PAPER)]
+            for sheet in pack_pieces(paper, pieces, kind="duplex", bleed=bleed, marks=marks,
+                                     mark_length=mark_length, margin=margin)]
 
 
 def _duplex_sheets(p: Paper, area: Rect, pieces: Sequence[Piece], bleed: float,
