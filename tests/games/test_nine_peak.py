@@ -477,6 +477,11 @@ def test_simple_scoring_examples() -> None:
     assert _set_value(SIMPLE, "1S2F3C4P") == 4 * 3
     assert _set_value(SIMPLE, "1C2B3C4S5S") == 5 * 3
     assert _set_value(SIMPLE, "1C2B3P4P5S6S") == 7 * 4
+    # small sets: a Persona joins the larger colour there too, and Personas
+    # alone are one colour (base 2 × 2; base 1 × 1)
+    assert _set_value(SIMPLE, "1S2P") == 2 * 2
+    assert _set_value(SIMPLE, "1P2P") == 2 * 2
+    assert _set_value(SIMPLE, "1P") == 1 * 1
 
 
 def test_returns_add_pile_and_subtract_hand() -> None:

@@ -30,6 +30,8 @@ def test_gold_needs_a_settlement() -> None:
     assert gold_vp(3, 0) == 0
     assert gold_vp(3, 2) == 6
     assert gold_vp(3, 2, extra_per_gold=1) == 9
+    # El Dorado's lasting +1 per gold still needs a settlement (scenario s3_a2a)
+    assert gold_vp(3, 0, extra_per_gold=1) == 0
 
 
 def test_final_breakdown_hand_worked() -> None:
