@@ -122,8 +122,19 @@ def test_a_ladder_from_few_games_is_not_called_flat() -> None:
                                          _rung(16, 0.125, 0.022, 0.471)]}
     said = ladder_sentences(few)[0]
     assert "play more games per budget" in said and "is flat" not in said
+    # a 3-point difference from few games is no trend yet either, not "flat"
+    few3 = {"fair_share": 0.25, "rungs": [_rung(4, 0.125, 0.022, 0.471),
+                                          _rung(16, 0.155, 0.03, 0.5)]}
+    said = ladder_sentences(few3)[0]
+    assert "play more games per budget" in said and "is flat" not in said
     many = {"fair_share": 0.25, "rungs": [_rung(8, 0.25, 0.19, 0.31), _rung(64, 0.26, 0.2, 0.32)]}
     assert ladder_sentences(many)[0].startswith("The ladder is flat")
+    # flat means first and last differ by under 5 points: 3 points is flat, 6 is a
+    # trend whose intervals overlap (both measured finely, ±6 points)
+    three = {"fair_share": 0.25, "rungs": [_rung(8, 0.25, 0.19, 0.31), _rung(64, 0.28, 0.22, 0.34)]}
+    assert ladder_sentences(three)[0].startswith("The ladder is flat")
+    six = {"fair_share": 0.25, "rungs": [_rung(8, 0.25, 0.19, 0.31), _rung(64, 0.31, 0.25, 0.37)]}
+    assert ladder_sentences(six)[0].startswith("The ladder rises from 25 % at 8 iterations to 31 %")
 
 
 def test_rates_print_as_percentages_means_as_numbers() -> None:
@@ -208,6 +219,14 @@ def test_frequent_ties_need_enough_games() -> None:
     many = _report(4, {})
     many["ties"] = {"top_score_tie_rate": 0.243}
     assert any(s.startswith("Top scores tie in 24 % of games") for s in sentences(many))
+    # docs/simulation.md: at least 10 %, whatever the number of games
+    just_over = _report(4, {})
+    just_over["ties"] = {"top_score_tie_rate": 0.12}
+    assert any(s.startswith("Top scores tie in 12 % of games") for s in sentences(just_over))
+    under = _report(4, {})
+    under["completion"] = {"games": 100_000, "completed": 100_000}
+    under["ties"] = {"top_score_tie_rate": 0.09}    # interval 8.8–9.2 %, still under 10 %
+    assert not any("tie" in s for s in sentences(under))
 
 
 def test_compare_page_shows_changes_as_signed_points_with_the_numbers() -> None:
