@@ -62,6 +62,13 @@ MARK_GAP: float = mm(0.3)
 MARK_WIDTH: float = mm(0.2)
 #: Smallest gap between a card's trim and the fold line in a gutter-fold.
 MIN_FOLD_GAP: float = mm(1)
+#: Clear space between a sheet's footer label and any crop mark (from the
+#: stroked mark): about one em of the 6 pt label (2.1 mm) and five times the
+#: space between its letters, so a mark never reads as the label's first letter.
+LABEL_CLEARANCE: float = mm(2)
+#: A band under all of a page's ink is used for the label from this height
+#: (room for the 5 pt smallest label size with its descenders).
+LABEL_MIN_BAND: float = mm(2.5)
 
 FLIPS = ("long", "short")
 PRIORITIES = ("cards", "bleed")
@@ -734,32 +741,65 @@ def plan_sheet(layout: SheetLayout, count: int) -> list[PagePlan]:
                      layout.margin)]
 
 
-def label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
-    """Return free space for a sheet label below the lowest card, or None.
+def label_box(layout: SheetLayout | PagePlan, page: int = 0,
+              clearance: float = LABEL_CLEARANCE) -> Rect | None:
+    """Return free space for a sheet label at the foot of the page, or None.
 
-    The box lies between the printer margin and the lowest card's bleed (less
-    ``MARK_GAP``), horizontally within that card's trim less 1 mm each side,
-    so it avoids every crop mark (which sit on cut lines) and all art.
+    The box sits on the printer margin. Where the page has a band under all
+    its ink (a packed or part-filled page) it is that band, less
+    ``clearance``, across the printable width. Otherwise it lies below the
+    lowest art (less ``MARK_GAP``), in the widest stretch of that band that
+    stays ``clearance`` away from every crop mark and fold line that reaches
+    into it (measured from the stroked mark, :data:`MARK_WIDTH` wide); a tie
+    goes to the leftmost stretch. Before, the label began 1 mm right of the
+    lowest card's trim, i.e. 0.9 mm from the crop mark on that cut line,
+    and its first letter seemed to touch the mark.
     """
-    slots = layout.slots if isinstance(layout, PagePlan) else layout.slots_on_page(page)
+    if isinstance(layout, PagePlan):
+        slots, marks = layout.slots, layout.marks + layout.folds
+    else:
+        slots = layout.slots_on_page(page)
+        marks = layout.marks[page] + (layout.folds if page == 0 else ())
     if not slots:
         return None
-    if isinstance(layout, PagePlan):
-        # Free band under all ink (a packed or part-filled page): the label
-        # may use the printable width there.
-        ink = layout.ink()
-        assert ink is not None
-        band = ink.y - MARK_GAP - layout.margin
-        if band >= mm(2.5):
-            return Rect(layout.margin + mm(1), layout.margin,
-                        layout.paper.width - 2 * layout.margin - mm(2), band)
-    lowest = min(slots, key=lambda s: (round(s.bleed_rect.y, 6), s.trim.x))
+    area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
+                layout.paper.height - 2 * layout.margin)
+    strokes = [m.box(MARK_WIDTH) for m in marks]
+    under_all = min(r.y for r in [s.bleed_rect for s in slots] + strokes) - clearance - area.y
+    if under_all >= LABEL_MIN_BAND - EPS:
+        return Rect(area.x, area.y, area.w, under_all)
     top = min(s.bleed_rect.y for s in slots) - MARK_GAP
-    h = top - layout.margin
-    w = lowest.trim.w - 2 * mm(1)
-    if h <= 0 or w <= 0:
+    if top - area.y <= EPS:
         return None
-    return Rect(lowest.trim.x + mm(1), layout.margin, w, h)
+    band = Rect(area.x, area.y, area.w, top - area.y)
+    # the art is above the band by construction: only marks and folds can block it
+    stretch = widest_free_stretch(band, strokes, clearance)
+    if stretch is None:
+        return None
+    x0, x1 = stretch
+    return Rect(x0, band.y, x1 - x0, band.h)
+
+
+def widest_free_stretch(band: Rect, obstacles: Sequence[Rect], clearance: float
+                        ) -> tuple[float, float] | None:
+    """Return the widest x-range (x0, x1) of ``band`` at least ``clearance`` from every obstacle.
+
+    An obstacle blocks the x-range it covers, widened by ``clearance``, when
+    it comes within ``clearance`` of the band vertically. Ties go to the
+    leftmost range; None if the band is blocked all along.
+    """
+    blocked = [(r.x - clearance, r.x1 + clearance) for r in obstacles
+               if r.y < band.y1 + clearance - EPS and r.y1 > band.y - clearance + EPS]
+    best: tuple[float, float] | None = None
+    cursor = band.x
+    for a, b in _merge(blocked) + [(band.x1, band.x1)]:
+        lo, hi = cursor, min(a, band.x1)
+        if hi - lo > EPS and (best is None or hi - lo > best[1] - best[0] + EPS):
+            best = (lo, hi)
+        cursor = max(cursor, b)
+        if cursor >= band.x1:
+            break
+    return best
 
 
 def paginate(items: Sequence[T], per_sheet: int) -> list[list[T]]:
