@@ -35,7 +35,9 @@ Conventions every game package follows (``pnp/games/<slug>/``):
 
 from __future__ import annotations
 
+import math
 import random
+import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar
@@ -68,32 +70,68 @@ class Param:
     minimum: int | None = None
     maximum: int | None = None
 
-    def parse(self, text: str | Any) -> Any:
-        """Convert ``text`` (from the command line) to this parameter's type."""
+    def expected(self) -> str:
+        """What a value of this parameter looks like, said as every other message says it."""
         kind = type(self.default)
-        try:
-            if kind is bool:
-                if isinstance(text, bool):
-                    value: Any = text
-                elif str(text).lower() in ("1", "true", "yes", "on"):
-                    value = True
-                elif str(text).lower() in ("0", "false", "no", "off"):
-                    value = False
-                else:
-                    raise ValueError(text)
-            else:
-                value = kind(text)
-        except (TypeError, ValueError):
-            raise PnpError(f"parameter {self.name}={text!r}: expected "
-                           f"{kind.__name__}") from None
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        if kind is bool:
+            return "yes or no (also true/false, on/off, 1/0)"
+        word = "a whole number" if kind is int else "a number" if kind is float else "text"
+        if kind in (int, float):
+            if self.minimum is not None and self.maximum is not None:
+                return f"{word} from {self.minimum} to {self.maximum}"
+            if self.minimum is not None:
+                return f"{word} ≥ {self.minimum}"
+            if self.maximum is not None:
+                return f"{word} ≤ {self.maximum}"
+        return word
+
+    def parse(self, text: str | Any) -> Any:
+        """Convert ``text`` (from the command line) to this parameter's type.
+
+        Only plain decimal numbers are taken: Python's ``int()`` and
+        ``float()`` would also read ``1_0`` as 10 and ``nan``/``inf`` as
+        numbers, which no designer means.
+        """
+        kind = type(self.default)
+        value: Any = None
+        raw = text.strip() if isinstance(text, str) else text
+        if kind is bool:
+            if isinstance(raw, bool):
+                value = raw
+            elif str(raw).lower() in ("1", "true", "yes", "on"):
+                value = True
+            elif str(raw).lower() in ("0", "false", "no", "off"):
+                value = False
+        elif kind is int:
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                value = raw
+            elif isinstance(raw, str) and _INT.fullmatch(raw):
+                value = int(raw)
+        elif kind is float:
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+                value = float(raw)
+            elif isinstance(raw, str) and _FLOAT.fullmatch(raw):
+                value = float(raw)
+            if value is not None and not math.isfinite(value):
+                value = None
+        else:
+            value = kind(text)
+        if value is None:
+            raise PnpError(f"parameter {self.name}={text!r}: expected {self.expected()}")
         if self.choices is not None and value not in self.choices:
-            raise PnpError(f"parameter {self.name}={text!r}: expected one of "
-                           + ", ".join(map(str, self.choices)))
-        if self.minimum is not None and value < self.minimum:
-            raise PnpError(f"parameter {self.name}={value}: expected ≥ {self.minimum}")
-        if self.maximum is not None and value > self.maximum:
-            raise PnpError(f"parameter {self.name}={value}: expected ≤ {self.maximum}")
+            raise PnpError(f"parameter {self.name}={text!r}: expected {self.expected()}")
+        if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum):
+            raise PnpError(f"parameter {self.name}={value}: expected {self.expected()}")
         return value
+
+
+#: A whole number as a designer writes it (no ``1_0``, no ``1.0``).
+_INT = re.compile(r"[+-]?[0-9]+")
+#: A decimal number (``0.5``, ``-2``, ``.5``, ``1e3``), never ``nan`` or ``inf``.
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 @dataclass(frozen=True)

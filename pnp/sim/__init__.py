@@ -47,9 +47,7 @@ def write_json_atomic(path: Path, data: Any) -> None:
         write_text_output(path, body)
         return
     path = Path(path)
-    folder = path.parent if str(path.parent) else Path(".")
-    if not folder.is_dir():
-        raise PnpError(f"--json {path}: folder {folder} does not exist")
+    _check_out("--json", path)
     write_text_atomic(path, body)
 
 
@@ -96,10 +94,36 @@ def _progress_bar(enabled: bool, length: int, label: str, json_path: Path | None
         yield bar.update
 
 
-def _check_out(option: str, path: Path | None) -> None:
-    """One-line error when an output file's folder does not exist."""
-    if path is not None and not (Path(path).parent or Path(".")).is_dir():
-        raise PnpError(f"{option} {path}: folder {Path(path).parent} does not exist")
+#: The file name suffix each report option writes (for the example in a message).
+_OUT_SUFFIX = {"--json": ".json", "--html": ".html"}
+
+
+def _check_out(option: str, path: Path | str | None) -> None:
+    """One-line error when an output file cannot be written where it is asked for.
+
+    Its folder must exist (pnp does not create it: a typo would silently make
+    a new folder tree), must be a folder and not a file, and the path itself
+    must not be a folder. Standard output (``-``) is always fine.
+    """
+    from pnp.fileio import is_stdout
+    if path is None or is_stdout(path):
+        return
+    path = Path(path)
+    if path.is_dir():
+        raise PnpError(f"{option} {path}: that is a folder, expected a file name "
+                       f"(e.g. {path / 'report'}{path.suffix or _OUT_SUFFIX.get(option, '')})")
+    folder = path.parent
+    if folder.is_dir():
+        return
+    # the nearest part of the path that exists says what is wrong with it
+    for part in (folder, *folder.parents):
+        if part.exists():
+            if not part.is_dir():
+                raise PnpError(f"{option} {path}: {part} is a file, not a folder; "
+                               "expected the report's path in an existing folder")
+            break
+    raise PnpError(f"{option} {path}: folder {folder} does not exist; "
+                   "create it first, or write the report into an existing folder")
 
 
 def _write_html(path: Path | None, page: str) -> None:
@@ -121,6 +145,7 @@ def _prepare(data: "GameData", players: int | None, bots: str | Sequence[str],
     if not isinstance(players, int):
         raise PnpError(f"--players {players!r}: expected a whole number")
     game.check_players(players)
+    _check_setup(game, players, params)
     names = parse_bots(bots, entry.bots, data.slug)
     if players > 1 and len(names) > players:
         # Seats take the list in turn, so extra names would sit out some games:
@@ -130,9 +155,25 @@ def _prepare(data: "GameData", players: int | None, bots: str | Sequence[str],
                        f"give at most {players} (seats take them in turn)")
     if invariants not in LEVELS:
         raise PnpError(f"--invariants {invariants!r}: expected one of {', '.join(LEVELS)}")
-    if json_path is not None and not (Path(json_path).parent or Path(".")).is_dir():
-        raise PnpError(f"--json {json_path}: folder {Path(json_path).parent} does not exist")
+    _check_out("--json", json_path)
     return game, players, names, entry
+
+
+def _check_setup(game: "Game[Any]", players: int, params: Mapping[str, str]) -> None:
+    """One-line error when the set-up itself cannot be dealt (``hand_size=20`` for 4 players).
+
+    Each parameter is in its own range, yet together with the seat count
+    they may ask for more cards than the game has: the engine refuses that
+    deal, and without this check every game of the run would be reported as
+    a failure with a trace, instead of one line before any game is played.
+    """
+    try:
+        game.new_initial_state(players, 0)
+    except PnpError as exc:
+        given = ", ".join(f"{k}={v}" for k, v in params.items())
+        what = f"parameters {given}" if given else "the game's set-up"
+        raise PnpError(f"{what} with {players} players: {exc.message} "
+                       "(expected values whose set-up fits the cards)") from None
 
 
 def run_simulation(data: "GameData", players: int | None, games: int,

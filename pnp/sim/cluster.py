@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import importlib.util
 import logging
+import re
 import signal
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
@@ -34,6 +35,11 @@ IN_FLIGHT_PER_WORKER = 4
 CONNECT_TIMEOUT_S = 20
 
 
+#: A scheduler address Dask can connect to: protocol, host (or [IPv6]) and port.
+_ADDRESS = re.compile(r"(?:tcp|tls|ws|wss|ucx)://(?:[A-Za-z0-9_.-]+|\[[0-9A-Fa-f:.]+\])"
+                      r":(?P<port>[0-9]{1,5})/?")
+
+
 def check_cluster(cluster: str | None) -> None:
     """One-line error for a ``--cluster`` that cannot be used, before any game is played.
 
@@ -45,9 +51,15 @@ def check_cluster(cluster: str | None) -> None:
     if importlib.util.find_spec("distributed") is None:
         raise PnpError(f"--cluster {cluster}: Dask is not installed; install the extra "
                        "with pip install 'pnp[cluster]'")
-    if cluster != "local" and "://" not in cluster:
+    if cluster == "local":
+        return
+    # checked here, not by Dask: its errors for 'tcp://' or port 99999 are
+    # tracebacks (ValueError) or a 20-second wait for an address that cannot be
+    match = _ADDRESS.fullmatch(cluster)
+    if match is None or not 1 <= int(match.group("port")) <= 65535:
         raise PnpError(f"--cluster {cluster!r}: expected 'local' or a scheduler address "
-                       "such as tcp://scheduler:8786")
+                       "such as tcp://scheduler:8786 (tcp:// or tls://, a host and a "
+                       "port 1–65535)")
 
 
 def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
@@ -75,7 +87,7 @@ def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
         return Client(local), local
     try:
         return Client(cluster, timeout=CONNECT_TIMEOUT_S), None
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask refuses
         raise PnpError(f"--cluster {cluster}: cannot reach the Dask scheduler "
                        f"({type(exc).__name__}: {exc})") from None
 

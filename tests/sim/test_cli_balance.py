@@ -31,6 +31,21 @@ def run(*args: str) -> tuple[int, str]:
     (["fortuna", "--compare", "hand_size"], "expected KEY=VALUE"),
     (["fortuna", "--compare", "hand_size=99"], "hand_size=99"),
     (["fortuna", "--cluster", "my-scheduler", "--games", "5"], "scheduler address"),
+    # Dask itself raised a ValueError traceback for these, or waited 20 s
+    (["fortuna", "--cluster", "tcp://", "--games", "5"], "a host and a port 1–65535"),
+    (["fortuna", "--cluster", "tcp://host:99999", "--games", "5"], "a port 1–65535"),
+    (["fortuna", "--cluster", "tcp://host", "--games", "5"], "a port 1–65535"),
+    # each value in range, but together more cards than the deck: one line, not N failures
+    (["fortuna", "--param", "hand_size=20", "--param", "end_deck_size=60"],
+     "parameters hand_size=20, end_deck_size=60 with 4 players: fortuna: 4 hands of 20 "
+     "plus an end deck of 60 need more than the 78 reel cards"),
+    (["fortuna", "--sweep", "end_deck_size=7,60", "--param", "hand_size=20"],
+     "with 4 players: fortuna: 4 hands of 20 plus an end deck of 7 need more"),
+    (["fortuna", "--param", "end_deck_size=abc"],
+     "parameter end_deck_size='abc': expected a whole number from 0 to 60"),
+    (["fortuna", "--param", "end_deck_size=10000"],
+     "parameter end_deck_size=10000: expected a whole number from 0 to 60"),
+    (["fortuna", "--param", "all_in=maybe"], "all_in='maybe': expected yes or no"),
     (["fortuna", "--html", "/no/such/folder/r.html"], "does not exist"),
 ])
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
@@ -88,7 +103,7 @@ def test_unusable_cluster_fails_before_any_game(mode: list[str]) -> None:
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines() == [
         "error: --cluster 'my-scheduler': expected 'local' or a scheduler address such as "
-        "tcp://scheduler:8786"], result.output
+        "tcp://scheduler:8786 (tcp:// or tls://, a host and a port 1–65535)"], result.output
 
 
 def test_missing_dask_is_named_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -76,7 +76,10 @@ def test_failures_give_nonzero_exit(variant: str, kind: str) -> None:
     (dict(step_cap=0), "--step-cap"),
     (dict(invariants="most"), "--invariants"),
     (dict(params={"colour": "red"}), "unknown parameter 'colour'"),
-    (dict(params={"cards": "many"}), "expected int"),
+    (dict(params={"cards": "many"}), "cards='many': expected a whole number from 8 to 200"),
+    (dict(params={"cards": "1_6"}), "cards='1_6': expected a whole number"),
+    (dict(params={"cards": "16.0"}), "cards='16.0': expected a whole number"),
+    (dict(params={"cards": "7"}), "cards=7: expected a whole number from 8 to 200"),
     (dict(params={"variant": "odd"}), "expected one of"),
 ])
 def test_bad_input_raises_one_line_pnp_error(kw: dict, needle: str) -> None:
@@ -90,6 +93,18 @@ def test_json_folder_must_exist(tmp_path: Path) -> None:
     """--json into a missing folder fails before playing."""
     with pytest.raises(PnpError, match="does not exist"):
         _run(json_path=tmp_path / "nope" / "r.json")
+
+
+@pytest.mark.parametrize("option", ["json_path", "html_path"])
+def test_report_under_a_file_is_named_a_file(tmp_path: Path, option: str) -> None:
+    """A report path under a file says that file is not a folder (not "does not exist")."""
+    (tmp_path / "afile").write_text("x")
+    for target in (tmp_path / "afile" / "r.out", tmp_path / "afile" / "a" / "b" / "r.out"):
+        with pytest.raises(PnpError) as info:
+            _run(**{option: target})
+        assert f"{tmp_path / 'afile'} is a file, not a folder" in str(info.value)
+        assert "does not exist" not in str(info.value)
+    assert (tmp_path / "afile").read_text() == "x"
 
 
 def test_write_json_atomic_keeps_old_file_on_failure(tmp_path: Path) -> None:
@@ -157,7 +172,7 @@ def test_sweep_list_and_grid() -> None:
     (["cards=1:x:1"], "not a number"),
     (["cards=8:100000:1"], "at most"),
     (["cards=12,,16"], "empty value"),
-    (["cards=4:8:4"], "expected ≥ 8"),
+    (["cards=4:8:4"], "expected a whole number from 8 to 200"),
     (["colour=1,2"], "unknown parameter 'colour'"),
     (["cards=12,16", "cards=20,24"], "swept once"),
     (["cards=20"], "one value; a sweep needs two or more"),
@@ -173,3 +188,30 @@ def test_sweep_and_param_of_the_same_name_clash() -> None:
     """A swept parameter may not also be fixed with --param."""
     with pytest.raises(PnpError, match="also given with --param"):
         _sweep(params={"cards": "16"})
+
+
+@pytest.mark.parametrize("default,text,needle", [
+    (0.5, "nan", "x='nan': expected a number from 0 to 1"),
+    (0.5, "inf", "x='inf': expected a number from 0 to 1"),
+    (0.5, "1_0", "x='1_0': expected a number from 0 to 1"),
+    (0.5, "2", "x=2.0: expected a number from 0 to 1"),
+    (True, "maybe", "x='maybe': expected yes or no (also true/false, on/off, 1/0)"),
+    (3, "3.0", "x='3.0': expected a whole number from 0 to 1"),
+])
+def test_param_messages_say_what_a_value_looks_like(default: object, text: str,
+                                                    needle: str) -> None:
+    """Parameters say "a whole number", "a number", "yes or no" as every message does."""
+    from pnp.games.api import Param
+
+    with pytest.raises(PnpError) as info:
+        Param("x", default, "", minimum=0, maximum=1).parse(text)
+    assert str(info.value) == f"parameter {needle}"
+
+
+def test_param_reads_plain_values() -> None:
+    """Plain values (spaces around them too) still read as before."""
+    from pnp.games.api import Param
+
+    assert Param("x", 0.5, "").parse(" 0.25 ") == 0.25
+    assert Param("x", 3, "", minimum=0).parse("+7") == 7
+    assert Param("x", False, "").parse("Yes") is True
