@@ -11,6 +11,11 @@ from pnp.render.markup import parse_icon_svg
 from pnp.render.nodes import Icon
 from pnp.render.reads import note_read
 
+#: File signatures of pictures a designer may save under an icon's .svg name.
+_PICTURES: tuple[tuple[bytes, str], ...] = (
+    (b"\x89PNG\r\n\x1a\n", "PNG"), (b"\xff\xd8\xff", "JPEG"), (b"GIF87a", "GIF"),
+    (b"GIF89a", "GIF"), (b"%PDF-", "PDF"), (b"II*\x00", "TIFF"), (b"MM\x00*", "TIFF"),
+    (b"BM", "BMP"))
 _NAME = re.compile(r"^[A-Za-z0-9_-]+$")
 #: (path, mtime_ns, size) -> parsed icon; icons are parsed once per process.
 _parsed: dict[tuple[Path, int, int], Icon] = {}
@@ -24,10 +29,15 @@ def load_icon(path: Path, name: str) -> Icon:
     icon = _parsed.get(key)
     if icon is None:
         data = path.read_bytes()
+        kind = next((name for magic, name in _PICTURES if data.startswith(magic)), None)
+        if kind is not None:
+            raise PnpError(f"icon file {path} is a {kind} picture, not SVG: expected an SVG "
+                           "file (draw a picture with <image href=\"…\"> instead)")
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError:
-            raise PnpError(f"icon file {path}: not UTF-8 text") from None
+            raise PnpError(f"icon file {path} is not UTF-8 text: expected an SVG file "
+                           "saved as UTF-8") from None
         digest = hashlib.blake2b(data, digest_size=8).hexdigest()
         icon = parse_icon_svg(text, name, path, digest)
         _parsed[key] = icon

@@ -101,8 +101,12 @@ class _El:
         return None
 
 
-def parse_xml(text: str, what: str) -> _El:
-    """Parse XML text into an :class:`_El` tree; errors name ``what`` and the line."""
+#: What a template author most often did when the rendered markup is not XML.
+TEMPLATE_XML_HINT = "a data value with '&' or '<' must go through {{ }} so it is escaped"
+
+
+def parse_xml(text: str, what: str, hint: str = TEMPLATE_XML_HINT) -> _El:
+    """Parse XML text into an :class:`_El` tree; errors name ``what``, the line and ``hint``."""
     parser = expat.ParserCreate()
     parser.buffer_text = True
     stack: list[_El] = []
@@ -144,8 +148,7 @@ def parse_xml(text: str, what: str) -> _El:
     except expat.ExpatError as exc:
         raise PnpError(f"{what}: markup is not well-formed XML at line {exc.lineno}, "
                        f"column {exc.offset + 1}: {expat.ErrorString(exc.code)} "
-                       f"(a data value with '&' or '<' must go through {{{{ }}}} "
-                       f"so it is escaped)") from None
+                       f"({hint})") from None
     return root[0]
 
 
@@ -210,7 +213,8 @@ class Parser:
                 if self.template and template != self.template else ""
             loc = f": {self.templates_label}/{template}:{line} <{el.tag}>{via}"
         else:
-            loc = f" ({self.source}) line {el.line} <{el.tag}>"
+            loc = (f" ({self.source}) line {el.line} <{el.tag}>" if self.source
+                   else f" line {el.line} <{el.tag}>")
         err = PnpError(f"{self.what}{loc}: {msg}")
         err.located = True  # type: ignore[attr-defined]
         err.detail = msg  # type: ignore[attr-defined]
@@ -834,10 +838,18 @@ def parse_card(markup: str, what: str, resolve_icon: IconResolver,
     return width, height, bleed, tuple(nodes), tuple(base.icons_used.values()), root.at
 
 
+#: How to fix an icon file that is not XML.
+ICON_XML_HINT = ("expected an SVG file, <svg viewBox=\"…\">…</svg>; "
+                 "export it from your drawing program as plain SVG")
+
+
 def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:
     """Parse an icon SVG file (viewBox + path/rect/circle/ellipse/poly*/line/g)."""
     what = f"icon file {path}"
-    root = parse_xml(text, what)
+    if not text.strip():
+        raise PnpError(f"{what} is empty: expected an SVG file, <svg viewBox=\"…\">…</svg>")
+    # the template hint about {{ }} does not apply: an icon is read as it is saved
+    root = parse_xml(text, f"{what} is not valid SVG", hint=ICON_XML_HINT)
     if root.tag.split(":")[-1] != "svg":
         raise PnpError(f"{what}: the root element must be <svg>")
     vb = root.attrs.get("viewBox")
@@ -852,14 +864,20 @@ def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:
                        float(root.attrs["height"].removesuffix("px")))
         except (KeyError, ValueError):
             raise PnpError(f"{what}: needs a viewBox (or plain width and height)") from None
-    parser = Parser(what, 1.0, viewbox[2], viewbox[3], False)
+    # source "": an icon's lines are the file's own, not "rendered markup"
+    parser = Parser(what, 1.0, viewbox[2], viewbox[3], False, source="")
     inh = _Inh(stroke_width=1.0, color=CURRENT_COLOR)
     root.attrs = {k: v for k, v in root.attrs.items() if k in _STYLE_ATTRS and k != "transform"}
     try:
         inh = parser.inherit(root, inh)
     except PnpError as exc:
         raise PnpError(f"{what}: {exc.message}") from None
-    nodes, _ = parser.children(root, inh)
+    try:
+        nodes, _ = parser.children(root, inh)
+    except PnpError as exc:
+        # raised again unlocated, so the card's parser puts the card and the
+        # template line of its <icon> in front (the file and line stay in it)
+        raise PnpError(str(exc)) from None
     uses_current = _uses_current(nodes)
     return Icon(key, name, path, viewbox, tuple(nodes), uses_current)
 
