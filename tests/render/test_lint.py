@@ -204,4 +204,38 @@ def test_wcag_contrast_maths() -> None:
     # #767676 on white is the classic 4.5:1 boundary grey
     grey = 0x76 / 255
     assert contrast(luminance((grey,) * 3), 1.0) == pytest.approx(4.54, abs=0.02)
+    # the channels weigh differently (WCAG 2: 0.2126 R, 0.7152 G, 0.0722 B):
+    # pure red on white is 4.0:1, green 1.37:1, blue 8.59:1
+    white = luminance((1, 1, 1))
+    assert contrast(luminance((1, 0, 0)), white) == pytest.approx(3.998, abs=0.005)
+    assert contrast(luminance((0, 1, 0)), white) == pytest.approx(1.372, abs=0.005)
+    assert contrast(luminance((0, 0, 1)), white) == pytest.approx(8.592, abs=0.005)
+
+
+def _findings_of(game: tuple[Path, Path], line: str, check_name: str) -> list:
+    """Findings of ``check_name`` with the face's text box replaced by ``line``."""
+    data, templates = game
+    (templates / "lintgame" / "face.xml.j2").write_text(face_with(line), encoding="utf-8")
+    return [f for f in lint(data, templates) if f.check == check_name]
+
+
+@pytest.mark.parametrize("size, max_lines, fails", [
+    ("6.5pt", "", False), ("6.4pt", "", True),                 # body text floor (guide: 6.5)
+    ("6pt", ' max-lines="1"', False), ("5.9pt", ' max-lines="1"', True),   # a one-line label
+])
+def test_text_size_floor_is_exact(game: tuple[Path, Path], size: str, max_lines: str,
+                                  fails: bool) -> None:
+    """Body text at 6.5 pt passes and 6.4 pt fails; a one-line label may go to 6 pt."""
+    line = (f'  <text id="name" x="6" y="30" width="51" height="10" size="{size}"'
+            f'{max_lines}>{{{{ card.name }}}}</text>')
+    assert bool(_findings_of(game, line, "text-size")) is fails
     assert MIN_BODY_PT == 6.5
+
+
+@pytest.mark.parametrize("size, fails", [("9pt", True), ("20pt", False)])
+def test_large_text_needs_only_three_to_one(game: tuple[Path, Path], size: str,
+                                            fails: bool) -> None:
+    """#888888 on white (3.54:1) fails at body size but passes as large text (18 pt+)."""
+    line = (f'  <text id="name" x="6" y="30" width="51" height="10" size="{size}" '
+            f'color="#888888">{{{{ card.name }}}}</text>')
+    assert bool(_findings_of(game, line, "contrast")) is fails
