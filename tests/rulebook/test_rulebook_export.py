@@ -187,6 +187,18 @@ def test_editing_chips_and_a_constant(tmp_path: Path) -> None:
     assert "Set your HP to **17**." in rulebook_markdown("episode2", data, lang="en")
 
 
+def test_title_line_shows_the_draft_and_players_from_the_manifest(tmp_path: Path) -> None:
+    """{{ draft }} is the manifest's 草案N, "Draft N" in English; {{ players }} its range."""
+    data = _copy_game(tmp_path, "nine_peak")
+    manifest = data / "nine_peak" / "manifest.toml"
+    manifest.write_text(manifest.read_text(encoding="utf-8").replace(
+        'draft = "草案12"', 'draft = "草案13"'), encoding="utf-8")
+    # nine_peak.md line 4 and nine_peak.en.md line 4; the manifest says players = [3, 5]
+    assert "**草案13**　／　3〜5人用" in rulebook_markdown("nine_peak", data).splitlines()
+    assert "**Draft 13** / for 3–5 players" in rulebook_markdown(
+        "nine_peak", data, lang="en").splitlines()
+
+
 def test_markdown_and_html_exports(tmp_path: Path) -> None:
     files = export_markdown("nine_peak", tmp_path / "rulebook-en.md", lang="en")
     text = files[0].read_text(encoding="utf-8")
