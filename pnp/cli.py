@@ -353,6 +353,9 @@ class _BooksWithText:
                    "stickers for the bought deck where a game has them.")
 @book_jobs_option
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
+@click.option("--verbose", "-v", is_flag=True,
+              help="Also a line per sheet file: its layout and the bleed of each edge "
+                   "(by default, one summary line per preset).")
 @data_dir_option
 @templates_dir_option
 @click.pass_context
@@ -362,14 +365,15 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                   print_service: bool,
                   back_offset: tuple[float, float], profiles_file: Path | None,
                   tts_url: str | None, list_presets: bool, rulebook: bool, bought: bool,
-                  jobs: int, quiet: bool, data_dir: Path | None,
+                  jobs: int, quiet: bool, verbose: bool, data_dir: Path | None,
                   templates_dir: Path | None) -> None:
     """Render print-ready files of GAMES (all games if none named) into --out.
 
     Home sheets, print-service exports and Tabletop Simulator decks all come
     from one table of print profiles (--list-presets shows it).
     """
-    from pnp.builder.decks import BuildOptions, build, count_faces, load_for_build
+    from pnp.builder.decks import (BuildOptions, bleed_summary, build, count_faces,
+                                   load_for_build)
     from pnp.fileio import recording_writes, sweep_stale_temps
 
     out_dir = out_dir if out_dir is not None else project().out_dir
@@ -421,12 +425,17 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
         click.echo(f"skipped {line}")
     for line in result.notes:
         click.echo(f"note: {line}")
+    # the bleed of every sheet file is one line per preset; -v shows each file's
+    for line in ([n.detail for n in result.bleed] if verbose
+                 else bleed_summary(result.bleed)):
+        click.echo(f"note: {line}")
     for slug, texts in without_text.items():
         click.echo(f"note: no rulebook for {slug}: no rules text {' or '.join(texts)} yet "
                    "(its format: rulebooks/README.md; --no-rulebook leaves the books out)")
     for path in dict.fromkeys(result.files + result.rulebooks):  # a shared sheet once
         click.echo(f"wrote {path}")
-    click.echo(f"{len(result.files)} file(s) for "
+    # a shared sheet is listed once per component it holds: count it once
+    click.echo(f"{len(dict.fromkeys(result.files))} file(s) for "
                + ", ".join(p.name for p in options.profiles())
                + (f", {len(result.rulebooks)} rulebook(s)" if result.rulebooks else ""))
 

@@ -133,6 +133,25 @@ class BuildOptions:
         return out
 
 
+@dataclass(frozen=True)
+class BleedNote:
+    """How much bleed the cut edges of one home-sheet file got (see :func:`bleed_note`)."""
+
+    #: The print profile (preset) name.
+    profile: str
+    #: ``<game>/<stem>``: the deck or shared sheet.
+    where: str
+    #: The one-line detail: layout, sheets, bleed per side, edges under ``min_bleed``.
+    detail: str
+    #: Cut edges with less than the profile's ``min_bleed``, of ``edges``.
+    short: int
+    edges: int
+    #: The profile's min_bleed in mm.
+    min_bleed_mm: float
+    #: A preset of the same paper and layout that gives every edge min_bleed.
+    better: str | None = None
+
+
 @dataclass
 class BuildResult:
     """What a build wrote, and what it has to tell the user."""
@@ -141,8 +160,11 @@ class BuildResult:
     rulebooks: list[Path] = field(default_factory=list)
     faces: int = 0
     skipped: list[str] = field(default_factory=list)
-    #: Per deck and profile: layout and bleed per edge, stretched art, offsets.
+    #: What the user should read: stretched art, offsets that cost bleed.
     notes: list[str] = field(default_factory=list)
+    #: Per home-sheet file and profile: layout and bleed per edge (summed up
+    #: per profile by :func:`bleed_summary`; each shown by ``pnp build -v``).
+    bleed: list[BleedNote] = field(default_factory=list)
     #: (profile, game, component) -> files written for it.
     outputs: dict[tuple[str, str, str], list[Path]] = field(default_factory=dict)
 
@@ -159,6 +181,7 @@ class BuildResult:
         self.faces += other.faces
         self.skipped.extend(other.skipped)
         self.notes.extend(other.notes)
+        self.bleed.extend(other.bleed)
         for key, paths in other.outputs.items():
             self.outputs.setdefault(key, []).extend(paths)
 
@@ -617,6 +640,12 @@ def _sheet_layout(profile: Profile, size: tuple[float, float], marks: bool) -> S
 def bleed_report(game: GameData, profile: Profile, plan: SheetPlan,
                  better: str | None = None) -> str:
     """Return one line: the layout and how much bleed each cut edge got (mm)."""
+    return bleed_note(game, profile, plan, better).detail
+
+
+def bleed_note(game: GameData, profile: Profile, plan: SheetPlan,
+               better: str | None = None) -> BleedNote:
+    """Return the layout and the bleed each cut edge of one sheet file got."""
     slots = [s for sheet in plan.sheets for page in sheet for s in page.slots
              if s.side == "front"]
     sides = bleed_by_side(slots)
@@ -627,7 +656,7 @@ def bleed_report(game: GameData, profile: Profile, plan: SheetPlan,
 
     edges = [getattr(s.bleed, side) for s in slots for side in ("left", "right", "bottom", "top")]
     short = sum(1 for e in edges if e < profile.min_bleed - 1e-6)
-    where = f"{game.slug}/{plan.stem} [{profile.name}]"
+    where = f"{game.slug}/{plan.stem}"
     if plan.layout is not None:
         lay = plan.layout
         head = (f"{lay.per_sheet} a sheet ({lay.columns}x{lay.rows} {lay.paper.name} "
@@ -639,8 +668,38 @@ def bleed_report(game: GameData, profile: Profile, plan: SheetPlan,
             f"{short} of {len(edges)} edges under {to_mm(profile.min_bleed):g} mm"
             + (f" (--preset {better} gives every edge {to_mm(profile.min_bleed):g} mm)"
                if better else ""))
-    return (f"{where}: {head}, {len(plan.sheets)} sheet(s); bleed mm left {span('left')}, "
-            f"right {span('right')}, top {span('top')}, bottom {span('bottom')}; {tail}")
+    detail = (f"{where} [{profile.name}]: {head}, {len(plan.sheets)} sheet(s); bleed mm left "
+              f"{span('left')}, right {span('right')}, top {span('top')}, bottom "
+              f"{span('bottom')}; {tail}")
+    return BleedNote(profile.name, where, detail, short, len(edges),
+                     round(to_mm(profile.min_bleed), 6), better)
+
+
+def bleed_summary(notes: Sequence[BleedNote]) -> list[str]:
+    """Return one line per profile summing up ``notes``, in the order profiles first appear.
+
+    A default build has some thirty sheet files; a line for each read as
+    noise, so ``pnp build`` shows these lines and ``pnp build -v`` the details.
+    """
+    by_profile: dict[str, list[BleedNote]] = {}
+    for note in notes:
+        by_profile.setdefault(note.profile, []).append(note)
+    lines = []
+    for name, group in by_profile.items():
+        least = group[0].min_bleed_mm
+        short = [n for n in group if n.short]
+        if not short:
+            lines.append(f"{name}: every cut edge of the {len(group)} sheet file(s) has at "
+                         f"least {least:g} mm of bleed (-v: each file's layout)")
+            continue
+        better = next((n.better for n in short if n.better), None)
+        lines.append(
+            f"{name}: {len(short)} of {len(group)} sheet file(s) have cut edges under "
+            f"{least:g} mm of bleed ({sum(n.short for n in short)} of "
+            f"{sum(n.edges for n in group)} edges)"
+            + (f"; --preset {better} gives every edge {least:g} mm" if better else "")
+            + " (-v: each file's layout and bleed)")
+    return lines
 
 
 def plan_build(games: list[GameData], options: BuildOptions
@@ -716,7 +775,7 @@ def _sheet_done(game: GameData, profile: Profile, plan: SheetPlan, path: Path, n
     if profile.layout == "duplex":
         result.notes.extend(check_back_offset(plan.sheets, options.back_offset_mm,
                                               f"{game.slug}/{path.name}"))
-    result.notes.append(bleed_report(game, profile, plan, _better(profile, options)))
+    result.bleed.append(bleed_note(game, profile, plan, _better(profile, options)))
     for comp in plan.components:
         result.add(profile.name, game.slug, comp.id, [path])
     result.faces += n_items

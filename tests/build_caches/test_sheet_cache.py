@@ -148,7 +148,7 @@ def test_warm_output_and_messages_equal_the_cold_ones(tmp_path: Path, cache: Pat
         seen: list[int] = []
         result = build(load_for_build([], opts), opts, progress=seen.append)
         fonts._subset_store = False
-        results.append((result.faces, result.skipped, result.notes,
+        results.append((result.faces, result.skipped, result.notes, result.bleed,
                         [p.name for p in result.files],
                         {k: [p.name for p in v] for k, v in result.outputs.items()}))
         steps.append(seen)

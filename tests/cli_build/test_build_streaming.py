@@ -106,6 +106,7 @@ def test_streamed_sheets_equal_the_render_first_path(tmp_path: Path) -> None:
     env = make_environment(other.templates_dir)  # type: ignore[arg-type]
     full = build_game(env, games[0], other)
     assert full.faces == streamed.faces and full.notes == streamed.notes
+    assert full.bleed == streamed.bleed and len(streamed.bleed) == 1
     a = (tmp_path / "out" / "scale" / "cards-a4.pdf").read_bytes()
     b = (tmp_path / "other" / "scale" / "cards-a4.pdf").read_bytes()
     assert a == b

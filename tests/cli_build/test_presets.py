@@ -53,7 +53,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, str]:
     out = tmp_path_factory.mktemp("presets")
     code, text = run("build", "--preset", "tgc", "--preset", "drivethru", "--preset", "tts",
                      "--preset", "home-a4", "--preset", "gutterfold-letter", "--no-rulebook",
-                     "-q", "--out", str(out), "--data-dir", str(DATA),
+                     "-q", "-v", "--out", str(out), "--data-dir", str(DATA),
                      "--templates-dir", str(TEMPLATES))
     assert code == 0, text
     return out, text
@@ -224,6 +224,7 @@ def test_tts_tokens_and_board_are_tiles(built: tuple[Path, str]) -> None:
 
 def test_home_sheets_report_bleed_per_edge(built: tuple[Path, str],
                                            games: dict[str, GameData]) -> None:
+    """With -v, a line per deck and preset (the default prints one per preset)."""
     out, text = built
     for slug, game in games.items():
         for component, _ in cards_of(game):
