@@ -25,7 +25,7 @@ from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_p
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Style, Text, TextRun
 from pnp.render.srcmap import ATTR, split_at
 from pnp.render.reads import note_read
-from pnp.render.pathdata import (IDENTITY, Matrix, Ops, bbox, ellipse_ops, multiply,
+from pnp.render.pathdata import (MAX_COORD, IDENTITY, Matrix, Ops, bbox, ellipse_ops, multiply,
                                  parse_path, poly_ops, rect_ops, rotation, scale_ops)
 from pnp.render.textlayout import TextTooLong, fit_text, icon_uses
 from pnp.units import POINTS_PER, parse_length
@@ -246,22 +246,43 @@ class Parser:
                 if self.scale == 1.0 and not v.endswith("%"):
                     raise PnpError(f"bad length {value!r} in an icon: use plain "
                                    f"viewBox numbers")
+        # float() reads 'nan', 'inf' and 1e400: written into the PDF they break it
+        if not -self.limit <= out <= self.limit:
+            raise PnpError(f"bad length {value!r}: expected a number between "
+                           f"{-MAX_COORD:.0f} and {MAX_COORD:.0f}")
         self._len_cache[key] = out
         return out
 
+    @property
+    def limit(self) -> float:
+        """The largest coordinate in points: :data:`MAX_COORD` user units (mm, viewBox)."""
+        return MAX_COORD * max(self.scale, 1.0)
+
     def attr_len(self, el: _El, name: str, default: float | None = None,
-                 vertical: bool = False) -> float:
-        """Return length attribute ``name`` of ``el`` (required if no default)."""
+                 vertical: bool = False, size: bool = False) -> float:
+        """Return length attribute ``name`` of ``el`` (required if no default).
+
+        ``size``: a width, height or radius, which may not be negative (SVG
+        calls that an error; drawn, it would mirror the shape or the box).
+        """
         v = el.attrs.get(name)
         if v is None:
             if default is None:
                 raise self.fail(el, f"missing attribute {name!r}")
             return default
-        return self.length(v, vertical)
+        out = self.length(v, vertical)
+        if size and out < 0:
+            raise PnpError(f"bad {name} {v!r}: expected a length ≥ 0")
+        return out
 
     def numbers(self, text: str) -> list[float]:
         """Return all numbers in ``text`` (points lists, transforms)."""
-        return [float(n) for n in _NUMS.findall(text)]
+        out = [float(n) for n in _NUMS.findall(text)]
+        for v in out:
+            if not -MAX_COORD <= v <= MAX_COORD:
+                raise PnpError(f"bad number {v:g} in {text[:60]!r}: expected numbers between "
+                               f"{-MAX_COORD:.0f} and {MAX_COORD:.0f}")
+        return out
 
     def transform(self, text: str) -> Matrix:
         """Parse an SVG transform list; translations use the length rules."""
@@ -300,6 +321,10 @@ class Parser:
                 raise PnpError(f"bad transform {match.group(0).strip()!r}: wrong "
                                f"number or kind of arguments") from None
             m = multiply(m, t)
+            # scale(nan), scale(1e308) twice, skewX(90): a matrix the PDF cannot hold
+            if not all(-self.limit <= v <= self.limit for v in m):
+                raise PnpError(f"bad transform {text[:60]!r}: expected finite values of at "
+                               f"most {MAX_COORD:.0f} (and no skew of ±90°)")
         return m
 
     # ----------------------------------------------------------- style
@@ -320,10 +345,17 @@ class Parser:
             new.stroke = stroke
         if "stroke-width" in a:
             new.stroke_width = self.length(a["stroke-width"])
+            if new.stroke_width < 0:
+                raise PnpError(f"bad stroke-width {a['stroke-width']!r}: expected a "
+                               "length ≥ 0 (0: no outline)")
         if "stroke-dasharray" in a:
             v = a["stroke-dasharray"].strip()
             new.dash = () if v == "none" else tuple(
                 self.length(p) for p in re.split(r"[\s,]+", v) if p)
+            # a PDF reader refuses a negative or all-zero dash pattern
+            if any(d < 0 for d in new.dash) or (new.dash and not any(new.dash)):
+                raise PnpError(f"bad stroke-dasharray {v!r}: expected lengths ≥ 0, not "
+                               "all 0 (or none)")
         if "stroke-linejoin" in a:
             if a["stroke-linejoin"] not in _JOINS:
                 raise PnpError(f"bad stroke-linejoin {a['stroke-linejoin']!r}: "
@@ -478,21 +510,21 @@ class Parser:
         tag, a = el.tag, el.attrs
         L = self.attr_len
         if tag == "rect":
-            w, h = L(el, "width"), L(el, "height", vertical=True)
+            w, h = L(el, "width", size=True), L(el, "height", vertical=True, size=True)
             if "rx" in a or "ry" in a:
-                rx = L(el, "rx", -1.0)
-                ry = L(el, "ry", -1.0, vertical=True)
+                rx = L(el, "rx", -1.0, size=True)
+                ry = L(el, "ry", -1.0, vertical=True, size=True)
                 rx = ry if rx < 0 else rx
                 ry = rx if ry < 0 else ry
             else:
                 rx = ry = 0.0
             ops = rect_ops(L(el, "x", 0.0), L(el, "y", 0.0, True), w, h, rx, ry)
         elif tag == "circle":
-            r = L(el, "r")
+            r = L(el, "r", size=True)
             ops = ellipse_ops(L(el, "cx", 0.0), L(el, "cy", 0.0, True), r, r)
         elif tag == "ellipse":
-            ops = ellipse_ops(L(el, "cx", 0.0), L(el, "cy", 0.0, True), L(el, "rx"),
-                              L(el, "ry", vertical=True))
+            ops = ellipse_ops(L(el, "cx", 0.0), L(el, "cy", 0.0, True), L(el, "rx", size=True),
+                              L(el, "ry", vertical=True, size=True))
         elif tag == "line":
             ops = (("M", L(el, "x1", 0.0), L(el, "y1", 0.0, True)),
                    ("L", L(el, "x2", 0.0), L(el, "y2", 0.0, True)))
@@ -520,7 +552,8 @@ class Parser:
     def box(self, el: _El) -> tuple[float, float, float, float]:
         """Return the x, y, width, height attributes of a box element."""
         return (self.attr_len(el, "x", 0.0), self.attr_len(el, "y", 0.0, True),
-                self.attr_len(el, "width"), self.attr_len(el, "height", vertical=True))
+                self.attr_len(el, "width", size=True),
+                self.attr_len(el, "height", vertical=True, size=True))
 
     def get_icon(self, name: str) -> Icon:
         """Resolve an icon name (PnpError if unknown)."""
@@ -590,8 +623,10 @@ class Parser:
         try:
             lh = float(a.get("line-height", "1.2"))
         except ValueError:
+            lh = math.nan
+        if not 0 < lh <= 10:    # also refuses nan and inf, which float() reads
             raise PnpError(f"bad line-height {a['line-height']!r}: expected a "
-                           f"multiple of the font size, e.g. 1.2") from None
+                           f"multiple of the font size above 0 and at most 10, e.g. 1.2")
         align = a.get("align", "left")
         if align not in ("left", "center", "right"):
             raise PnpError(f"bad align {align!r}: expected left, center or right")
@@ -603,7 +638,10 @@ class Parser:
             try:
                 max_lines = int(a["max-lines"])
             except ValueError:
-                raise PnpError(f"bad max-lines {a['max-lines']!r}: expected a whole number") from None
+                max_lines = 0
+            if max_lines < 1:
+                raise PnpError(f"bad max-lines {a['max-lines']!r}: expected a whole "
+                               "number ≥ 1")
         opacity = inh.opacity * (self.fraction(a["opacity"], "opacity") if "opacity" in a else 1.0)
         track = self.tracking(a.get("letter-spacing"), size)
         pieces: list[tuple] = []
@@ -634,16 +672,16 @@ class Parser:
             return 0.0
         v = value.strip()
         try:
-            if v.endswith("em"):
-                return float(v[:-2])
-            return float(v)
+            em = float(v[:-2]) if v.endswith("em") else float(v)
         except ValueError:
-            pass
-        try:
-            return parse_length(v, default_unit="pt", what="letter-spacing") / size
-        except PnpError:
+            try:
+                em = parse_length(v, default_unit="pt", what="letter-spacing") / size
+            except PnpError:
+                em = math.nan
+        if not -1 <= em <= 10:   # nan and inf too: float() reads them, layout cannot
             raise PnpError(f"bad letter-spacing {value!r}: expected e.g. 0.15em or "
-                           f"0.5pt") from None
+                           f"0.5pt (from -1em to 10em)")
+        return em
 
     def collect(self, el: _El, chain: tuple[str, ...], color: RGB, out: list[tuple],
                 track: float = 0.0, size: float = 9.0) -> None:
@@ -855,8 +893,10 @@ def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:
     vb = root.attrs.get("viewBox")
     if vb:
         nums = [float(n) for n in _NUMS.findall(vb)]
-        if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0:
-            raise PnpError(f"{what}: bad viewBox {vb!r}: expected 'minx miny width height'")
+        if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0 or not all(
+                -MAX_COORD <= n <= MAX_COORD for n in nums):
+            raise PnpError(f"{what}: bad viewBox {vb!r}: expected 'minx miny width height', "
+                           f"width and height above 0, each at most {MAX_COORD:.0f}")
         viewbox = (nums[0], nums[1], nums[2], nums[3])
     else:
         try:
@@ -864,6 +904,10 @@ def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:
                        float(root.attrs["height"].removesuffix("px")))
         except (KeyError, ValueError):
             raise PnpError(f"{what}: needs a viewBox (or plain width and height)") from None
+        if not all(0 < n <= MAX_COORD for n in viewbox[2:]):   # nan, inf, 0, negative
+            raise PnpError(f"{what}: bad width/height {root.attrs['width']!r}/"
+                           f"{root.attrs['height']!r}: expected numbers above 0 and at "
+                           f"most {MAX_COORD:.0f} (or a viewBox)")
     # source "": an icon's lines are the file's own, not "rendered markup"
     parser = Parser(what, 1.0, viewbox[2], viewbox[3], False, source="")
     inh = _Inh(stroke_width=1.0, color=CURRENT_COLOR)

@@ -24,8 +24,30 @@ IDENTITY: Matrix = (1.0, 0.0, 0.0, 1.0, 0.0, 0.0)
 #: Bézier handle length for a quarter circle of radius 1.
 KAPPA = 0.5522847498307936
 
+#: The largest coordinate a path may reach (mm on a card, viewBox units in an
+#: icon): far beyond any card, and far inside what a PDF reader takes (its
+#: reals stop near 3.4e38, and 1e400 or nan written there breaks the file).
+MAX_COORD = 1_000_000.0
+
 _CMD_ARGS = {"M": 2, "L": 2, "H": 1, "V": 1, "C": 6, "S": 4, "Q": 4, "T": 2, "A": 7, "Z": 0}
 _NUM_START = set("+-.0123456789")
+
+
+def brief(text: str, limit: int = 60) -> str:
+    """``text`` quoted for a one-line message, cut short when it is long (path data can be)."""
+    if len(text) <= limit:
+        return repr(text)
+    return repr(text[:limit]) + f"… ({len(text)} characters)"
+
+
+def check_coords(ops: Ops, d: str) -> Ops:
+    """``ops``, or a PnpError when a coordinate is not finite or beyond :data:`MAX_COORD`."""
+    for op in ops:
+        for v in op[1:]:
+            if not -MAX_COORD <= v <= MAX_COORD:    # also False for nan
+                raise PnpError(f"bad path data {brief(d)}: a coordinate reaches {v:g}; "
+                               f"expected numbers between {-MAX_COORD:.0f} and {MAX_COORD:.0f}")
+    return ops
 
 
 class _Scanner:
@@ -66,7 +88,7 @@ class _Scanner:
                 j += 1
                 digits = True
         if not digits:
-            raise PnpError(f"bad path data {self.s!r}: expected a number at "
+            raise PnpError(f"bad path data {brief(self.s)}: expected a number at "
                            f"position {start}")
         if j < n and s[j] in "eE":
             k = j + 1
@@ -85,7 +107,7 @@ class _Scanner:
         if self.i < self.n and self.s[self.i] in "01":
             self.i += 1
             return float(self.s[self.i - 1])
-        raise PnpError(f"bad path data {self.s!r}: expected an arc flag 0 or 1 "
+        raise PnpError(f"bad path data {brief(self.s)}: expected an arc flag 0 or 1 "
                        f"at position {self.i}")
 
 
@@ -170,13 +192,13 @@ def parse_path(d: str) -> Ops:
         ch = d[sc.i]
         if ch.isalpha():
             if ch.upper() not in _CMD_ARGS:
-                raise PnpError(f"bad path data {d!r}: unknown command {ch!r}")
+                raise PnpError(f"bad path data {brief(d)}: unknown command {ch!r}")
             cmd = ch
             sc.i += 1
         elif not cmd:
-            raise PnpError(f"bad path data {d!r}: must start with a command (M)")
+            raise PnpError(f"bad path data {brief(d)}: must start with a command (M)")
         elif cmd in "Zz":
-            raise PnpError(f"bad path data {d!r}: numbers after Z")
+            raise PnpError(f"bad path data {brief(d)}: numbers after Z")
         up = cmd.upper()
         rel = cmd.islower()
         if up == "Z":
@@ -185,7 +207,7 @@ def parse_path(d: str) -> Ops:
             last_c2 = last_q = None
             continue
         if not sc.at_number():
-            raise PnpError(f"bad path data {d!r}: command {cmd!r} needs "
+            raise PnpError(f"bad path data {brief(d)}: command {cmd!r} needs "
                            f"{_CMD_ARGS[up]} numbers")
         ox, oy = (cx, cy) if rel else (0.0, 0.0)
         if up == "M":
@@ -236,8 +258,8 @@ def parse_path(d: str) -> Ops:
             cx, cy = x, y
             last_c2 = last_q = None
     if ops and ops[0][0] != "M":
-        raise PnpError(f"bad path data {d!r}: must start with M")
-    return tuple(ops)
+        raise PnpError(f"bad path data {brief(d)}: must start with M")
+    return check_coords(tuple(ops), d)
 
 
 def scale_ops(ops: Ops, k: float) -> Ops:
