@@ -8,7 +8,7 @@ from typing import Any, Sequence
 
 import pytest
 
-from pnp.games.api import State
+from pnp.games.api import TERMINAL, State
 from pnp.games.stats import GameStats
 from pnp.sim import build_report, check_state, replay, simulate
 from pnp.sim.bots import seat_bots
@@ -268,3 +268,43 @@ def test_conservation_on_zone_masks_catches_a_duplicate_and_a_loss() -> None:
     assert not deck.holds_masks([("a", 0b001111), ("b", 0b111000)])  # card 3 twice
     assert not deck.holds_masks([("a", 0b000111), ("b", 0b011000)])  # card 5 lost
     assert deck.holds(list(range(6))) and not deck.holds([0, 1, 2, 3, 4, 4])
+
+
+class _Fake:
+    """Just enough of a state for :func:`pnp.sim.invariants.check_cheap` (no zone masks)."""
+
+    def __init__(self, player: int, terminal: bool, num_players: int = 4) -> None:
+        self.player, self.terminal, self.num_players = player, terminal, num_players
+
+    def zones(self) -> list[tuple[str, list[int]]]:
+        """Every card of the deck range(6), once."""
+        return [("deck", [0, 1, 2]), ("hand:0", [3, 4, 5])]
+
+    def current_player(self) -> int:
+        """The seat given to the constructor."""
+        return self.player
+
+    def is_terminal(self) -> bool:
+        """The flag given to the constructor."""
+        return self.terminal
+
+
+@pytest.mark.parametrize("player, terminal, legal, fault", [
+    (0, False, [1, 2, 5], None),
+    (TERMINAL, True, None, None),
+    (0, False, [1, 2, 2], "not ascending without duplicates: … 2, 2 …"),
+    (0, False, [1, 5, 3], "not ascending without duplicates: … 5, 3 …"),
+    (0, True, None, "is_terminal() is True but current_player() is 0"),
+    (TERMINAL, False, [1], "is_terminal() is False but current_player() is"),
+    (4, False, [1], "current_player() 4 is not a seat of 4"),
+    (1, False, [], "player 1 has no legal action in a non-terminal state"),
+])
+def test_per_step_checks_name_each_fault(player: int, terminal: bool,
+                                         legal: list[int] | None, fault: str | None) -> None:
+    """Duplicate or unsorted actions, a terminal/player mismatch, a bad seat, no action."""
+    from pnp.sim.invariants import Deck, check_cheap
+    msg = check_cheap(_Fake(player, terminal), Deck(range(6)), legal)  # type: ignore[arg-type]
+    if fault is None:
+        assert msg is None
+    else:
+        assert msg is not None and fault in msg, msg
