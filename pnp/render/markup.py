@@ -590,7 +590,7 @@ class Parser:
         fit = el.attrs.get("fit", "contain")
         if fit not in ("contain", "cover", "stretch"):
             raise PnpError(f"bad fit {fit!r}: expected contain, cover or stretch")
-        pw, ph = image_size(path)
+        pw, ph = image_size(path, href)
         clip = None
         if fit == "stretch":
             dx, dy, dw, dh = x, y, w, h
@@ -809,6 +809,9 @@ def safe_template_path(templates_dir: Path | None, href: str) -> Path:
     full = (root / p).resolve()
     if not full.is_relative_to(root):
         raise PnpError(f"image path {href!r} leaves the templates folder")
+    if full.is_dir():
+        raise PnpError(f"image {href!r} is a folder in {templates_dir}: expected a .png or "
+                       ".jpg file")
     if not full.is_file():
         raise PnpError(f"image {href!r} not found in {templates_dir}")
     if full.suffix.lower() not in (".png", ".jpg", ".jpeg"):
@@ -816,20 +819,45 @@ def safe_template_path(templates_dir: Path | None, href: str) -> Path:
     return full
 
 
-_image_sizes: dict[Path, tuple[int, int]] = {}
+#: (path, mtime_ns, size) -> pixel size: each picture is checked once while unchanged.
+_image_sizes: dict[tuple[Path, int, int], tuple[int, int]] = {}
 
 
-def image_size(path: Path) -> tuple[int, int]:
-    """Return an image's pixel size (cached; only the header is read)."""
+def image_size(path: Path, shown: str | None = None) -> tuple[int, int]:
+    """Return an image's pixel size, after checking the whole picture decodes (cached).
+
+    The pixels are decoded once here, not only the header: ReportLab reads
+    the file when the sheet is drawn, where a picture cut short made a
+    two-line error naming an internal object (PNG) or was embedded as it
+    was, a grey box in the PDF (JPEG). ``shown`` names the image in
+    messages (the ``href``).
+    """
     note_read(path)      # its pixels are drawn: what a recording keys on (pnp.render.reads)
-    size = _image_sizes.get(path)
+    name = repr(shown if shown is not None else path.name)
+    try:
+        st = path.stat()
+    except OSError as exc:
+        raise PnpError(f"image {name} cannot be read: {exc.strerror or exc}") from None
+    key = (path, st.st_mtime_ns, st.st_size)
+    size = _image_sizes.get(key)
     if size is None:
+        if st.st_size == 0:
+            raise PnpError(f"image {name} is an empty file: expected a PNG or JPEG picture")
         try:
             with PILImage.open(path) as im:
                 size = im.size
-        except OSError as exc:
-            raise PnpError(f"image {path.name!r} cannot be read: {exc}") from None
-        _image_sizes[path] = size
+                im.load()
+        except PILImage.UnidentifiedImageError:
+            raise PnpError(f"image {name} is not a picture (a renamed file?): expected a "
+                           "PNG or JPEG file") from None
+        except PILImage.DecompressionBombError as exc:
+            raise PnpError(f"image {name} is too large to draw ({exc}): expected a picture "
+                           "of at most a few thousand pixels a side") from None
+        except (OSError, SyntaxError, ValueError) as exc:
+            # PIL says "image file is truncated", "broken data stream", ...
+            raise PnpError(f"image {name} is damaged ({exc}): expected a complete PNG or "
+                           "JPEG file; save or export it again") from None
+        _image_sizes[key] = size
     return size
 
 
