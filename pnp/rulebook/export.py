@@ -28,7 +28,7 @@ from pnp.rulebook.pictures import Scene
 from pnp.rulebook.placeholders import Book, expand
 # (RULEBOOK_DIR and source_name are re-exported: they were defined here)
 from pnp.rulebook.sources import (RULEBOOK_DIR, require_rulebook_source,  # noqa: F401
-                                   rulebook_source, source_name)
+                                   rulebook_source, shown_path, source_name)
 
 #: Layouts of the PDF: one page per sheet, or a folded booklet.
 IMPOSITIONS: tuple[str, ...] = ("none", "booklet")
@@ -117,17 +117,18 @@ def prepare(slug: str, data_dir: Path | None = None, *, lang: str = "ja",
             else require_rulebook_source(slug, folder, code))
     edition = load_lang(code, path)
     book = Book(game, edition, CardArt(game, templates_dir), designer)
-    lines = expand(_read_lines(path), book, path)
-    blocks = parse_markdown(lines, path)
+    shown = shown_path(path)      # messages name it as the designer sees it
+    lines = expand(_read_lines(path), book, shown)
+    blocks = parse_markdown(lines, shown)
     if not blocks:
-        raise PnpError("rulebook is empty: expected at least a # title", path=path)
+        raise PnpError("rulebook is empty: expected at least a # title", path=shown)
     anchors: dict[str, int] = {}
     for block in blocks:
         if isinstance(block, Heading) and block.anchor:
             if block.anchor in anchors:
                 raise PnpError(f"heading anchor #{block.anchor} is used twice (first on line "
                                f"{anchors[block.anchor]}): anchors must be unique",
-                               path=path, line=block.line)
+                               path=shown, line=block.line)
             anchors[block.anchor] = block.line
     return Prepared(game, edition, path, player_blocks(blocks, designer),
                     book.pictures.pictures, designer)

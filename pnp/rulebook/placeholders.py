@@ -41,6 +41,7 @@ unknown component or column, missing constant, missing English) is a
 from __future__ import annotations
 
 import json
+import math
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -66,6 +67,8 @@ KNOWN = INLINE + BLOCK
 #: Cards in one gallery line before it wraps, and the most a bare component may show.
 GALLERY_PER_ROW = 5
 GALLERY_MAX = 12
+#: The largest gallery ``scale``: a card wider than this would not fit a page column.
+GALLERY_MAX_SCALE = 1.0
 #: Type size of a gallery picture's name (the scene's default label size).
 LABEL_SIZE = max(7.0, MIN_LABEL)
 
@@ -139,7 +142,11 @@ def _param(ctx: _Context, name: str) -> str:
     """The engine's value of parameter ``name`` for this data (its rulebook default)."""
     from pnp.games import game_entry
 
-    entry = game_entry(ctx.game.slug)
+    try:
+        entry = game_entry(ctx.game.slug)
+    except PnpError as exc:   # a designer's own game: no engine, so no parameters
+        raise ctx.fail(f"{{{{ param {name} }}}}: {exc.message}; write the value itself, or "
+                       "put it in [game.constants] and use {{ const NAME }}") from None
     names = [p.name for p in entry.game.param_specs]
     if name not in names:
         raise ctx.fail(f"unknown parameter {name!r} of the {ctx.game.slug} engine (known: "
@@ -222,7 +229,10 @@ def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
     try:
         scale = float(options.get("scale", "0.3"))
     except ValueError:
-        raise ctx.fail(f"gallery: scale={options['scale']!r}: expected a number") from None
+        scale = math.nan
+    if not 0 < scale <= GALLERY_MAX_SCALE:   # nan too: it ended in a traceback
+        raise ctx.fail(f"gallery: scale={options['scale']!r}: expected a number above 0 and "
+                       f"at most {GALLERY_MAX_SCALE:g} (0.3: the default)")
     scene = BookContext(ctx.game, ctx.lang, ctx.book.pictures, ctx.book.art,
                         name="gallery").scene()
     x = y = 0.0
@@ -303,7 +313,16 @@ def _hook(ctx: _Context, kind: str, args: list[str], options: dict[str, str]) ->
                        name=f"{kind}-{name}", designer=ctx.book.designer, path=ctx.path,
                        line=ctx.line, args=args[1:], options=options,
                        engines=ctx.book.engines)
-    builders[name](book)
+    try:
+        builders[name](book)
+    except PnpError as exc:
+        if exc.path is not None:
+            raise                     # already names its line (book.fail)
+        raise book.fail(exc.message) from None
+    except Exception as exc:  # noqa: BLE001 - a builder's bug, said as one located line
+        raise book.fail(f"the builder failed ({type(exc).__name__}: {exc}); this is a bug in "
+                        f"pnp/games/{ctx.game.slug}/examples.py, please report it with "
+                        "this line") from exc
     return book.markdown()
 
 
@@ -336,6 +355,10 @@ def _block(ctx: _Context, name: str, args: list[str], options: dict[str, str]) -
 def _sweep(ctx: _Context, file: str, options: dict[str, str]) -> str:
     """The ``sweep`` placeholder: a saved sweep's rows as a table."""
     path = ctx.game.manifest.game_dir / file
+    if not path.is_file():
+        what = "is a folder" if path.is_dir() else "not found"
+        raise ctx.fail(f"sweep: {path} {what}: expected a report saved by pnp simulate "
+                       f"{ctx.game.slug} --sweep … --json {path}")
     try:
         doc = json.loads(path.read_text(encoding="utf-8"))
         rows = doc["rows"]

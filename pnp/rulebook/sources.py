@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from pnp.errors import PnpError
-from pnp.project import default_folder, shipped
+from pnp.project import current, default_folder, shipped
 from pnp.rulebook.lang import check_lang
 
 #: The shipped rulebook sources, ``rulebooks/<slug>.md`` (and ``<slug>.en.md``):
@@ -48,12 +48,24 @@ def rulebook_folders(data_dir: Path) -> list[Path]:
     return list(seen.values())
 
 
-def _shown(folder: Path) -> str:
-    """``folder`` as the designer sees it: relative to the current folder when inside it."""
+def shown_path(path: Path) -> Path:
+    """``path`` as messages show it: under the project folder as it was given.
+
+    The rules text is looked up by absolute path (beside the resolved data
+    folder); an error in it then reads ``rulebooks/fortuna.md:12: …`` (or
+    ``my-games/rulebooks/…`` after ``--project my-games``) as every other
+    message names a project file, not ``/home/…/rulebooks/…``.
+    """
+    root = current().root
     try:
-        rel = folder.resolve().relative_to(Path.cwd().resolve())
-    except ValueError:
-        return f"{folder.resolve()}/"
+        return root / path.resolve().relative_to(root.resolve())
+    except (ValueError, OSError):
+        return path
+
+
+def _shown(folder: Path) -> str:
+    """``folder`` as the designer sees it, with a trailing slash."""
+    rel = shown_path(folder)
     return "./" if rel == Path(".") else f"{rel.as_posix()}/"
 
 
