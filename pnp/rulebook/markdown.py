@@ -254,6 +254,11 @@ def parse_markdown(lines: list[Line], path: Path | None = None) -> list[Block]:
         elif picture:
             st.blocks.append(Picture(picture.group(2)[len("pic:"):], picture.group(1), number))
             st.pos += 1
+        elif text.lstrip().startswith("!["):
+            # an image file: it was printed as the literal text ![…](…) in the book
+            raise st.fail("a picture is drawn from the data, not read from a file: use "
+                          "{{ gallery COMPONENT=ID,… }} or {{ figure NAME }} (docs: "
+                          "rulebooks/README.md)", number)
         elif text.lstrip().startswith("|"):
             _parse_table(st)
         elif _BULLET.match(text):
@@ -275,7 +280,26 @@ def parse_markdown(lines: list[Line], path: Path | None = None) -> list[Block]:
                 parts.append(line_text)
                 st.pos += 1
             st.blocks.append(Para(join_text(parts), number))
+    for block in st.blocks:
+        _check_strong(block, st)
     return st.blocks
+
+
+def _check_strong(block: Block, st: _State) -> None:
+    """Refuse an unclosed ``**`` in any format, naming the line (the PDF said neither file
+    nor line, and Markdown and HTML passed it on as it was)."""
+    if isinstance(block, (Heading, Para, Note)):
+        texts: tuple[str, ...] = (block.text,)
+    elif isinstance(block, ListBlock):
+        texts = block.items
+    elif isinstance(block, TableBlock):
+        texts = block.header + tuple(cell for row in block.rows for cell in row)
+    else:
+        texts = (block.caption,)
+    for text in texts:
+        if strip_ruling_tags(text).count("**") % 2:
+            raise st.fail(f"unclosed ** in {text[:40]!r} (strong text needs a closing **)",
+                          block.line)
 
 
 def inline_markup(text: str, *, strong_color: str, path: Path | None = None,

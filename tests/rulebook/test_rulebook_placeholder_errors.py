@@ -64,6 +64,24 @@ def test_placeholder_mistakes_are_one_located_line(project: Path, line: str,
     assert message in error, error
 
 
+@pytest.mark.parametrize("fmt", ["pdf", "html", "md"])
+def test_an_unclosed_strong_names_the_line_in_every_format(project: Path, fmt: str) -> None:
+    """The PDF said only "unclosed **" (no file, no line); Markdown and HTML passed it on."""
+    (project / "rulebooks" / "toy.md").write_text("# T\n\nok **a** and\n**b\n",
+                                                  encoding="utf-8")
+    result = CliRunner().invoke(main, ["rulebook", "toy", "--lang", "ja", "--format", fmt])
+    assert result.exit_code == 1
+    assert result.stderr.strip() == ("error: rulebooks/toy.md:3: unclosed ** in 'ok **a** and "
+                                     "**b' (strong text needs a closing **)")
+
+
+def test_a_picture_file_is_refused_not_printed_as_text(project: Path) -> None:
+    """![…](art.png) was printed in the book as the literal text."""
+    assert _error(project, "![the box](art/box.png)") == (
+        "error: rulebooks/toy.md:14: a picture is drawn from the data, not read from a file: "
+        "use {{ gallery COMPONENT=ID,… }} or {{ figure NAME }} (docs: rulebooks/README.md)")
+
+
 def test_a_builder_that_raises_is_one_located_line(project: Path,
                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """A registered builder's error (its own, or a bug) names the rules-text line that asked."""
