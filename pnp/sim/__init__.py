@@ -34,6 +34,8 @@ __all__ = ["Aggregate", "DEFAULT_LADDER", "DEFAULT_LEVEL", "DEFAULT_STEP_CAP", "
            "run_compare", "run_ladder", "run_simulation", "run_sweep", "seat_bots", "simulate",
            "simulate_variants", "write_json_atomic"]
 
+#: The most games one run plays (hours of play even for the fastest game).
+MAX_GAMES = 10_000_000
 #: Budgets of the skill ladder when none are given (doubling, as the issue asks).
 DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
 
@@ -53,8 +55,11 @@ def write_json_atomic(path: Path, data: Any) -> None:
 
 def _check_ints(games: Any, jobs: Any, step_cap: Any, seed: Any) -> None:
     """One-line errors for bad run sizes."""
-    if not isinstance(games, int) or games < 1:
-        raise PnpError(f"--games {games}: expected a whole number ≥ 1")
+    if not isinstance(games, int) or not 1 <= games <= MAX_GAMES:
+        # the run plans its chunks up front: 10**14 games took gigabytes in
+        # seconds before playing one, and would never have finished anyway
+        raise PnpError(f"--games {games}: expected a whole number from 1 to {MAX_GAMES} "
+                       "(for more, run again with another --seed)")
     if not isinstance(jobs, int) or jobs < 1:
         raise PnpError(f"--jobs {jobs}: expected a whole number ≥ 1")
     if not isinstance(step_cap, int) or step_cap < 1:

@@ -46,6 +46,9 @@ def run(*args: str) -> tuple[int, str]:
     (["fortuna", "--param", "end_deck_size=10000"],
      "parameter end_deck_size=10000: expected a whole number from 0 to 60"),
     (["fortuna", "--param", "all_in=maybe"], "all_in='maybe': expected yes or no"),
+    # it planned 4·10^11 chunks first: gigabytes within seconds, no game played
+    (["fortuna", "--games", "99999999999999"],
+     "--games 99999999999999: expected a whole number from 1 to 10000000"),
     (["fortuna", "--html", "/no/such/folder/r.html"], "does not exist"),
 ])
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:
