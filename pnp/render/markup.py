@@ -891,8 +891,15 @@ def parse_card(markup: str, what: str, resolve_icon: IconResolver,
         height = parse_length(root.attrs["height"], default_unit="mm", what="card height")
         bleed = parse_length(root.attrs["bleed"], default_unit="mm", what="bleed") \
             if "bleed" in root.attrs else DEFAULT_BLEED
-        if width <= 0 or height <= 0 or bleed < 0:
-            raise PnpError("card width and height must be positive and bleed not negative")
+        for name, value in (("width", width), ("height", height)):
+            if value <= 0:
+                raise PnpError(f"bad card {name} {root.attrs[name]!r}: expected a length "
+                               "above 0")
+        # beyond a card's own size a bleed is a typo (500 for 5): art would be
+        # drawn far outside every sheet's cutting area
+        if not 0 <= bleed <= min(width, height):
+            raise PnpError(f"bad bleed {root.attrs['bleed']!r}: expected a length from 0 to "
+                           "the card's smaller side (3mm is usual)")
     except PnpError as exc:
         if getattr(exc, "located", False):
             raise

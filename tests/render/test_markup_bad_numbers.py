@@ -101,3 +101,17 @@ def test_path_data_in_messages_is_cut_short() -> None:
 def test_the_largest_coordinate_is_allowed() -> None:
     ops = parse_path(f"M0 0 L {MAX_COORD:.0f} {-MAX_COORD:.0f}")
     assert ops[-1] == ("L", MAX_COORD, -MAX_COORD) and not math.isnan(ops[-1][1])
+
+
+@pytest.mark.parametrize("size,needle", [
+    ('width="0" height="88mm"', "<card>: bad card width '0': expected a length above 0"),
+    ('width="63mm" height="-88mm"', "<card>: bad card height '-88mm': expected a length above 0"),
+    # 500 for 5: the art was drawn far outside every sheet's cutting area, without a word
+    ('width="63mm" height="88mm" bleed="500mm"',
+     "<card>: bad bleed '500mm': expected a length from 0 to the card's smaller side"),
+    ('width="63mm" height="88mm" bleed="-1"', "<card>: bad bleed '-1'"),
+])
+def test_bad_card_sizes_name_the_value(card, size: str, needle: str) -> None:
+    with pytest.raises(PnpError) as info:
+        card('<rect width="3" height="3" fill="#000"/>', size=size)
+    assert needle in str(info.value) and "\n" not in str(info.value)
