@@ -30,6 +30,30 @@ def output_name(lang: str, fmt: str, paper: str = "a5", imposition: str = "none"
     return f"{stem}.{fmt}"
 
 
+def check_target(path: Path) -> None:
+    """One-line error when a rulebook's file name is taken by a folder.
+
+    The exporters take a folder as "write ``<slug>_rulebook.md`` in it": a
+    folder left where ``rulebook.md`` goes got a second file inside it.
+    """
+    if path.is_dir():
+        raise PnpError(f"cannot write {path}: it is a folder, expected the rulebook file "
+                       "(remove the folder, or choose another --out)")
+
+
+def make_folder(folder: Path) -> None:
+    """Create ``folder`` (and its parents), or say in one line which part is a file."""
+    for part in (folder, *folder.parents):
+        if part.exists() and not part.is_dir():
+            raise PnpError(f"cannot create output folder '{folder}': '{part}' is a file, "
+                           "expected a folder")
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise PnpError(f"cannot create output folder '{folder}': "
+                       f"{exc.strerror or exc}") from None
+
+
 def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", paper: str = "a5",
                      out_dir: Path = Path("output"), data_dir: Path | None = None,
                      langs: Sequence[str] = LANGS, imposition: str = "none",
@@ -52,19 +76,18 @@ def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", pape
                            f"{', '.join(FORMATS)}")
     codes = [check_lang(code) for code in langs]
     games = resolve_slugs(root, slugs)
-    # every rules text is looked up before anything is written: a game
-    # without one stops the run with one line, not after an empty folder
+    # every rules text and target is checked before anything is written: a
+    # game without one stops the run with one line, not after an empty folder
     for slug in games:
         for code in codes:
             require_rulebook_source(slug, root, code)
+            for name in formats:
+                check_target(out_dir / slug / output_name(code, name, paper.lower(),
+                                                           imposition))
     written: list[Path] = []
     for slug in games:
         folder = out_dir / slug
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-        except OSError as exc:
-            raise PnpError(f"cannot create output folder {folder}: "
-                           f"{exc.strerror or exc}") from None
+        make_folder(folder)
         for code in codes:
             for name in formats:
                 path = folder / output_name(code, name, paper.lower(), imposition)

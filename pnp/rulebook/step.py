@@ -161,7 +161,7 @@ class RulebookStep:
 
     def __call__(self, game: Named) -> list[Path]:
         """Write ``game``'s rulebooks: from the cache, from a worker, or typeset here."""
-        from pnp.rulebook.cli import output_name
+        from pnp.rulebook.cli import check_target, make_folder, output_name
 
         o = self.options
         if not any((game.slug, code) in self._books for code in o.langs):
@@ -181,11 +181,8 @@ class RulebookStep:
                 assert isinstance(payload, bytes)
                 found = payload
             target = self.out_dir / game.slug / output_name(code, "pdf", o.paper, o.imposition)
-            try:
-                target.parent.mkdir(parents=True, exist_ok=True)
-            except OSError as exc:
-                raise PnpError(f"cannot create output folder {target.parent}: "
-                               f"{exc.strerror or exc}") from None
+            make_folder(target.parent)
+            check_target(target)
             write_bytes_atomic(target, found)
             if key is not None and self.store is not None and reads is not None:
                 self.store.keep(key, self.templates_dir, reads, found)
