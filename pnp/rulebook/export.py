@@ -276,6 +276,10 @@ def export_markdown(slug: str, out: Path, *, data_dir: Path | None = None, lang:
                        templates_dir=templates_dir)
     target = _target(out, slug, ".md")
     folder = target.stem + "-images"
+    pictures_dir = target.parent / folder
+    if prepared.pictures and pictures_dir.exists() and not pictures_dir.is_dir():
+        raise PnpError(f"cannot write the rulebook's pictures into {pictures_dir}: it is a "
+                       "file, expected a folder (remove the file)")
     names = image_names(prepared, folder)
     written = []
     for ref, png in zip(prepared.pictures, pictures_to_png(list(prepared.pictures.values()))):

@@ -111,3 +111,16 @@ def test_a_project_given_by_path_keeps_its_path(project: Path,
                                        "ja", "--format", "md"])
     assert result.exit_code == 1
     assert result.stderr.startswith("error: project/rulebooks/toy.md:2: unknown placeholder")
+
+
+def test_a_file_where_the_pictures_go_is_one_line(tmp_path: Path) -> None:
+    """A file named rulebook-images (where the Markdown's pictures go) said only "File exists"."""
+    from pnp.rulebook.export import export_markdown
+
+    (tmp_path / "rulebook-images").write_text("x", encoding="utf-8")
+    with pytest.raises(PnpError) as info:
+        export_markdown("fortuna", tmp_path / "rulebook.md", lang="ja")
+    assert str(info.value) == (
+        f"cannot write the rulebook's pictures into {tmp_path / 'rulebook-images'}: it is a "
+        "file, expected a folder (remove the file)")
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["rulebook-images"]
