@@ -111,8 +111,15 @@ def _check_out(option: str, path: Path | str | None) -> None:
     must not be a folder. Standard output (``-``) is always fine.
     """
     from pnp.fileio import is_stdout
-    if path is None or is_stdout(path):
+    if path is None:
         return
+    if is_stdout(path):
+        if option == "--json":
+            return
+        # it wrote a file called "-" where the run was started
+        raise PnpError(f"{option} -: the chart page goes to a file, not standard output; "
+                       "expected a file name such as report.html (--json - writes the "
+                       "report to standard output)")
     path = Path(path)
     if path.is_dir():
         raise PnpError(f"{option} {path}: that is a folder, expected a file name "

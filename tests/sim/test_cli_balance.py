@@ -46,6 +46,9 @@ def run(*args: str) -> tuple[int, str]:
     (["fortuna", "--param", "end_deck_size=10000"],
      "parameter end_deck_size=10000: expected a whole number from 0 to 60"),
     (["fortuna", "--param", "all_in=maybe"], "all_in='maybe': expected yes or no"),
+    # it wrote a file called "-"
+    (["fortuna", "--html", "-", "--games", "2"],
+     "--html -: the chart page goes to a file, not standard output"),
     # it planned 4·10^11 chunks first: gigabytes within seconds, no game played
     (["fortuna", "--games", "99999999999999"],
      "--games 99999999999999: expected a whole number from 1 to 10000000"),
