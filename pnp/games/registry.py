@@ -96,7 +96,11 @@ def game_entry(slug: str) -> GameEntry:
     games = registered_games()
     if slug not in games:
         hint = get_close_matches(slug, list(games), n=1)
-        extra = f"; did you mean {hint[0]!r}?" if hint else ""
+        # a designer's own game has cards and a rulebook but no engine: say
+        # what one is and where it would live, not only that it is missing
+        extra = (f"; did you mean {hint[0]!r}?" if hint else
+                 f"; playing a game needs a rules engine, a Python package "
+                 f"pnp/games/{slug}/ (docs/engines.md)")
         raise PnpError(f"no rules engine for game {slug!r} (have: "
                        f"{', '.join(games)}){extra}")
     return games[slug]

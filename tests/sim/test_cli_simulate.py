@@ -114,6 +114,9 @@ def test_game_without_engine(tmp_path: Path) -> None:
     code, text = run("simulate", "solitaire", "--data-dir", str(tmp_path), "-q")
     assert code == 1 and "no rules engine for game 'solitaire'" in text
     assert "fortuna" in text and "Traceback" not in text
+    # what one is and where it would live (it said only that none was found)
+    assert "needs a rules engine, a Python package pnp/games/solitaire/ (docs/engines.md)" in text
+    assert len(text.strip().splitlines()) == 1
 
 
 def test_check_simulates_every_player_count() -> None:
