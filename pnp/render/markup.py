@@ -617,6 +617,8 @@ class Parser:
         size = parse_length(a.get("size", "9"), default_unit="pt", what="size")
         min_size = parse_length(a["min-size"], default_unit="pt", what="min-size") \
             if "min-size" in a else size
+        if "min-size" not in a and size <= 0:
+            raise PnpError(f"bad size {a.get('size')!r}: expected a size above 0, e.g. 9pt")
         if size <= 0 or min_size <= 0 or min_size > size:
             raise PnpError(f"bad size/min-size {a.get('size')!r}/{a.get('min-size')!r}: "
                            f"expected 0 < min-size <= size")

@@ -52,6 +52,9 @@ def _error(card, body: str) -> str:
     ('<text width="10" height="10" line-height="nan">hi</text>', "bad line-height 'nan'"),
     ('<text width="10" height="10" line-height="-1">hi</text>', "bad line-height '-1'"),
     ('<text width="10" height="10" letter-spacing="nan">hi</text>', "bad letter-spacing 'nan'"),
+    # it said "bad size/min-size '0'/None"
+    ('<text width="10" height="10" size="0">hi</text>',
+     "<text>: bad size '0': expected a size above 0, e.g. 9pt"),
     ('<text width="10" height="10" max-lines="0">hi</text>',
      "bad max-lines '0': expected a whole number ≥ 1"),
     ('<rect width="3" height="3" stroke="#000" stroke-width="-1"/>', "bad stroke-width '-1'"),
