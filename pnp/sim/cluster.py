@@ -115,6 +115,11 @@ def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluste
             futures[i] = None  # let the finished future go
             yield result
     except KeyboardInterrupt:
+        # Closing the cluster mid-scatter (Ctrl-C soon after start on a busy
+        # machine) leaves a scheduler task failing on a worker that is gone;
+        # asyncio reports it as "Task exception was never retrieved" with a
+        # traceback when the task is collected. The run is over: say it once.
+        logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         raise Interrupted("interrupted: cluster tasks cancelled; nothing was written")
     finally:
         client.close()
