@@ -166,3 +166,39 @@ def test_cli_exit_code_and_json(tmp_path: Path) -> None:
     assert result.exit_code == 0 and "PASS" in result.output
     result = CliRunner().invoke(main, ["preflight", str(tmp_path / "missing.pdf")])
     assert result.exit_code == 1 and "not found" in result.output
+
+
+def _raster_sheet(path: Path, pixels: int, width_mm: float) -> Path:
+    """A4 sheet with one square image ``pixels`` wide placed ``width_mm`` wide."""
+    img = path.with_suffix(".png")
+    Image.new("RGB", (pixels, pixels), (30, 90, 160)).save(img)
+    c = Canvas(str(path), pagesize=A4, invariant=1, initialFontName=vera())
+    c.setTrimBox((0, 0, *A4))
+    c.setBleedBox((0, 0, *A4))
+    c.drawImage(str(img), mm(40), mm(40), mm(width_mm), mm(width_mm))
+    c.showPage()
+    c.save()
+    return path
+
+
+@pytest.mark.parametrize("pixels, ok", [(591, True), (580, False)])
+def test_image_resolution_at_the_300_ppi_floor(tmp_path: Path, pixels: int, ok: bool) -> None:
+    """50 mm is 1.9685 in: 591 px there is 300.2 ppi (passes), 580 px 294.6 ppi (fails)."""
+    passed, detail = checks(_raster_sheet(tmp_path / "r.pdf", pixels, 50))["images"]
+    assert passed is ok, detail
+    if not ok:
+        assert detail == "1 image(s) under 300 ppi, e.g. page 1 at 295 ppi"
+
+
+def test_bleedbox_inside_the_trimbox_fails(tmp_path: Path) -> None:
+    """A BleedBox smaller than the TrimBox is not nested (Trim ⊂ Bleed ⊂ Media)."""
+    path = tmp_path / "boxes.pdf"
+    c = Canvas(str(path), pagesize=A4, invariant=1, initialFontName=vera())
+    c.setTrimBox((mm(5), mm(5), A4[0] - mm(5), A4[1] - mm(5)))
+    c.setBleedBox((mm(8), mm(8), A4[0] - mm(8), A4[1] - mm(8)))
+    c.setFont(vera(), 10)
+    c.drawString(mm(60), mm(150), "Deck")
+    c.showPage()
+    c.save()
+    ok, detail = checks(path)["boxes"]
+    assert not ok and "not nested" in detail
