@@ -4,7 +4,7 @@ by 0.5 mm or a missing line of text fails.
 Per deck the first and last distinct faces and the first back are drawn side
 by side (bleed included) at :data:`DPI` and compared with
 ``tests/golden/decks/<game>-<deck>.png`` block by block: the mean difference
-of any :data:`BLOCK` × :data:`BLOCK` pixel block (about 1 mm) may not exceed
+of any 3 × 3 pixel block (about 1 mm; tests/golden_compare.py) may not exceed
 :data:`BLOCK_TOLERANCE`. A whole-page mean would let a single changed digit
 through; a per-block limit does not, and still ignores anti-aliasing.
 
@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pypdfium2 as pdfium
 import pytest
-from PIL import Image, ImageChops, ImageFilter
+from PIL import Image
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp import PROJECT_ROOT
@@ -31,6 +31,7 @@ from pnp.data import load_game_data
 from pnp.render.draw import FormCache
 from pnp.render.fonts import canvas_kwargs
 from pnp.render.jinja_env import make_environment
+from golden_compare import BLOCK_TOLERANCE, worst_block  # tests/golden_compare.py
 
 DATA = PROJECT_ROOT / "card_data"
 TEMPLATES = PROJECT_ROOT / "templates"
@@ -38,10 +39,6 @@ GOLDEN = PROJECT_ROOT / "tests" / "golden" / "decks"
 GAMES = ("episode2", "fortuna", "fortune_clover", "nine_peak", "undecim")
 #: Raster resolution (0.5 mm is 1.4 px).
 DPI = 72
-#: Block size in pixels (about 1 mm) and the largest mean difference (0–255)
-#: a block may show.
-BLOCK = 3
-BLOCK_TOLERANCE = 14.0
 
 
 def decks() -> list[tuple[str, str]]:
@@ -86,15 +83,6 @@ def draw(sides: list[CardSide]) -> Image.Image:
         return pdf[0].render(scale=DPI / 72).to_pil().convert("RGB")
     finally:
         pdf.close()
-
-
-def worst_block(a: Image.Image, b: Image.Image) -> float:
-    """The largest mean difference (0–255) of any BLOCK × BLOCK block."""
-    if a.size != b.size:
-        return 255.0
-    diff = ImageChops.difference(a, b).convert("L")
-    blocks = diff.filter(ImageFilter.BoxBlur(BLOCK / 2))
-    return float(blocks.getextrema()[1])
 
 
 @pytest.mark.parametrize("slug, deck", decks())
