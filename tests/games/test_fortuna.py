@@ -120,7 +120,7 @@ def test_bad_parameters_and_player_counts() -> None:
     """Bad parameters and player counts raise PnpError."""
     with pytest.raises(PnpError, match="unknown parameter"):
         game(hand_sise=7)
-    with pytest.raises(PnpError, match="expected int"):
+    with pytest.raises(PnpError, match="expected a whole number from 1 to 20"):
         game(hand_size="seven")
     for n in (2, 5):
         with pytest.raises(PnpError, match="3–4 players"):
