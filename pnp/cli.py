@@ -748,7 +748,12 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
             raise PnpError(f"--param {pair!r}: expected key=value, e.g. end_deck_size=10")
-        params[key.strip()] = value.strip()
+        key = key.strip()
+        if key in params and params[key] != value.strip():
+            # the last one silently won before: say which the user meant
+            raise PnpError(f"--param {key}: given twice ({params[key]!r} and "
+                           f"{value.strip()!r}); expected one value per parameter")
+        params[key] = value.strip()
     return params
 
 

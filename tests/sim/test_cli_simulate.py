@@ -90,6 +90,8 @@ def test_bots_list() -> None:
     (["simulate", "fortuna", "--bots", "clever"], "fortuna has no bot 'clever'"),
     (["simulate", "fortuna", "--bots", ""], "--bots '': expected comma-separated bot names"),
     (["simulate", "fortuna", "--param", "hand_size"], "expected key=value"),
+    (["simulate", "fortuna", "--param", "hand_size=7", "--param", "hand_size=8"],
+     "--param hand_size: given twice ('7' and '8')"),
     (["simulate", "fortuna", "--param", "colour=red"], "unknown parameter 'colour'"),
     (["simulate", "fortuna", "--param", "hand_size=many"], "hand_size"),
     (["simulate", "fortuna", "--games", "0"], "--games 0"),
