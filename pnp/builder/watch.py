@@ -129,11 +129,12 @@ class Watcher:
         return list(dict.fromkeys(result.files))
 
     def run(self, interval: float = 0.2, *, rounds: int | None = None,
-            serve: bool = True) -> None:
+            serve: bool = True, stop: threading.Event | None = None) -> None:
         """Build once, then poll every ``interval`` seconds (``rounds`` polls, or forever).
 
         With ``serve`` the watcher also answers ``pnp preview`` of this game
-        (see :mod:`pnp.builder.serve`).
+        (see :mod:`pnp.builder.serve`). Setting ``stop`` (from another thread)
+        ends the watch at its next poll, as its last round would.
         """
         from pnp.builder.serve import PreviewServer
 
@@ -152,7 +153,10 @@ class Watcher:
             n = 0
             while rounds is None or n < rounds:
                 n += 1
-                time.sleep(interval)
+                if stop is None:
+                    time.sleep(interval)
+                elif stop.wait(interval):
+                    break
                 now = snapshot(self.folders())
                 if now == before:
                     continue

@@ -168,14 +168,19 @@ def test_unwritable_cache_folder_only_costs_speed(tmp_path: Path) -> None:
     assert (tmp_path / "out" / "reel-1-bolt-face.png").exists()
 
 
-def test_a_running_watch_answers_preview(tmp_path: Path) -> None:
+def test_a_running_watch_answers_preview(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """While `pnp watch` runs, a preview of its game is drawn by it, with the same result."""
     import os
     import socket
     import threading
     import time
 
+    import pnp.builder.serve as serve
     from pnp.builder.serve import ask, socket_path, where_key
+
+    # the watcher's speed in acknowledging a request is not tested here: on a
+    # loaded machine the default 2 s wait would make the client draw itself
+    monkeypatch.setattr(serve, "ACCEPT_TIMEOUT", 60.0)
 
     out = tmp_path / "out"
     if not hasattr(socket, "AF_UNIX"):          # Windows: no server; preview renders itself
@@ -183,10 +188,13 @@ def test_a_running_watch_answers_preview(tmp_path: Path) -> None:
         return
     w = Watcher("nine_peak", data_dir=DATA, templates_dir=TEMPLATES, out_dir=out, dpi=30,
                 pdf=False, echo=lambda line: None)
-    thread = threading.Thread(target=w.run, kwargs={"interval": 0.05, "rounds": 60})
+    # Runs until the requests are answered (however loaded the machine is),
+    # then stops at its next poll.
+    stop = threading.Event()
+    thread = threading.Thread(target=w.run, kwargs={"interval": 0.05, "stop": stop})
     thread.start()
     try:
-        for _ in range(200):
+        for _ in range(1200):
             if socket_path(out).exists():
                 break
             time.sleep(0.05)
@@ -203,7 +211,9 @@ def test_a_running_watch_answers_preview(tmp_path: Path) -> None:
         # another folder choice is declined: the client renders it itself
         assert ask(dict(request, where=where_key(None, None)), out) is None
     finally:
-        thread.join()
+        stop.set()
+        thread.join(60)
+    assert not thread.is_alive()                          # the stop event ended it
     assert not socket_path(out).exists()                  # removed when the watch ends
     cold = tmp_path / "cold"
     code, text = run("preview", "nine_peak", "peaks", "peak-2", "--dpi", "40", "--out",
