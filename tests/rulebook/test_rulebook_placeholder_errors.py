@@ -14,6 +14,7 @@ import pytest
 from click.testing import CliRunner
 
 import pnp.games.book_hooks as book_hooks
+import pnp.games.registry as registry
 from pnp.cli import main
 from pnp.errors import PnpError
 
@@ -22,7 +23,13 @@ CORPUS = Path(__file__).resolve().parent.parent / "bad_input" / "project"
 
 @pytest.fixture()
 def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
-    """A copy of the corpus project, as the current folder."""
+    """A copy of the corpus project, as the current folder; game ``toy`` has no engine.
+
+    (The simulator's tests register a toy engine under the same slug; which
+    tests ran before must not decide what this one sees.)
+    """
+    registry.registered_games()                     # discover the shipped engines first
+    monkeypatch.delitem(registry._REGISTRY, "toy", raising=False)
     target = tmp_path / "project"
     shutil.copytree(CORPUS, target)
     monkeypatch.chdir(target)
