@@ -36,6 +36,8 @@ __all__ = ["Aggregate", "DEFAULT_LADDER", "DEFAULT_LEVEL", "DEFAULT_STEP_CAP", "
 
 #: The most games one run plays (hours of play even for the fastest game).
 MAX_GAMES = 10_000_000
+#: Most worker processes (or LocalCluster workers) one run may start.
+MAX_JOBS = 256
 #: Budgets of the skill ladder when none are given (doubling, as the issue asks).
 DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
 
@@ -60,8 +62,10 @@ def _check_ints(games: Any, jobs: Any, step_cap: Any, seed: Any) -> None:
         # seconds before playing one, and would never have finished anyway
         raise PnpError(f"--games {games}: expected a whole number from 1 to {MAX_GAMES} "
                        "(for more, run again with another --seed)")
-    if not isinstance(jobs, int) or jobs < 1:
-        raise PnpError(f"--jobs {jobs}: expected a whole number ≥ 1")
+    if not isinstance(jobs, int) or not 1 <= jobs <= MAX_JOBS:
+        # one process (or Dask worker) each: a typo such as -j 1000 started
+        # hundreds of processes before a game was played
+        raise PnpError(f"--jobs {jobs}: expected a whole number from 1 to {MAX_JOBS}")
     if not isinstance(step_cap, int) or step_cap < 1:
         raise PnpError(f"--step-cap {step_cap}: expected a whole number ≥ 1")
     if not isinstance(seed, int) or seed < 0:

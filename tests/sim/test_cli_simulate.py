@@ -95,6 +95,7 @@ def test_bots_list() -> None:
     (["simulate", "fortuna", "--param", "colour=red"], "unknown parameter 'colour'"),
     (["simulate", "fortuna", "--param", "hand_size=many"], "hand_size"),
     (["simulate", "fortuna", "--games", "0"], "--games 0"),
+    (["simulate", "fortuna", "--jobs", "1000"], "--jobs 1000: expected a whole number from 1 to 256"),
     (["simulate", "fortuna", "--sweep", "hand_size=1:x:1"], "not a number"),
     (["simulate", "fortunaa"], "did you mean 'fortuna'"),
 ])
