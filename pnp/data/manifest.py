@@ -114,6 +114,13 @@ _KEY = re.compile(r"""^(?P<key>(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
 _INLINE_KEY = re.compile(r"""[{,]\s*([A-Za-z0-9_-]+|"[^"]*"|'[^']*')\s*=""")
 
 
+def players_text(low: int, high: int) -> str:
+    """A player count as pnp says it everywhere: "1 player", "4 players", "3–5 players"."""
+    if low == high:
+        return f"{low} player{'s' if low > 1 else ''}"
+    return f"{low}–{high} players"
+
+
 def _split_key(text: str) -> tuple[str, ...]:
     """Split a dotted TOML key (``a."b.c".d``) into its parts, quotes removed."""
     parts = re.findall(r""""[^"]*"|'[^']*'|[^.\s]+""", text)

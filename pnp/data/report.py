@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from pnp.data.inventory import GameData, load_game_data
-from pnp.data.manifest import Component
+from pnp.data.manifest import Component, players_text
 from pnp.errors import PnpError
 from pnp.units import to_mm
 
@@ -73,11 +73,9 @@ def load_many(data_dir: Path, slugs: list[str]) -> tuple[list[GameData], list[st
 def list_lines(game: GameData) -> list[str]:
     """Human-readable lines for `pnp list`: the game and its components."""
     m = game.manifest
-    # a title given once (第2話) is shown once; a one-player game is "1 player"
+    # a title given once (第2話) is shown once
     names = m.title if m.title_ja in ("", m.title) else f"{m.title} ({m.title_ja})"
-    lo, hi = m.players
-    players = f"{lo} player{'s' if lo > 1 else ''}" if lo == hi else f"{lo}–{hi} players"
-    lines = [f"{m.slug}  {names}{' ' + m.draft if m.draft else ''}  {players}"]
+    lines = [f"{m.slug}  {names}{' ' + m.draft if m.draft else ''}  {players_text(*m.players)}"]
     for cid, comp in m.components.items():
         size = _size_mm(comp)
         if size and "width_mm" in size:

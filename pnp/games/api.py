@@ -209,12 +209,12 @@ class Game(ABC, Generic[S]):
 
     def check_players(self, num_players: int) -> None:
         """Raise :class:`PnpError` unless ``num_players`` is supported."""
-        lo, hi = self.min_players, self.max_players
-        if not lo <= num_players <= hi:
-            # as `pnp list` says it: "1 player", "4 players", "3–5 players"
-            count = (f"{lo} player{'s' if lo > 1 else ''}" if lo == hi
-                     else f"{lo}–{hi} players")
-            raise PnpError(f"{self.slug} is for {count}, not {num_players}")
+        if not self.min_players <= num_players <= self.max_players:
+            from pnp.data.manifest import players_text  # only on this error path
+
+            raise PnpError(f"{self.slug} is for "
+                           f"{players_text(self.min_players, self.max_players)}, "
+                           f"not {num_players}")
 
     @abstractmethod
     def new_initial_state(self, num_players: int, seed: int) -> S:
