@@ -210,8 +210,10 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
 def book_jobs_option(func: F) -> F:
     """The ``--jobs`` option of commands that typeset rulebooks (default: the CPU count)."""
     return click.option(
-        "--jobs", "-j", type=click.IntRange(1, 64), default=lambda: os.cpu_count() or 1,
-        show_default="the CPU count",
+        "--jobs", "-j", type=click.IntRange(1, 64),
+        # click checks a default against the range too: above 64 CPUs it refused every build
+        default=lambda: min(os.cpu_count() or 1, 64),
+        show_default="the CPU count, at most 64",
         help="Processes that typeset the PDF rulebooks (the files are the same for any "
              "number).")(func)
 
