@@ -900,7 +900,8 @@ def parse_card(markup: str, what: str, resolve_icon: IconResolver,
         # beyond a card's own size a bleed is a typo (500 for 5): art would be
         # drawn far outside every sheet's cutting area
         if not 0 <= bleed <= min(width, height):
-            raise PnpError(f"bad bleed {root.attrs['bleed']!r}: expected a length from 0 to "
+            given = root.attrs.get("bleed", "3mm (the default)")
+            raise PnpError(f"bad bleed {given!r}: expected a length from 0 to "
                            "the card's smaller side (3mm is usual)")
     except PnpError as exc:
         if getattr(exc, "located", False):

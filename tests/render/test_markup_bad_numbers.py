@@ -113,6 +113,9 @@ def test_the_largest_coordinate_is_allowed() -> None:
     ('width="63mm" height="88mm" bleed="500mm"',
      "<card>: bad bleed '500mm': expected a length from 0 to the card's smaller side"),
     ('width="63mm" height="88mm" bleed="-1"', "<card>: bad bleed '-1'"),
+    # no bleed attribute: the default 3mm is too big for a 2mm card (was a KeyError)
+    ('width="2mm" height="2mm"',
+     "<card>: bad bleed '3mm (the default)': expected a length from 0 to the card's smaller"),
 ])
 def test_bad_card_sizes_name_the_value(card, size: str, needle: str) -> None:
     with pytest.raises(PnpError) as info:
