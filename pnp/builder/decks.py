@@ -139,8 +139,6 @@ class BleedNote:
 
     #: The print profile (preset) name.
     profile: str
-    #: ``<game>/<stem>``: the deck or shared sheet.
-    where: str
     #: The one-line detail: layout, sheets, bleed per side, edges under ``min_bleed``.
     detail: str
     #: Cut edges with less than the profile's ``min_bleed``, of ``edges``.
@@ -637,12 +635,6 @@ def _sheet_layout(profile: Profile, size: tuple[float, float], marks: bool) -> S
     return hit
 
 
-def bleed_report(game: GameData, profile: Profile, plan: SheetPlan,
-                 better: str | None = None) -> str:
-    """Return one line: the layout and how much bleed each cut edge got (mm)."""
-    return bleed_note(game, profile, plan, better).detail
-
-
 def bleed_note(game: GameData, profile: Profile, plan: SheetPlan,
                better: str | None = None) -> BleedNote:
     """Return the layout and the bleed each cut edge of one sheet file got."""
@@ -671,7 +663,7 @@ def bleed_note(game: GameData, profile: Profile, plan: SheetPlan,
     detail = (f"{where} [{profile.name}]: {head}, {len(plan.sheets)} sheet(s); bleed mm left "
               f"{span('left')}, right {span('right')}, top {span('top')}, bottom "
               f"{span('bottom')}; {tail}")
-    return BleedNote(profile.name, where, detail, short, len(edges),
+    return BleedNote(profile.name, detail, short, len(edges),
                      round(to_mm(profile.min_bleed), 6), better)
 
 

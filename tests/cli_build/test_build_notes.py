@@ -22,7 +22,7 @@ DETAIL = re.compile(r"^note: [a-z0-9_]+/[a-z0-9_-]+ \[([a-z0-9-]+)\]: ")
 
 def note(profile: str, short: int, edges: int, better: str | None = None) -> BleedNote:
     """A bleed note with just the figures the summary reads."""
-    return BleedNote(profile, "g/deck", "detail", short, edges, 2.0, better)
+    return BleedNote(profile, "detail", short, edges, 2.0, better)
 
 
 def test_summary_is_one_line_per_profile_in_first_seen_order() -> None:
