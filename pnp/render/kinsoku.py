@@ -86,7 +86,9 @@ def keeps_together(before: str, a: str, b: str) -> bool:
     if b in DIGITS and before in DIGITS and (a in UNITS or a in JOINERS):
         return True                     # 1〜3, 3枚9, 2×3
     if b in INFIX and is_formula_term(a):
-        return True                     # n＋c: the sign joins both sides
+        return True                     # n｜＋c: no line starts with the sign
+    if a in INFIX and is_formula_term(before) and is_formula_term(b):
+        return True                     # 2＝｜2: nor ends with it (＝ is not in NO_END)
     return False
 
 

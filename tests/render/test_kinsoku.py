@@ -187,5 +187,6 @@ def test_a_formula_sign_stays_with_the_term_before_it() -> None:
     assert not points[text.index("＋")]               # no line starts with '＋c'
     assert not points[text.index("＋") + 1]           # nor with 'c' (＋ is a sign)
     assert not break_points("2＝2のとき")[1]
+    assert not break_points("2＝2のとき")[2]            # nor after it
     text = "出目が1なら土地＋1"
     assert break_points(text)[text.index("＋")]       # the number's own sign
