@@ -7,6 +7,7 @@ from typing import Callable, Sequence
 
 from pnp.data import resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
+from pnp.fileio import make_folder
 from pnp.rulebook.lang import LANGS, check_lang
 from pnp.rulebook.sources import require_rulebook_source
 
@@ -39,19 +40,6 @@ def check_target(path: Path) -> None:
     if path.is_dir():
         raise PnpError(f"cannot write {path}: it is a folder, expected the rulebook file "
                        "(remove the folder, or choose another --out)")
-
-
-def make_folder(folder: Path) -> None:
-    """Create ``folder`` (and its parents), or say in one line which part is a file."""
-    for part in (folder, *folder.parents):
-        if part.exists() and not part.is_dir():
-            raise PnpError(f"cannot create output folder '{folder}': '{part}' is a file, "
-                           "expected a folder")
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-    except OSError as exc:
-        raise PnpError(f"cannot create output folder '{folder}': "
-                       f"{exc.strerror or exc}") from None
 
 
 def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", paper: str = "a5",

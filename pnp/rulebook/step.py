@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any, Protocol, Sequence
 
 from pnp.errors import PnpError
-from pnp.fileio import write_bytes_atomic
+from pnp.fileio import make_folder, write_bytes_atomic
 from pnp.render.reads import recording
 from pnp.rulebook.cache import open_rulebook_store, templates_read
 from pnp.rulebook.lang import LANGS
@@ -161,7 +161,7 @@ class RulebookStep:
 
     def __call__(self, game: Named) -> list[Path]:
         """Write ``game``'s rulebooks: from the cache, from a worker, or typeset here."""
-        from pnp.rulebook.cli import check_target, make_folder, output_name
+        from pnp.rulebook.cli import check_target, output_name
 
         o = self.options
         if not any((game.slug, code) in self._books for code in o.langs):
