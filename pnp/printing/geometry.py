@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from pnp.units import to_mm
@@ -55,12 +54,6 @@ class Rect:
         """Return the smallest rectangle holding both."""
         x, y = min(self.x, other.x), min(self.y, other.y)
         return Rect(x, y, max(self.x1, other.x1) - x, max(self.y1, other.y1) - y)
-
-    def gap(self, other: "Rect") -> float:
-        """Return the shortest distance between the two rectangles (0 if they touch or overlap)."""
-        dx = max(0.0, other.x - self.x1, self.x - other.x1)
-        dy = max(0.0, other.y - self.y1, self.y - other.y1)
-        return math.hypot(dx, dy)
 
     def as_mm(self) -> tuple[float, float, float, float]:
         """Return (x, y, w, h) in millimetres, rounded to 0.01 mm, for reports."""

@@ -741,17 +741,16 @@ def plan_sheet(layout: SheetLayout, count: int) -> list[PagePlan]:
                      layout.margin)]
 
 
-def label_box(layout: SheetLayout | PagePlan, page: int = 0,
-              clearance: float = LABEL_CLEARANCE) -> Rect | None:
+def label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
     """Return free space for a sheet label at the foot of the page, or None.
 
     The box sits on the printer margin. Where the page has a band under all
     its ink (a packed or part-filled page) it is that band, less
-    ``clearance``, across the printable width. Otherwise it lies below the
-    lowest art (less ``MARK_GAP``), in the widest stretch of that band that
-    stays ``clearance`` away from every crop mark and fold line that reaches
-    into it (measured from the stroked mark, :data:`MARK_WIDTH` wide); a tie
-    goes to the leftmost stretch. Before, the label began 1 mm right of the
+    :data:`LABEL_CLEARANCE`, across the printable width. Otherwise it lies
+    below the lowest art (less ``MARK_GAP``), in the widest stretch of that
+    band that stays :data:`LABEL_CLEARANCE` away from every crop mark and
+    fold line that reaches into it (measured from the stroked mark,
+    :data:`MARK_WIDTH` wide); a tie goes to the leftmost stretch. Before, the label began 1 mm right of the
     lowest card's trim, i.e. 0.9 mm from the crop mark on that cut line,
     and its first letter seemed to touch the mark.
     """
@@ -765,7 +764,8 @@ def label_box(layout: SheetLayout | PagePlan, page: int = 0,
     area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
                 layout.paper.height - 2 * layout.margin)
     strokes = [m.box(MARK_WIDTH) for m in marks]
-    under_all = min(r.y for r in [s.bleed_rect for s in slots] + strokes) - clearance - area.y
+    under_all = (min(r.y for r in [s.bleed_rect for s in slots] + strokes)
+                 - LABEL_CLEARANCE - area.y)
     if under_all >= LABEL_MIN_BAND - EPS:
         return Rect(area.x, area.y, area.w, under_all)
     top = min(s.bleed_rect.y for s in slots) - MARK_GAP
@@ -773,7 +773,7 @@ def label_box(layout: SheetLayout | PagePlan, page: int = 0,
         return None
     band = Rect(area.x, area.y, area.w, top - area.y)
     # the art is above the band by construction: only marks and folds can block it
-    stretch = widest_free_stretch(band, strokes, clearance)
+    stretch = widest_free_stretch(band, strokes, LABEL_CLEARANCE)
     if stretch is None:
         return None
     x0, x1 = stretch

@@ -120,10 +120,3 @@ def test_widest_free_stretch() -> None:
     assert widest_free_stretch(band, [Rect(30, 13, 1, 5)], 2) == (0, 100)
     # blocked all along
     assert widest_free_stretch(band, [Rect(-5, 0, 110, 1)], 2) is None
-
-
-def test_rect_gap() -> None:
-    a = Rect(0, 0, 10, 10)
-    assert a.gap(Rect(13, 0, 1, 1)) == pytest.approx(3)
-    assert a.gap(Rect(13, 14, 1, 1)) == pytest.approx(5)   # 3-4-5 diagonal
-    assert a.gap(Rect(5, 5, 10, 10)) == 0 and a.gap(Rect(10, 0, 1, 1)) == 0
