@@ -31,11 +31,10 @@ def rulebook_source(slug: str, data_dir: Path, lang: str = "ja") -> Path:
     project's ``rulebooks/``, else the shipped ones (:mod:`pnp.project`).
     """
     name = source_name(slug, check_lang(lang))
-    local = Path(data_dir).resolve().parent / "rulebooks" / name
-    if local.is_file():
-        return local
-    own = default_folder("rulebooks") / name
-    return own if own.is_file() else RULEBOOK_DIR / name
+    for folder in rulebook_folders(data_dir):
+        if (folder / name).is_file():
+            return folder / name
+    return RULEBOOK_DIR / name
 
 
 def rulebook_folders(data_dir: Path) -> list[Path]:
