@@ -108,13 +108,26 @@ def main(ctx: click.Context, project_dir: Path | None) -> None:
     # Resolved once for the whole run; library defaults read it (pnp.project.current)
     # until the command ends.
     ctx.obj = ctx.with_resource(Project.resolve(project_dir).activated())
-    above = ctx.obj.enclosing_project() if ctx.invoked_subcommand != "init" else None
+    args = ctx.meta.get("pnp.command_args", [])
+    above = (ctx.obj.enclosing_project() if _reads_default_games(ctx.invoked_subcommand, args)
+             else None)
     if above is not None:
         # inside a project's sub-folder the shipped games would be read without a word
         here = "this folder" if project_dir is None else str(project_dir)
         click.echo(f"note: {here} has no card_data/, templates/ or rulebooks/, so the shipped "
                    f"games are used; the project folder {above} is above it: run pnp there "
                    f"or pass --project {shlex.quote(str(above))}", err=True)
+
+
+def _reads_default_games(command: str | None, args: list[str]) -> bool:
+    """True when ``command`` with ``args`` reads the games from the default folder.
+
+    ``init`` and ``preflight`` read no games, and ``--data-dir`` names them:
+    only then may the shipped games be read without the user knowing it.
+    """
+    if command in (None, "init", "preflight"):
+        return False
+    return not any(a == "--data-dir" or a.startswith("--data-dir=") for a in args)
 
 
 def project() -> Any:

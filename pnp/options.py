@@ -147,6 +147,9 @@ class OneLineGroup(click.Group):
             extra = f"; did you mean {hint[0]!r}?" if hint else ""
             raise click.UsageError(f"unknown command {name!r} (commands: "
                                    f"{', '.join(self.list_commands(ctx))}){extra}", ctx)
+        # The command's own arguments, for the group's callback (which click
+        # runs after this, before the command parses them): see pnp.cli.main.
+        ctx.meta["pnp.command_args"] = list(args[1:])
         return super().resolve_command(ctx, args)
 
     def main(self, args: Any = None, prog_name: str | None = None,

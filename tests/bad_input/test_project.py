@@ -182,6 +182,11 @@ def test_a_sub_folder_of_a_project_says_the_shipped_games_are_used(corpus: Path,
         f"are used; the project folder {corpus.resolve()} is above it: run pnp there or pass "
         f"--project {corpus.resolve()}"]
     assert "fortuna" in out                       # the shipped games, as the note says
+    # no note where no shipped game is read: the data folder is named, or none is read
+    code, out, err = run("list", "--data-dir", str(corpus / "card_data"))
+    assert code == 0 and err == "" and "toy" in out
+    assert run("preflight", str(corpus / "templates" / "toy" / "face.xml.j2"))[2].find(
+        "note: this folder") < 0
     monkeypatch.chdir(corpus)
     code, out, err = run("list")
     assert code == 0 and err == "" and "toy" in out
