@@ -119,17 +119,26 @@ class Param:
         else:
             value = kind(text)
         if value is None:
-            raise PnpError(f"parameter {self.name}={text!r}: expected {self.expected()}")
+            raise PnpError(f"parameter {self.name}={_shown(text)}: expected {self.expected()}")
         if self.choices is not None and value not in self.choices:
-            raise PnpError(f"parameter {self.name}={text!r}: expected {self.expected()}")
+            raise PnpError(f"parameter {self.name}={_shown(text)}: expected {self.expected()}")
         if (self.minimum is not None and value < self.minimum) or (
                 self.maximum is not None and value > self.maximum):
             raise PnpError(f"parameter {self.name}={value}: expected {self.expected()}")
         return value
 
 
-#: A whole number as a designer writes it (no ``1_0``, no ``1.0``).
-_INT = re.compile(r"[+-]?[0-9]+")
+def _shown(text: Any) -> str:
+    """``text`` as an error message echoes it: quoted, and cut after 20 characters."""
+    if isinstance(text, str) and len(text) > 20:
+        return repr(text[:20] + "…")
+    return repr(text)
+
+
+#: A whole number as a designer writes it (no ``1_0``, no ``1.0``); at most 18
+#: digits, so ``int()`` never meets Python's 4300-digit limit (no game's
+#: parameter is that large, and a longer one is a typo).
+_INT = re.compile(r"[+-]?[0-9]{1,18}")
 #: A decimal number (``0.5``, ``-2``, ``.5``, ``1e3``), never ``nan`` or ``inf``.
 _FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 

@@ -34,10 +34,13 @@ class Sweep:
 
 def _number(text: str, spec: str) -> Decimal:
     try:
-        return Decimal(text.strip())
+        value = Decimal(text.strip())
+        if value.is_finite():
+            return value
     except InvalidOperation:
-        raise PnpError(f"--sweep {spec!r}: {text.strip()!r} is not a number "
-                       "(expected PARAM=LO:HI:STEP or PARAM=a,b,c)") from None
+        pass
+    raise PnpError(f"--sweep {spec!r}: {text.strip()!r} is not a number "
+                   "(expected PARAM=LO:HI:STEP or PARAM=a,b,c)")
 
 
 def parse_sweep(spec: str) -> Sweep:
@@ -54,10 +57,20 @@ def parse_sweep(spec: str) -> Sweep:
         lo, hi, step = (_number(p, spec) for p in parts)
         if step <= 0 or hi < lo:
             raise PnpError(f"--sweep {spec!r}: expected LO ≤ HI and STEP > 0")
-        count = int((hi - lo) / step) + 1
-        if count > MAX_VARIANTS:
-            raise PnpError(f"--sweep {spec!r}: {count} values; at most {MAX_VARIANTS}")
-        values = tuple(str(lo + i * step) for i in range(count))
+        try:
+            span = (hi - lo) / step
+            if span >= 10 ** 9:
+                # int() of a span thousands of digits long cannot even be printed
+                # (Python's 4300-digit limit): say "too many" before formatting it.
+                raise PnpError(f"--sweep {spec!r}: over a billion values; "
+                               f"at most {MAX_VARIANTS}")
+            count = int(span) + 1
+            if count > MAX_VARIANTS:
+                raise PnpError(f"--sweep {spec!r}: {count} values; at most {MAX_VARIANTS}")
+            values = tuple(str(lo + i * step) for i in range(count))
+        except ArithmeticError:  # 1e999999999: beyond what Decimal computes with
+            raise PnpError(f"--sweep {spec!r}: numbers too large or too small for a range; "
+                           "expected PARAM=LO:HI:STEP of ordinary numbers") from None
     else:
         values = tuple(v.strip() for v in rest.split(","))
         if any(not v for v in values):

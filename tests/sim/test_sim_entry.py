@@ -80,6 +80,7 @@ def test_failures_give_nonzero_exit(variant: str, kind: str) -> None:
     (dict(params={"cards": "1_6"}), "cards='1_6': expected a whole number"),
     (dict(params={"cards": "16.0"}), "cards='16.0': expected a whole number"),
     (dict(params={"cards": "7"}), "cards=7: expected a whole number from 8 to 200"),
+    (dict(params={"cards": "9" * 5000}), "expected a whole number from 8 to 200"),
     (dict(params={"variant": "odd"}), "expected one of"),
 ])
 def test_bad_input_raises_one_line_pnp_error(kw: dict, needle: str) -> None:
@@ -171,6 +172,10 @@ def test_sweep_list_and_grid() -> None:
     (["cards=20:10:2"], "LO ≤ HI"),
     (["cards=1:x:1"], "not a number"),
     (["cards=8:100000:1"], "at most"),
+    # a range thousands of digits long: its count cannot be printed (4300-digit limit)
+    (["cards=1:" + "9" * 5000 + ":1"], "over a billion values; at most 200"),
+    (["cards=0:1:1e-999999999"], "numbers too large or too small"),
+    (["cards=8," + "9" * 5000], "expected a whole number from 8 to 200"),
     (["cards=12,,16"], "empty value"),
     (["cards=4:8:4"], "expected a whole number from 8 to 200"),
     (["colour=1,2"], "unknown parameter 'colour'"),
@@ -197,6 +202,10 @@ def test_sweep_and_param_of_the_same_name_clash() -> None:
     (0.5, "2", "x=2.0: expected a number from 0 to 1"),
     (True, "maybe", "x='maybe': expected yes or no (also true/false, on/off, 1/0)"),
     (3, "3.0", "x='3.0': expected a whole number from 0 to 1"),
+    # 5000 digits: int() refuses past 4300 (a ValueError and a trace); the
+    # message shows the first 20 characters only.
+    (3, "9" * 5000, f"x='{'9' * 20}…': expected a whole number from 0 to 1"),
+    (0.5, "9" * 5000, f"x='{'9' * 20}…': expected a number from 0 to 1"),
 ])
 def test_param_messages_say_what_a_value_looks_like(default: object, text: str,
                                                     needle: str) -> None:
