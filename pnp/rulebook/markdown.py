@@ -285,6 +285,11 @@ def parse_markdown(lines: list[Line], path: Path | None = None) -> list[Block]:
     return st.blocks
 
 
+def _odd_strong(text: str) -> bool:
+    """Whether ``text`` (ruling tags aside) leaves a ``**`` open."""
+    return strip_ruling_tags(text).count("**") % 2 == 1
+
+
 def _check_strong(block: Block, st: _State) -> None:
     """Refuse an unclosed ``**`` in any format, naming the line (the PDF said neither file
     nor line, and Markdown and HTML passed it on as it was)."""
@@ -297,7 +302,7 @@ def _check_strong(block: Block, st: _State) -> None:
     else:
         texts = (block.caption,)
     for text in texts:
-        if strip_ruling_tags(text).count("**") % 2:
+        if _odd_strong(text):
             raise st.fail(f"unclosed ** in {text[:40]!r} (strong text needs a closing **)",
                           block.line)
 
@@ -311,9 +316,9 @@ def inline_markup(text: str, *, strong_color: str, path: Path | None = None,
     emphasis is carried by colour), set in ``strong_font`` too when given
     (the English edition's bold face). Ruling tags are dropped.
     """
-    text = strip_ruling_tags(text)
-    if text.count("**") % 2:
+    if _odd_strong(text):
         raise PnpError("unclosed ** (strong text needs a closing **)", path=path, line=line)
+    text = strip_ruling_tags(text)
     escaped = text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
     escaped = re.sub(r"&lt;br\s*/?&gt;", "<br/>", escaped)
     face = f' name="{strong_font}"' if strong_font else ""
