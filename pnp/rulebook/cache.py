@@ -51,6 +51,7 @@ import re
 import shlex
 import sys
 import zlib
+from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Any, Sequence
 
@@ -220,7 +221,10 @@ class RulebookStore:
                 return target
         from pnp.rulebook.export import export_rulebook
 
-        with recording() as reads:
+        # nothing to keep without a key (a caller's own layout): nothing to record
+        watch: AbstractContextManager[set[str]] = (
+            recording() if base is not None else nullcontext(set()))
+        with watch as reads:
             target = export_rulebook(slug, out, data_dir=data_dir, paper=paper, lang=lang,
                                      imposition=imposition, designer=designer, source=source,
                                      templates_dir=templates_dir, layout=layout)
