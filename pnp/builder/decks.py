@@ -529,12 +529,28 @@ def _accepts(profile: Profile, component: Component) -> bool:
     return print_kind(component) in profile.kinds
 
 
-def _refusal(profile: Profile, component: Component) -> str:
-    """Say why ``profile`` leaves ``component`` out (for the ``skipped`` line)."""
+def _refusal(profile: Profile, component: Component, otherwise: str | None = None) -> str:
+    """Say why ``profile`` leaves ``component`` out (for the ``skipped`` line).
+
+    A sticker gets the sticker text; any other component ``otherwise``, by
+    default that ``profile`` does not print its kind.
+    """
     if is_sticker(component):
         return (f"stickers go on a bought deck's cards; {profile.name} has no use for them "
                 "(the home sheets print them on their own sheet, for label paper)")
-    return f"{profile.name} does not print a {component.kind}"
+    return otherwise if otherwise is not None else \
+        f"{profile.name} does not print a {component.kind}"
+
+
+def _faceless(game: GameData) -> list[str]:
+    """Return a ``skipped`` line for each component we make but cannot draw (no face).
+
+    A build says so rather than leave such a component out quietly.
+    """
+    return [f"{game.slug}/{c.id}: no face template in the manifest "
+            "(face = \"<game>/<name>.xml.j2\"), so it is not printed"
+            for c in game.manifest.components.values()
+            if c.face is None and c.supply == "print"]
 
 
 # --------------------------------------------------------------------------
@@ -803,11 +819,7 @@ def _draw_game_sheets(env: PnpEnvironment, game: GameData, profile: Profile,
     """
     result = BuildResult()
     components = options.kit(game)
-    for c in game.manifest.components.values():
-        if c.face is None and c.supply == "print":
-            # a component we make but cannot draw: say so rather than leave it out quietly
-            result.skipped.append(f"{game.slug}/{c.id}: no face template in the manifest "
-                                  "(face = \"<game>/<name>.xml.j2\"), so it is not printed")
+    result.skipped.extend(_faceless(game))
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result, []
@@ -897,14 +909,12 @@ def _write_service(game: GameData, profile: Profile, cards: dict[str, list[Servi
     for component in options.kit(game):
         if not cards.get(component.id):
             continue
-        if not _accepts(profile, component) and is_sticker(component):
-            _skip(result, profile, game, component, _refusal(profile, component), progress)
-            continue
         if not _accepts(profile, component):
             _skip(result, profile, game, component,
-                  f"a {component.kind}; {profile.name} prints "
-                  f"{', '.join(k + 's' for k in profile.kinds)} only (the home sheets and "
-                  "tts have it)", progress)
+                  _refusal(profile, component,
+                           f"a {component.kind}; {profile.name} prints "
+                           f"{', '.join(k + 's' for k in profile.kinds)} only (the home "
+                           "sheets and tts have it)"), progress)
             continue
         size = component_size(component)
         try:
@@ -953,8 +963,8 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
             continue
         if not _accepts(profile, component):
             _skip(result, profile, game, component,
-                  _refusal(profile, component) if is_sticker(component)
-                  else f"{profile.name} does not take a {component.kind}", progress)
+                  _refusal(profile, component,
+                           f"{profile.name} does not take a {component.kind}"), progress)
             continue
         nickname = f"{game.manifest.title} - {component.name}"
         size = component_size(component)
@@ -992,11 +1002,7 @@ def build_game(env: PnpEnvironment, game: GameData, options: BuildOptions,
     """
     result = BuildResult()
     components = options.kit(game)
-    for c in game.manifest.components.values():
-        if c.face is None and c.supply == "print":
-            # a component we make but cannot draw: say so rather than leave it out quietly
-            result.skipped.append(f"{game.slug}/{c.id}: no face template in the manifest "
-                                  "(face = \"<game>/<name>.xml.j2\"), so it is not printed")
+    result.skipped.extend(_faceless(game))
     if not components:
         result.skipped.append(f"{game.slug}: no layout templates yet")
         return result
