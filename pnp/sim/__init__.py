@@ -325,7 +325,9 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
 
 def _figure_text(name: str) -> Callable[[float], str]:
     """How to print a key figure: a rate as a percentage, a mean (``mean…``) as a number."""
-    if name.startswith("mean"):
+    from pnp.sim.sweep import is_rate
+
+    if not is_rate(name):
         return lambda x: f"{x:.4g}"
     return lambda x: f"{100 * x:.1f}%"
 
@@ -418,7 +420,6 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         for f in own:
             b = base_own.get(f["name"])
             if b is not None:
-                # Key figures named mean… are means; any other is a rate in 0..1.
                 show = _figure_text(f["name"])
                 out.append(f"  {f['name']:<16} {show(b['value'])} ({show(b['low'])}–"
                            f"{show(b['high'])}) → {show(f['value'])} ({show(f['low'])}–"

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from pnp.sim.findings import fired_share, otherwise_note
 from pnp.sim.paired import outcome_label
-from pnp.sim.sweep import GENERIC_FIGURES
+from pnp.sim.sweep import GENERIC_FIGURES, is_rate
 
 #: Chart size (SVG user units = CSS px).
 WIDTH = 720
@@ -533,10 +533,9 @@ def sweep_page(doc: dict[str, Any]) -> str:
                    for k, v in r["values"].items()) for r in rows]
     sections = []
     for name, figs in _figure_series(rows):
-        rate = not name.startswith("mean")
         sections.append(_section(name.replace("_", " "), line_chart(
             xs, [(name, [f["value"] for f in figs], [f["low"] for f in figs],
-                  [f["high"] for f in figs])], pct=rate, x_label=", ".join(doc["swept"]))))
+                  [f["high"] for f in figs])], pct=is_rate(name), x_label=", ".join(doc["swept"]))))
     paired = [r for r in rows if r.get("paired")]
     if paired:
         # The text report's columns: a solo game has no margin and always "wins".
@@ -601,7 +600,7 @@ def compare_page(doc: dict[str, Any]) -> str:
             return (f"{_fmt(f['value'], rate)} ({_fmt(f['low'], rate)}–"
                     f"{_fmt(f['high'], rate)})")
         own_table = _table(["the game's own figure", "base (95%)", "changed (95%)"],
-                           [(n, fig(b, not n.startswith("mean")), fig(f, not n.startswith("mean")))
+                           [(n, fig(b, is_rate(n)), fig(f, is_rate(n)))
                             for n, b, f in own]) if own else ""
         sections.append(_section(
             f"{label}: change in " + ("scores and length (paired)" if solo

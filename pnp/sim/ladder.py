@@ -21,6 +21,7 @@ from pnp.games.search import SearchBot
 from pnp.games.stats import GameStats
 from pnp.intervals import mean_interval, wilson_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
+from pnp.sim.sweep import is_rate
 
 
 def default_field(bots: Mapping[str, type[Bot]]) -> str:
@@ -131,9 +132,8 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     for r in doc["rungs"]:
         figs = r.get("game_figures") or []
         if figs:
-            # Key figures named mean… are means; any other is a rate (as in sweeps).
-            cells = ", ".join(f"{f['name']} {f['value']:.2f}" if f["name"].startswith("mean")
-                              else f"{f['name']} {100 * f['value']:.1f}%" for f in figs)
+            cells = ", ".join(f"{f['name']} {100 * f['value']:.1f}%" if is_rate(f["name"])
+                              else f"{f['name']} {f['value']:.2f}" for f in figs)
             out.append(f"  {r['budget']:>10}  {cells}")
     return "\n".join(out) + "\n"
 

@@ -20,6 +20,14 @@ from pnp.sim.runner import SimResult
 #: Key figures every game has (:func:`key_figures`); the rest are the game's own.
 GENERIC_FIGURES = ("completion", "mean_turns", "seat0_wins", "top_score_ties")
 
+
+
+def is_rate(name: str) -> bool:
+    """A key figure named ``mean…`` is a mean (printed as a number); any other is
+    a rate in 0..1 (printed as a percentage): the one rule every report uses."""
+    return not name.startswith("mean")
+
+
 #: Most variants one sweep may ask for (a typo such as 1:1000000:1 fails fast).
 MAX_VARIANTS = 200
 
@@ -148,10 +156,9 @@ def format_sweep(doc: dict[str, Any]) -> str:
         have = {f["name"]: f for f in r["figures"]}
         for name in names:
             f = have.get(name)
-            rate = name not in ("mean_turns",) and not name.startswith("mean")
             if f is None:
                 cells.append("—")
-            elif rate:
+            elif is_rate(name):
                 cells.append(f"{100 * f['value']:5.1f}% ({100 * f['low']:4.1f}–"
                              f"{100 * f['high']:4.1f})")
             else:
