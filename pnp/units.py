@@ -40,6 +40,12 @@ def parse_length(text: str | float | int, *, relative_to: float | None = None,
     return value * POINTS_PER[unit]
 
 
+def unitless(text: str) -> bool:
+    """True if ``text`` is a length without a unit, a bare number such as ``"3"``."""
+    match = _LENGTH.match(text)
+    return match is not None and match.group(2) is None
+
+
 def mm(value: float) -> float:
     """Return ``value`` millimetres in points."""
     return value * POINTS_PER["mm"]

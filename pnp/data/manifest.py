@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 from pnp.errors import PnpError
 from pnp.fileio import read_user_text
 from pnp.sizes import parse_size
-from pnp.units import parse_length, to_mm
+from pnp.units import parse_length, to_mm, unitless
 
 COLUMN_TYPES = ("id", "str", "text", "int", "qty", "enum", "bool", "color")
 KINDS = ("card", "token", "board", "die", "deck")
@@ -456,12 +456,9 @@ def _relative_file(reader: _Reader, raw: Mapping[str, Any], key: str, where: str
     return value
 
 
-_BARE_NUMBER = re.compile(r"^\s*-?(\d+(\.\d*)?|\.\d+)\s*$")
-
-
 def _bare_number(text: str) -> bool:
     """True if ``text`` (a size ``W x H`` or a diameter) has a length without a unit."""
-    return any(_BARE_NUMBER.match(part) for part in re.split(r"[x×]", text))
+    return any(unitless(part) for part in re.split(r"[x×]", text))
 
 
 def _length(reader: _Reader, raw: Mapping[str, Any], where: str) -> tuple[

@@ -20,7 +20,7 @@ from typing import Any, Mapping
 
 from pnp.errors import PnpError
 from pnp.fileio import read_user_file
-from pnp.units import parse_length, to_mm
+from pnp.units import parse_length, to_mm, unitless
 
 #: What a profile can write.
 OUTPUTS = ("sheets", "card-pdf", "card-png", "tts")
@@ -247,12 +247,9 @@ class _Row:
         return float(value)
 
 
-_BARE_NUMBER = re.compile(r"^\s*-?(\d+(\.\d*)?|\.\d+)\s*$")
-
-
 def _require_unit(row: _Row, key: str, part: str, whole: str | None = None) -> None:
     """Refuse a length without a unit: ``bleed = "3"`` could be mm, pt or inches."""
-    if _BARE_NUMBER.match(part):
+    if unitless(part):
         raise row.fail(f"{key}: expected a unit on each length (mm, in, pt or px), e.g. "
                        f"'3mm' or '2.5in x 3.5in', found {whole or part!r}")
 
