@@ -25,8 +25,9 @@ from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_p
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Style, Text, TextRun
 from pnp.render.srcmap import ATTR, split_at
 from pnp.render.reads import note_read
-from pnp.render.pathdata import (MAX_COORD, IDENTITY, Matrix, Ops, bbox, ellipse_ops, multiply,
-                                 parse_path, poly_ops, rect_ops, rotation, scale_ops)
+from pnp.render.pathdata import (MAX_COORD, IDENTITY, Matrix, Ops, bbox, coord_range,
+                                 ellipse_ops, multiply, parse_path, poly_ops, rect_ops,
+                                 rotation, scale_ops, within)
 from pnp.render.textlayout import TextTooLong, fit_text, icon_uses
 from pnp.units import POINTS_PER, parse_length
 
@@ -195,6 +196,14 @@ class Parser:
     #: The template being rendered (a macro's element names it in messages).
     template: str | None = None
     _len_cache: dict[tuple[str, bool], float] = field(default_factory=dict)
+    #: The largest coordinate in points: :data:`MAX_COORD` user units (mm, viewBox).
+    limit: float = field(init=False, default=MAX_COORD)
+    #: That range as messages give it, in user units (a card's plain numbers are mm).
+    limit_text: str = field(init=False, default="")
+
+    def __post_init__(self) -> None:
+        self.limit = MAX_COORD * max(self.scale, 1.0)
+        self.limit_text = coord_range(unit=" mm" if self.scale != 1.0 else "")
 
     # ----------------------------------------------------------- errors
     def fail(self, el: _El | None, msg: str) -> PnpError:
@@ -247,16 +256,10 @@ class Parser:
                     raise PnpError(f"bad length {value!r} in an icon: use plain "
                                    f"viewBox numbers")
         # float() reads 'nan', 'inf' and 1e400: written into the PDF they break it
-        if not -self.limit <= out <= self.limit:
-            raise PnpError(f"bad length {value!r}: expected a number between "
-                           f"{-MAX_COORD:.0f} and {MAX_COORD:.0f}")
+        if not within(out, self.limit):
+            raise PnpError(f"bad length {value!r}: expected a number {self.limit_text}")
         self._len_cache[key] = out
         return out
-
-    @property
-    def limit(self) -> float:
-        """The largest coordinate in points: :data:`MAX_COORD` user units (mm, viewBox)."""
-        return MAX_COORD * max(self.scale, 1.0)
 
     def attr_len(self, el: _El, name: str, default: float | None = None,
                  vertical: bool = False, size: bool = False) -> float:
@@ -279,9 +282,9 @@ class Parser:
         """Return all numbers in ``text`` (points lists, transforms)."""
         out = [float(n) for n in _NUMS.findall(text)]
         for v in out:
-            if not -MAX_COORD <= v <= MAX_COORD:
-                raise PnpError(f"bad number {v:g} in {text[:60]!r}: expected numbers between "
-                               f"{-MAX_COORD:.0f} and {MAX_COORD:.0f}")
+            if not within(v):
+                raise PnpError(f"bad number {v:g} in {text[:60]!r}: expected numbers "
+                               f"{coord_range()}")
         return out
 
     def transform(self, text: str) -> Matrix:
@@ -322,9 +325,10 @@ class Parser:
                                f"number or kind of arguments") from None
             m = multiply(m, t)
             # scale(nan), scale(1e308) twice, skewX(90): a matrix the PDF cannot hold
-            if not all(-self.limit <= v <= self.limit for v in m):
+            if not all(within(v, self.limit) for v in m):
+                # scales and points alike: the matrix holds both
                 raise PnpError(f"bad transform {text[:60]!r}: expected finite values of at "
-                               f"most {MAX_COORD:.0f} (and no skew of ±90°)")
+                               f"most {self.limit:.0f} (and no skew of ±90°)")
         return m
 
     # ----------------------------------------------------------- style
@@ -932,7 +936,7 @@ def parse_icon_svg(text: str, name: str, path: Path, key: str) -> Icon:
     if vb:
         nums = [float(n) for n in _NUMS.findall(vb)]
         if len(nums) != 4 or nums[2] <= 0 or nums[3] <= 0 or not all(
-                -MAX_COORD <= n <= MAX_COORD for n in nums):
+                within(n) for n in nums):
             raise PnpError(f"{what}: bad viewBox {vb!r}: expected 'minx miny width height', "
                            f"width and height above 0, each at most {MAX_COORD:.0f}")
         viewbox = (nums[0], nums[1], nums[2], nums[3])

@@ -40,13 +40,27 @@ def brief(text: str, limit: int = 60) -> str:
     return repr(text[:limit]) + f"… ({len(text)} characters)"
 
 
+def within(v: float, limit: float = MAX_COORD) -> bool:
+    """Whether ``v`` lies from ``-limit`` to ``limit`` (False for nan and the infinities).
+
+    The one range check of coordinates (path data, lengths, numbers,
+    transforms, viewBoxes); :func:`coord_range` words it for messages.
+    """
+    return -limit <= v <= limit
+
+
+def coord_range(limit: float = MAX_COORD, unit: str = "") -> str:
+    """The range :func:`within` accepts, for a message: ``between -1000000 and 1000000``."""
+    return f"between {-limit:.0f} and {limit:.0f}{unit}"
+
+
 def check_coords(ops: Ops, d: str) -> Ops:
     """``ops``, or a PnpError when a coordinate is not finite or beyond :data:`MAX_COORD`."""
     for op in ops:
         for v in op[1:]:
-            if not -MAX_COORD <= v <= MAX_COORD:    # also False for nan
+            if not within(v):
                 raise PnpError(f"bad path data {brief(d)}: a coordinate reaches {v:g}; "
-                               f"expected numbers between {-MAX_COORD:.0f} and {MAX_COORD:.0f}")
+                               f"expected numbers {coord_range()}")
     return ops
 
 

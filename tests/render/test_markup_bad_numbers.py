@@ -33,6 +33,9 @@ def _error(card, body: str) -> str:
     ('<rect x="nan" y="0" width="3" height="3" fill="#000"/>',
      "<rect>: bad length 'nan': expected a number between -1000000 and 1000000"),
     ('<rect x="1e308" y="0" width="3" height="3" fill="#000"/>', "bad length '1e308'"),
+    # the limit is 1000000 mm (a card's plain numbers): the message said no unit
+    ('<rect x="3000000pt" y="0" width="3" height="3" fill="#000"/>',
+     "bad length '3000000pt': expected a number between -1000000 and 1000000 mm"),
     ('<ellipse cx="3" cy="3" rx="inf" ry="3" fill="#000"/>', "bad length 'inf'"),
     ('<rect x="0" y="0" width="3" height="3" stroke="#000" stroke-width="nan"/>',
      "bad length 'nan'"),
