@@ -356,7 +356,8 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     every per-game outcome with its paired 95% interval (and what two
     independent runs would have given), plus each variant's key figures.
     """
-    from pnp.sim.paired import change_sentence, format_difference, outcome_label
+    from pnp.sim.paired import (change_sentence, format_difference, outcome_label,
+                                shown_outcomes)
     from pnp.sim.sweep import GENERIC_FIGURES
 
     _check_ints(games, jobs, step_cap, seed)
@@ -408,13 +409,10 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         out.append(f"{label} ({paired['games_paired']} games paired; base → changed, "
                    "difference; * = the paired interval excludes 0):")
         out.append(f"  In short: {row['sentence']}")
-        one_bot = len(set(prepared[0].bots)) == 1
-        for name, d in paired["differences"].items():
-            if d["base_mean"] is None or (one_bot and name.startswith("win_bot")):
-                continue  # with one bot type its "win share" is 1/N by construction
-            if n0 == 1 and (name.startswith("win_") or name == "winner_margin"):
-                continue  # solo: every run "wins", with no margin over anyone
-            out.append("  " + format_difference(name, d, outcome_label(name, prepared[0].bots)))
+        diffs = paired["differences"]
+        for name in shown_outcomes(diffs, n0, prepared[0].bots):
+            out.append("  " + format_difference(name, diffs[name],
+                                                outcome_label(name, prepared[0].bots)))
         own = [f for f in row["figures"] if f["name"] not in GENERIC_FIGURES]
         base_own = {f["name"]: f for f in rows[0]["figures"]}
         for f in own:

@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from pnp.sim.findings import fired_share, otherwise_note
-from pnp.sim.paired import outcome_label
+from pnp.sim.paired import excludes_zero, outcome_label, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, is_rate
 
 #: Chart size (SVG user units = CSS px).
@@ -562,23 +562,19 @@ def sweep_page(doc: dict[str, Any]) -> str:
 def compare_page(doc: dict[str, Any]) -> str:
     """A comparison: paired differences of each change with their intervals."""
     sections = []
+    solo = doc["players"] == 1
     for row in doc["rows"][1:]:
         label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
         diffs = row["paired"]["differences"]
-        one_bot = len(set(doc["bots"])) == 1  # then win_bot* is 1/N by construction
-        solo = doc["players"] == 1  # every run "wins", with no margin: nothing to show
-        wins = [(outcome_label(n, doc["bots"]), d["mean"], d["low"], d["high"])
-                for n, d in diffs.items()
-                if n.startswith("win_") and d["base_mean"] is not None and not solo
-                and not (one_bot and n.startswith("win_bot"))]
-        other = [(n, d["mean"], d["low"], d["high"]) for n, d in diffs.items()
-                 if not n.startswith("win_") and d["base_mean"] is not None
-                 and not (solo and n == "winner_margin")]
+        outcomes = shown_outcomes(diffs, doc["players"], doc["bots"])
         # The numbers behind the bars, as the text report gives them: base and
         # changed means, and whether the paired interval excludes 0.
-        shown = [n for n, d in diffs.items() if n.startswith("win_") and
-                 d["base_mean"] is not None and not solo and
-                 not (one_bot and n.startswith("win_bot"))] + [n for n, *_ in other]
+        shown = ([n for n in outcomes if n.startswith("win_")]
+                 + [n for n in outcomes if not n.startswith("win_")])
+        wins = [(outcome_label(n, doc["bots"]), diffs[n]["mean"], diffs[n]["low"],
+                 diffs[n]["high"]) for n in shown if n.startswith("win_")]
+        other = [(n, diffs[n]["mean"], diffs[n]["low"], diffs[n]["high"]) for n in shown
+                 if not n.startswith("win_")]
         table = _table(
             ["outcome", "base", "changed", "difference (95% paired)", "two runs would give",
              "excludes 0"],
@@ -589,7 +585,7 @@ def compare_page(doc: dict[str, Any]) -> str:
               f"{_fmt(diffs[n]['high'], n.startswith('win_'), True)})",
               "±" + _fmt(diffs[n]["unpaired_half_width"], n.startswith("win_")).rstrip("%")
               + (" pt" if n.startswith("win_") else ""),
-              "yes" if diffs[n]["low"] > 0 or diffs[n]["high"] < 0 else "")
+              "yes" if excludes_zero(diffs[n]) else "")
              for n in shown])
         # The game's own figures, base → changed, as the text lists them (unpaired).
         base_own = {f["name"]: f for f in doc["rows"][0]["figures"]}

@@ -83,12 +83,31 @@ def outcome_label(name: str, bots: Sequence[str]) -> str:
     return name
 
 
+def excludes_zero(d: dict[str, Any]) -> bool:
+    """The paired interval excludes 0 (and there was something to pair)."""
+    return d["base_mean"] is not None and (d["low"] > 0 or d["high"] < 0)
+
+
+def shown_outcomes(diffs: dict[str, Any], num_players: int, bots: Sequence[str]) -> list[str]:
+    """The outcomes a comparison shows, in :meth:`Paired.to_dict` order.
+
+    Left out: outcomes nothing was paired for; ``win_bot*`` with one bot type
+    (its "win share" is 1/N by construction); and for a solo game every
+    ``win_*`` and ``winner_margin`` (every run "wins", with no margin over anyone).
+    """
+    one_bot = len(set(bots)) == 1
+    solo = num_players == 1
+    return [n for n, d in diffs.items()
+            if d["base_mean"] is not None and not (one_bot and n.startswith("win_bot"))
+            and not (solo and (n.startswith("win_") or n == "winner_margin"))]
+
+
 def format_difference(name: str, d: dict[str, Any], label: str | None = None) -> str:
     """One line: ``win_seat0  21.0% → 23.1%  +2.1 points (95% paired +0.9 … +3.3; …)``."""
     rate = name.startswith("win_")
     k = 100.0 if rate else 1.0
     unit = " points" if rate else ""
-    sig = d["low"] > 0 or d["high"] < 0
+    sig = excludes_zero(d)
     # A win share reads as a percentage (21.0% → 23.0%), its change in points.
     base, changed = ((f"{k * d['base_mean']:7.1f}%", f"{k * d['variant_mean']:7.1f}%") if rate
                      else (f"{d['base_mean']:8.2f}", f"{d['variant_mean']:8.2f}"))
@@ -96,11 +115,6 @@ def format_difference(name: str, d: dict[str, Any], label: str | None = None) ->
             f"{k * d['mean']:+7.2f}{unit} (95% paired {k * d['low']:+.2f} … "
             f"{k * d['high']:+.2f}; two independent runs would give ±"
             f"{k * d['unpaired_half_width']:.2f}){'  *' if sig else ''}")
-
-
-def _clear(d: dict[str, Any]) -> bool:
-    """The paired interval excludes 0 (and there was something to pair)."""
-    return d["base_mean"] is not None and (d["low"] > 0 or d["high"] < 0)
 
 
 def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str],
@@ -114,18 +128,18 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
         return "No game finished under both rules, so nothing can be compared: see the failures."
     parts: list[str] = []
     t = diffs["turns"]
-    if _clear(t):
+    if excludes_zero(t):
         parts.append(f"games run {abs(t['mean']):.2f} turns "
                      f"{'longer' if t['mean'] > 0 else 'shorter'} "
                      f"({t['low']:+.2f} … {t['high']:+.2f})")
     solo = num_players == 1
     m = diffs["winner_margin"]
-    if not solo and _clear(m):
+    if not solo and excludes_zero(m):
         parts.append(f"the winner's margin is {abs(m['mean']):.2f} "
                      f"{'wider' if m['mean'] > 0 else 'narrower'} "
                      f"({m['low']:+.2f} … {m['high']:+.2f})")
     scores = [(s, diffs[f"score_seat{s}"]) for s in range(num_players)]
-    moved = [(s, d) for s, d in scores if _clear(d)]
+    moved = [(s, d) for s, d in scores if excludes_zero(d)]
     if solo and moved:
         d = moved[0][1]
         parts.append(f"the score changes by {d['mean']:+.2f} ({d['low']:+.2f} … "
@@ -140,7 +154,7 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
             f"seat {s} ({d['mean']:+.2f})" for s, d in moved) + " only")
     if not solo:
         wins = [(s, diffs[f"win_seat{s}"]) for s in range(num_players)]
-        won = [(s, d) for s, d in wins if _clear(d)]
+        won = [(s, d) for s, d in wins if excludes_zero(d)]
         parts.append("no seat's win share moves beyond noise" if not won else ", ".join(
             f"seat {s} wins {100 * abs(d['mean']):.1f} points "
             f"{'more' if d['mean'] > 0 else 'less'} often ({100 * d['low']:+.1f} … "
@@ -148,7 +162,7 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
         if len(set(bots)) > 1:
             for j, name in enumerate(bots):
                 d = diffs.get(f"win_bot{j}")
-                if d is not None and _clear(d):
+                if d is not None and excludes_zero(d):
                     parts.append(f"{name} (--bots position {j}) wins {100 * abs(d['mean']):.1f} "
                                  f"points {'more' if d['mean'] > 0 else 'less'} often")
     if not parts or parts == ["no seat's win share moves beyond noise"]:
