@@ -614,10 +614,13 @@ class _RuleList(ListFlowable):
     #: Items kept together at each end.
     min_items = 2
 
+    def _short(self, content: list[Flowable]) -> bool:
+        """Whether the list is too short to part (it moves on whole)."""
+        return len(content) <= 2 * self.min_items - 1
+
     def _head(self, content: list[Flowable]) -> list[Flowable]:
         """The first group: the items that may not part at the top."""
-        short = len(content) <= 2 * self.min_items - 1
-        return content if short else content[:self.min_items]
+        return content if self._short(content) else content[:self.min_items]
 
     def split(self, availWidth: float, availHeight: float) -> list[Flowable]:
         """The items as separate flowables, the last ones kept together; nothing
@@ -627,8 +630,8 @@ class _RuleList(ListFlowable):
         if getattr(getattr(self, "_frame", None), "_atTop", False):
             return content              # taller than a whole page: break where it must
         # self.canv is set while platypus splits (splitOn).
-        if len(content) <= 2 * n - 1 or _stack_height(content[:n], self.canv,
-                                                     availWidth) > availHeight:
+        if self._short(content) or _stack_height(content[:n], self.canv,
+                                                 availWidth) > availHeight:
             return []
         # The first items are returned loose (platypus must be able to place
         # the first piece of a split; KeepTogether reports a huge height).
