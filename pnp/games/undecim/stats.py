@@ -229,6 +229,19 @@ class UndecimStats(GameStats):
                            "vp": _mean(self.vp_sum[a], self.vp_sq[a], self.plays[a])}
         played_rates = [r for a, r in enumerate(rates) if self.plays[a]]
         average = sum(played_rates) / len(played_rates) if played_rates else 0.0
+        spread = round(max((abs(r - average) for r in played_rates), default=0.0), 6)
+        spread_ci = [spread, spread]
+        widest = max((a for a in range(len(rates)) if self.plays[a]),
+                     key=lambda a: abs(rates[a] - average), default=None)
+        if widest is not None:
+            # The widest gap's 95 % interval: that card's win-rate interval, less
+            # the average (the spread of the maximum itself, and the average's,
+            # are left out). Sweeps printed it zero-wide (value–value), as if exact.
+            w, avg = cards[self.card_names[widest]]["win"], round(average, 6)
+            ends = sorted((abs(w["low"] - avg), abs(w["high"] - avg)))
+            # An interval straddling the average allows no gap at all.
+            spread_ci = [0.0 if w["low"] <= avg <= w["high"] else round(ends[0], 6),
+                         round(ends[1], 6)]
         scen: dict[str, Any] = {}
         for i, sid in enumerate(self.scen_ids):
             if not self.in_story[i]:
@@ -251,8 +264,8 @@ class UndecimStats(GameStats):
             "winner_vp_mean": round(self.win_total / g, 3),
             "actions": cards,
             "action_win_average": round(average, 6),
-            "action_win_spread": round(max((abs(r - average) for r in played_rates),
-                                           default=0.0), 6),
+            "action_win_spread": spread,
+            "action_win_spread_ci": spread_ci,
             "scenarios": scen,
             "nights_per_game": round(self.nights / g, 4),
             "nights_per_game_ci": [round(nights_lo, 4), round(nights_hi, 4)],
@@ -339,30 +352,13 @@ class UndecimStats(GameStats):
         lo, hi = figures.get("nights_per_game_ci", (nights, nights))
         out.append(("mean_red_moon_nights", nights, lo, hi))
         gap = figures["action_win_spread"]
-        out.append(("widest action win-rate gap", gap, *self._gap_interval(figures, gap)))
+        gap_lo, gap_hi = figures.get("action_win_spread_ci", (gap, gap))
+        out.append(("widest action win-rate gap", gap, gap_lo, gap_hi))
         for s in figures["scenarios"].values():
             # The Story card's name, not its id: a sweep column a designer reads.
             r = s["achieved"]
             out.append((f"{s['name']} achieved", r["rate"], r["low"], r["high"]))
         return out
-
-    @staticmethod
-    def _gap_interval(figures: dict[str, Any], gap: float) -> tuple[float, float]:
-        """95 % interval of the widest gap: that card's win-rate interval, less the average.
-
-        Sweeps printed the gap with a zero-width interval (value–value), as if
-        it were exact; this is the widest card's own uncertainty (the spread
-        of the maximum itself, and the average's, are left out).
-        """
-        avg = figures["action_win_average"]
-        for card in figures["actions"].values():
-            w = card["win"]
-            if card["plays"] and math.isclose(abs(w["rate"] - avg), gap, abs_tol=1e-6):
-                ends = sorted((abs(w["low"] - avg), abs(w["high"] - avg)))
-                # An interval straddling the average allows no gap at all.
-                lo = 0.0 if w["low"] <= avg <= w["high"] else ends[0]
-                return round(lo, 6), round(ends[1], 6)
-        return gap, gap
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 
