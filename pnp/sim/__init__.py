@@ -253,6 +253,13 @@ def _variants(data: "GameData", grid: Sequence[Mapping[str, str]], players: int 
     return out, n0
 
 
+def _params_key(variant: Variant) -> tuple[tuple[str, str], ...]:
+    """The rules a variant plays, as the game read them: ``7`` and ``07``, or
+    ``false`` and ``False``, give one key (a sweep or comparison given both
+    would play, print and pair one variant twice)."""
+    return tuple(sorted((k, repr(val)) for k, val in variant.game.params.items()))
+
+
 def _row(result: SimResult, values: Mapping[str, Any]) -> dict[str, Any]:
     """A sweep or comparison row: values, ok, key figures (shared and the game's own)."""
     from pnp.sim.sweep import key_figures
@@ -290,7 +297,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
     seen: dict[tuple[tuple[str, str], ...], dict[str, str]] = {}
     for combo, v in zip(grid, prepared):
-        key = tuple(sorted((k, repr(val)) for k, val in v.game.params.items()))
+        key = _params_key(v)
         if key in seen:
             # 7 and 07, or true and True: the game reads them as one value, so
             # the table would repeat a row (and pair it with itself).
@@ -367,13 +374,13 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     changes = [_parse_compare(c) for c in compares]
     grid: list[dict[str, str]] = [{}] + changes
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
-    earlier: dict[str, str] = {}
+    earlier: dict[tuple[tuple[str, str], ...], str] = {}
     for spec, v in zip(compares, prepared[1:]):
         if v.game.params == prepared[0].game.params:
             # Every difference would be exactly 0: a typo, or the default itself.
             raise PnpError(f"--compare {spec}: the rules as given already have this value; "
                            "compare against a different one")
-        key = repr(sorted(v.game.params.items()))
+        key = _params_key(v)
         if key in earlier:
             # all_in=false and all_in=False: one change, played and printed twice.
             raise PnpError(f"--compare {spec}: the same change as --compare {earlier[key]}; "

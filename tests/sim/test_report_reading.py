@@ -186,6 +186,20 @@ def test_compare_against_the_rules_as_given_is_refused() -> None:
         run_compare(TOY, ["cards=12"], 3, 10, "random", 1, 1, {"cards": "12"})
 
 
+def test_the_same_value_written_twice_is_refused() -> None:
+    """12 and 012 are one value to the game: a sweep or comparison given both would
+    play, print and pair one variant twice."""
+    from pnp.sim import run_sweep
+
+    with pytest.raises(PnpError) as info:
+        run_sweep(TOY, ["cards=12,012"], 3, 10, "random", 1, 1, {})
+    assert str(info.value) == "--sweep: cards=12 and 012 are the same value; give each once"
+    with pytest.raises(PnpError) as info:
+        run_compare(TOY, ["cards=12", "cards=012"], 3, 10, "random", 1, 1, {})
+    assert str(info.value) == ("--compare cards=012: the same change as --compare cards=12; "
+                               "give each change once")
+
+
 def test_undecim_nights_are_a_mean_with_an_interval() -> None:
     """Red Moon Nights per game is a mean: named mean… (so sweeps print a number, not
     192.5%) and with a real interval, not value–value."""
