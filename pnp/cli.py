@@ -289,46 +289,27 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-def _games_without_rules_text(games: Sequence[Any], data_dir: Path | None
-                              ) -> dict[str, list[str]]:
-    """Slug -> the rules texts it lacks (``rulebooks/<slug>.md`` …), for games lacking any.
+def _missing_rules_text(skipped: Sequence[tuple[str, str]]) -> list[str]:
+    """One line per game whose rulebook step left books out for want of rules text.
 
     A game the designer has just added has cards before it has rules: its
-    build writes the cards and says the book is missing, rather than stopping.
+    build writes the cards (and the books it has text for) and says which
+    texts are missing, rather than stopping.
     """
-    from pnp.data import resolve_data_dir
     from pnp.rulebook.lang import LANGS
-    from pnp.rulebook.sources import rulebook_source, source_name
+    from pnp.rulebook.sources import source_name
 
-    root = resolve_data_dir(data_dir)
     missing: dict[str, list[str]] = {}
-    for game in games:
-        names = [f"rulebooks/{source_name(game.slug, code)}" for code in LANGS
-                 if not rulebook_source(game.slug, root, code).is_file()]
-        if names:
-            missing[game.slug] = names
-    return missing
-
-
-class _BooksWithText:
-    """The build's rulebook step for the games that have rules text (the others skipped)."""
-
-    def __init__(self, step: Any, skip: dict[str, list[str]]) -> None:
-        """Wrap ``step``; the games named in ``skip`` get no book."""
-        self.step = step
-        self.skip = skip
-
-    def start(self, games: Sequence[Any]) -> None:
-        """Start the wrapped step on the games that have their texts."""
-        self.step.start([g for g in games if g.slug not in self.skip])
-
-    def __call__(self, game: Any) -> list[Path]:
-        """The game's books, or none when its rules text is missing."""
-        return [] if game.slug in self.skip else list(self.step(game))
-
-    def close(self) -> None:
-        """Close the wrapped step."""
-        self.step.close()
+    for slug, code in skipped:
+        missing.setdefault(slug, []).append(code)
+    lines = []
+    for slug, codes in missing.items():
+        texts = " or ".join(f"rulebooks/{source_name(slug, code)}" for code in codes)
+        # every edition missing: no book at all; else the editions left out
+        which = "" if set(codes) >= set(LANGS) else f" ({', '.join(codes)})"
+        lines.append(f"no rulebook for {slug}{which}: no rules text {texts} yet (its format: "
+                     "rulebooks/README.md; --no-rulebook leaves the books out)")
+    return lines
 
 
 @main.command("build")
@@ -413,12 +394,11 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     loaded = load_for_build(list(games), options)
     total = count_faces(loaded, options)
     books = None
-    without_text: dict[str, list[str]] = {}
     if rulebook:
         from pnp.rulebook.step import rulebook_step
-        without_text = _games_without_rules_text(loaded, options.data_dir)
-        books = _BooksWithText(rulebook_step(options.out_dir, options.data_dir,
-                                             options.templates_dir, jobs), without_text)
+        # a game without (some of) its rules text yet gets the books it has text for
+        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir, jobs,
+                              skip_missing=True)
     # Temps a killed run left (it never got to rename them) go before we write.
     removed = sweep_stale_temps(out_dir, recursive=True)
     with recording_writes() as written:
@@ -444,9 +424,8 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     for line in ([n.detail for n in result.bleed] if verbose
                  else bleed_summary(result.bleed)):
         click.echo(f"note: {line}")
-    for slug, texts in without_text.items():
-        click.echo(f"note: no rulebook for {slug}: no rules text {' or '.join(texts)} yet "
-                   "(its format: rulebooks/README.md; --no-rulebook leaves the books out)")
+    for line in _missing_rules_text(books.skipped if books is not None else []):
+        click.echo(f"note: {line}")
     for path in dict.fromkeys(result.files + result.rulebooks):  # a shared sheet once
         click.echo(f"wrote {path}")
     # a shared sheet is listed once per component it holds: count it once

@@ -95,8 +95,15 @@ class RulebookStep:
     """
 
     def __init__(self, out_dir: Path, data_dir: Path | None, templates_dir: Path | None,
-                 jobs: int = 1, options: BookOptions = BookOptions()) -> None:
-        """Export into ``out_dir`` from ``data_dir`` and ``templates_dir``; ``jobs`` processes."""
+                 jobs: int = 1, options: BookOptions = BookOptions(), *,
+                 skip_missing: bool = False) -> None:
+        """Export into ``out_dir`` from ``data_dir`` and ``templates_dir``; ``jobs`` processes.
+
+        ``skip_missing`` (``pnp build``): a book whose rules text is not
+        there yet is left out and listed in :attr:`skipped` (the game's other
+        editions are still written); without it the export stops with the
+        error naming the folders searched (``pnp rulebook``).
+        """
         self.out_dir = out_dir
         self.data_dir = data_dir
         self.templates_dir = templates_dir
@@ -107,6 +114,33 @@ class RulebookStep:
         #: (slug, edition) -> the book's cache key (None: not kept), and its PDF
         #: when the cache had it, or the worker's pending result; filled by start.
         self._books: dict[tuple[str, str], tuple[str | None, bytes | Any]] = {}
+        self.skip_missing = skip_missing
+        #: (slug, edition) of each book left out for want of its rules text, in order.
+        self.skipped: list[tuple[str, str]] = []
+        self._root: Path | None = None
+
+    def _data_root(self) -> Path:
+        """The run's data folder, resolved once."""
+        if self._root is None:
+            from pnp.data import resolve_data_dir
+
+            self._root = resolve_data_dir(self.data_dir)
+        return self._root
+
+    def _langs(self, slug: str) -> tuple[str, ...]:
+        """The editions of ``slug`` to write: all asked for, or (``skip_missing``) those
+        whose rules text is there, the others noted in :attr:`skipped`."""
+        if not self.skip_missing:
+            return self.options.langs
+        from pnp.rulebook.sources import rulebook_source
+
+        langs = []
+        for code in self.options.langs:
+            if rulebook_source(slug, self._data_root(), code).is_file():
+                langs.append(code)
+            elif (slug, code) not in self.skipped:
+                self.skipped.append((slug, code))
+        return tuple(langs)
 
     def start(self, games: Sequence[Named]) -> None:
         """Begin typesetting, in worker processes, every book of ``games`` not kept (jobs ≥ 2).
@@ -116,12 +150,10 @@ class RulebookStep:
         """
         if self.jobs < 2:
             return
-        from pnp.data import resolve_data_dir
-
-        root = resolve_data_dir(self.data_dir)
+        root = self._data_root()
         misses = []
         for game in games:
-            for code in self.options.langs:
+            for code in self._langs(game.slug):
                 key = self._key(game.slug, root, code)
                 pdf = (self.store.lookup(key, self.templates_dir)
                        if key is not None and self.store is not None else None)
@@ -164,10 +196,13 @@ class RulebookStep:
         from pnp.rulebook.cli import check_target, output_name
 
         o = self.options
-        if not any((game.slug, code) in self._books for code in o.langs):
-            return self._serial(game.slug, o.langs)
+        langs = self._langs(game.slug)
+        if not langs:
+            return []
+        if not any((game.slug, code) in self._books for code in langs):
+            return self._serial(game.slug, langs)
         written = []
-        for code in o.langs:
+        for code in langs:
             book = self._books.pop((game.slug, code), None)
             if book is None:
                 written += self._serial(game.slug, [code])
@@ -200,6 +235,8 @@ class RulebookStep:
 
 
 def rulebook_step(out_dir: Path, data_dir: Path | None, templates_dir: Path | None,
-                  jobs: int = 1, options: BookOptions = BookOptions()) -> RulebookStep:
+                  jobs: int = 1, options: BookOptions = BookOptions(), *,
+                  skip_missing: bool = False) -> RulebookStep:
     """A :class:`RulebookStep` (``pnp build``'s: A5, both editions), typesetting in ``jobs`` processes."""
-    return RulebookStep(out_dir, data_dir, templates_dir, jobs, options)
+    return RulebookStep(out_dir, data_dir, templates_dir, jobs, options,
+                        skip_missing=skip_missing)
