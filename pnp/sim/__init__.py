@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
-from pnp.fileio import write_text_atomic
+from pnp.fileio import is_stdout, write_text_atomic, write_text_output
 from pnp.sim.cluster import check_cluster
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import parse_bots, seat_bots
@@ -45,7 +45,6 @@ DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
 def write_json_atomic(path: Path, data: Any) -> None:
     """Write ``data`` as JSON to ``path`` via a temp file and ``os.replace``
     (to standard output when ``path`` is ``-``)."""
-    from pnp.fileio import is_stdout, write_text_output
     body = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
     if is_stdout(path):
         write_text_output(path, body)
@@ -93,7 +92,6 @@ def _progress_bar(enabled: bool, length: int, label: str, json_path: Path | None
     None either when the JSON report goes to standard output (``--json -``):
     that run is read by a program, whose log a redrawn bar only clutters.
     """
-    from pnp.fileio import is_stdout
     if not enabled or is_stdout(json_path):
         yield None
         return
@@ -114,7 +112,6 @@ def _check_out(option: str, path: Path | str | None) -> None:
     a new folder tree), must be a folder and not a file, and the path itself
     must not be a folder. Standard output (``-``) is always fine.
     """
-    from pnp.fileio import is_stdout
     if path is None:
         return
     if is_stdout(path):

@@ -58,8 +58,8 @@ def check_cluster(cluster: str | None) -> None:
     match = _ADDRESS.fullmatch(cluster)
     if match is None or not 1 <= int(match.group("port")) <= 65535:
         raise PnpError(f"--cluster {cluster!r}: expected 'local' or a scheduler address "
-                       "such as tcp://scheduler:8786 (tcp:// or tls://, a host and a "
-                       "port 1–65535)")
+                       "such as tcp://scheduler:8786 (tcp://, tls://, ws://, wss:// or "
+                       "ucx://, a host and a port 1–65535)")
 
 
 def _client(cluster: str, jobs: int) -> tuple[Any, Any]:

@@ -241,8 +241,8 @@ def sentences(rep: dict[str, Any]) -> list[str]:
             verb = (("stands out" if one else "stand out") if flag == "dominant"
                     else ("looks like a trap" if one else "look like traps"))
         # a rule fires in a seat's game; a card is one the seat had
-        unit = "game" if solo else "seat"     # a solo game has one seat: say "game"
-        who = f"a {unit} where it happened" if group == "rule" else f"a {unit} with one"
+        where = "game" if solo else "seat"    # a solo game has one seat: say "game"
+        who = f"a {where} where it happened" if group == "rule" else f"a {where} with one"
         unit = rep["config"].get("score_unit") or ""
         what = (f"scores that much on average{f' ({unit})' if unit else ''}" if solo
                 else "wins that often")

@@ -435,8 +435,8 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
               "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}")
              for r in rules]),
             # A figure from a handful of games is noise: say how many, in one note.
-            _few_note([(r["event"], otherwise_note(r["games_otherwise"], r["games"]))
-                       for r in rules if otherwise_note(r["games_otherwise"], r["games"])])))
+            _few_note([(r["event"], note) for r in rules
+                       if (note := otherwise_note(r["games_otherwise"], r["games"]))])))
     if figure_lines and rep.get("game_figures"):
         sections.append(_section(rep["game_figures"]["title"],
                                  "<pre>" + escape("\n".join(figure_lines)) + "</pre>"))

@@ -109,7 +109,8 @@ def test_unusable_cluster_fails_before_any_game(mode: list[str]) -> None:
     assert result.exit_code == 1, result.output
     assert result.output.strip().splitlines() == [
         "error: --cluster 'my-scheduler': expected 'local' or a scheduler address such as "
-        "tcp://scheduler:8786 (tcp:// or tls://, a host and a port 1–65535)"], result.output
+        "tcp://scheduler:8786 (tcp://, tls://, ws://, wss:// or ucx://, a host and a port "
+        "1–65535)"], result.output
 
 
 def test_missing_dask_is_named_before_any_game(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -188,7 +188,8 @@ class Episode2Stats(GameStats):
                f"{pct(o['game_over']['rate'])} end in game over (95 % "
                f"{pct(o['game_over']['low'])}–{pct(o['game_over']['high'])})."]
         if not o["true_end"]["count"]:
-            out.append(f"No run defeated all 12 bosses (the true end, E6; at most "
+            bosses = len(self.spoils) - 1  # spoils are counted 0 … every boss
+            out.append(f"No run defeated all {bosses} bosses (the true end, E6; at most "
                        f"{pct(o['true_end']['high'])} of runs at 95 %): for this player the "
                        "true end is out of reach or nearly so.")
         return out
