@@ -84,15 +84,29 @@ def _check_paired_games(games: int, mode: str) -> None:
                        "needs at least 2 games")
 
 
-@contextmanager
-def _progress_bar(enabled: bool, length: int, label: str, json_path: Path | None = None
-                  ) -> Iterator[Callable[[int], None] | None]:
-    """A click progress bar on stderr (or nothing).
+def _start(games: Any, jobs: Any, step_cap: Any, seed: Any, mode: str | None,
+           html_path: Path | None, cluster: str | None, progress: bool,
+           json_path: Path | None) -> bool:
+    """The checks every run makes before anything else; returns whether to draw
+    the progress bar.
 
-    None either when the JSON report goes to standard output (``--json -``):
+    ``mode`` (``--sweep``, ``--compare``, ``--ladder``) pairs games and needs
+    two. No bar when the JSON report goes to standard output (``--json -``):
     that run is read by a program, whose log a redrawn bar only clutters.
     """
-    if not enabled or is_stdout(json_path):
+    _check_ints(games, jobs, step_cap, seed)
+    if mode is not None:
+        _check_paired_games(games, mode)
+    _check_out("--html", html_path)
+    check_cluster(cluster)
+    return progress and not is_stdout(json_path)
+
+
+@contextmanager
+def _progress_bar(enabled: bool, length: int, label: str
+                  ) -> Iterator[Callable[[int], None] | None]:
+    """A click progress bar on stderr (or nothing)."""
+    if not enabled:
         yield None
         return
     import click
@@ -204,13 +218,11 @@ def run_simulation(data: "GameData", players: int | None, games: int,
     broke an invariant, raised or hit the step cap, else 0. Bad input raises
     :class:`PnpError`.
     """
-    _check_ints(games, jobs, step_cap, seed)
-    _check_out("--html", html_path)
-    check_cluster(cluster)
+    progress = _start(games, jobs, step_cap, seed, None, html_path, cluster, progress,
+                      json_path)
     game, players, names, entry = _prepare(data, players, bots, params, invariants, json_path)
     started = time.perf_counter()
-    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players",
-                       json_path) as bar:
+    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players") as bar:
         result = simulate(game, players, games, names, seed, jobs=jobs, invariants=invariants,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
                           stats=entry.stats, cluster=cluster)
@@ -280,10 +292,8 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     """
     from pnp.sim.sweep import format_sweep, parse_sweep, variants
 
-    _check_ints(games, jobs, step_cap, seed)
-    _check_paired_games(games, "--sweep")
-    _check_out("--html", html_path)
-    check_cluster(cluster)
+    progress = _start(games, jobs, step_cap, seed, "--sweep", html_path, cluster, progress,
+                      json_path)
     parsed = [parse_sweep(s) for s in sweeps]
     grid = variants(parsed)
     swept = [s.name for s in parsed]
@@ -302,8 +312,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
                              if seen[key][k] != combo[k])
             raise PnpError(f"--sweep: {same} are the same value; give each once")
         seen[key] = combo
-    with _progress_bar(progress, games * len(grid), f"Sweeping {data.slug}",
-                       json_path) as bar:
+    with _progress_bar(progress, games * len(grid), f"Sweeping {data.slug}") as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
                                            step_cap, bar, cluster=cluster, paired=True)
     rows = []
@@ -364,10 +373,8 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
                                 shown_outcomes)
     from pnp.sim.sweep import GENERIC_FIGURES
 
-    _check_ints(games, jobs, step_cap, seed)
-    _check_paired_games(games, "--compare")
-    _check_out("--html", html_path)
-    check_cluster(cluster)
+    progress = _start(games, jobs, step_cap, seed, "--compare", html_path, cluster, progress,
+                      json_path)
     changes = [_parse_compare(c) for c in compares]
     grid: list[dict[str, str]] = [{}] + changes
     prepared, n0 = _variants(data, grid, players, bots, params, invariants, json_path)
@@ -383,8 +390,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
             raise PnpError(f"--compare {spec}: the same change as --compare {earlier[key]}; "
                            "give each change once")
         earlier[key] = spec
-    with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}",
-                       json_path) as bar:
+    with _progress_bar(progress, games * len(grid), f"Comparing {data.slug}") as bar:
         results, pairs = simulate_variants(prepared, n0, games, seed, jobs, invariants,
                                            step_cap, bar, cluster=cluster, paired=True)
     assert pairs is not None
@@ -482,10 +488,8 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
     from pnp.sim.findings import ladder_sentences
     from pnp.sim.ladder import default_field, ladder_text, skill_ladder
 
-    _check_ints(games, jobs, step_cap, seed)
-    _check_paired_games(games, "--ladder")
-    _check_out("--html", html_path)
-    check_cluster(cluster)
+    progress = _start(games, jobs, step_cap, seed, "--ladder", html_path, cluster, progress,
+                      json_path)
     entry = game_entry(data.slug)
     steps = _parse_budgets(budgets)
     field = (field or default_field(entry.bots)).strip()
@@ -493,8 +497,7 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
         raise PnpError(f"--bots {field!r}: with --ladder, give one bot: the field every "
                        "other seat plays")
     game, n, _names, _entry = _prepare(data, players, [field], params, invariants, json_path)
-    with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}",
-                       json_path) as bar:
+    with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}") as bar:
         doc = skill_ladder(game, n, games, seed, steps, field, dict(entry.bots), entry.stats,
                            jobs, invariants, step_cap, bar, cluster)
     doc["score_unit"] = getattr(entry.stats, "score_unit", "") or ""
