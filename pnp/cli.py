@@ -9,7 +9,7 @@ import os
 import shlex
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable, Iterator, Sequence, TypeVar
+from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence, TypedDict, TypeVar
 
 import click
 
@@ -19,11 +19,12 @@ from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
 
 if TYPE_CHECKING:
     from pnp.builder.serve import ServerFiles
+    from pnp.project import Project
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
-class _LazyChoice(click.Choice):  # type: ignore[type-arg]
+class _LazyChoice(click.Choice):
     """A ``click.Choice`` whose choices are looked up on first use.
 
     The simulator and the print profiles are large imports; loading them only
@@ -37,6 +38,9 @@ class _LazyChoice(click.Choice):  # type: ignore[type-arg]
         self._choices: tuple[str, ...] | None = None
         self.case_sensitive = case_sensitive
 
+    # click.Choice sets ``choices`` as a plain attribute in __init__; a read-only
+    # property in its place is what makes the lookup lazy, and mypy flags any
+    # property overriding a writable attribute.
     @property
     def choices(self) -> tuple[str, ...]:  # type: ignore[override]
         """The choices, computed once."""
@@ -130,7 +134,7 @@ def _reads_default_games(command: str | None, args: list[str]) -> bool:
     return not any(a == "--data-dir" or a.startswith("--data-dir=") for a in args)
 
 
-def project() -> Any:
+def project() -> Project:
     """The run's :class:`pnp.project.Project` (``--project`` or the current folder)."""
     from pnp.project import current
 
@@ -735,6 +739,22 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
         books.close()
 
 
+class _RunOptions(TypedDict):
+    """The options every ``pnp simulate`` mode passes on to ``pnp.sim.run_*`` (keyword names)."""
+
+    players: int | None
+    games: int
+    seed: int
+    jobs: int
+    params: Mapping[str, str]
+    invariants: str
+    step_cap: int
+    json_path: Path | None
+    progress: bool
+    cluster: str | None
+    html_path: Path | None
+
+
 def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
     """``key=value`` pairs from repeated ``--param`` options."""
     params: dict[str, str] = {}
@@ -827,9 +847,10 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
     data = load_game_data(root, slug, strict=True)
     level = "off" if no_invariants else invariants
     parsed = _parse_params(params)
-    common = dict(players=players, games=games, seed=seed, jobs=jobs, params=parsed,
-                  invariants=level, step_cap=step_cap, json_path=json_path,
-                  progress=not quiet, cluster=cluster, html_path=html_path)
+    common: _RunOptions = {"players": players, "games": games, "seed": seed, "jobs": jobs,
+                           "params": parsed, "invariants": level, "step_cap": step_cap,
+                           "json_path": json_path, "progress": not quiet, "cluster": cluster,
+                           "html_path": html_path}
     # Only an absent --bots means random bots: `--bots ""` is refused downstream.
     played = "random" if bots is None else bots
     if ladder:

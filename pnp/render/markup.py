@@ -22,7 +22,8 @@ from PIL import Image as PILImage
 from pnp.errors import PnpError
 from pnp.render import fonts
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_paint
-from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Style, Text, TextRun
+from pnp.render.nodes import (Group, Icon, IconUse, Image, Node, Paint, Shape, Style, Text,
+                               TextRun)
 from pnp.render.srcmap import ATTR, split_at
 from pnp.render.reads import note_read
 from pnp.render.pathdata import (MAX_COORD, IDENTITY, Matrix, Ops, bbox, coord_range,
@@ -157,15 +158,15 @@ def parse_xml(text: str, what: str, hint: str = TEMPLATE_XML_HINT) -> _El:
 class _Inh:
     """Inherited presentation settings (SVG-style inheritance through <g>)."""
 
-    fill: object = (0.0, 0.0, 0.0)
-    stroke: object = None
+    fill: Paint = (0.0, 0.0, 0.0)
+    stroke: RGB | str | None = None      # str: CURRENT_COLOR; gradients are fill-only
     stroke_width: float = CARD_STROKE
     dash: tuple[float, ...] = ()
     join: int = 0
     cap: int = 0
     evenodd: bool = False
     opacity: float = 1.0
-    color: object = (0.0, 0.0, 0.0)
+    color: RGB | str | None = (0.0, 0.0, 0.0)   # str: CURRENT_COLOR (icons)
     font: str = fonts.DEFAULT_FAMILY
 
 
@@ -794,7 +795,7 @@ def transform_ops(ops: Ops, m: Matrix) -> Ops:
     out = []
     for op in ops:
         vals = op[1:]
-        pts = []
+        pts: list[float] = []
         for i in range(0, len(vals), 2):
             x, y = vals[i], vals[i + 1]
             pts.extend((a * x + c * y + e, b * x + d * y + f))
