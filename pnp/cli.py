@@ -651,21 +651,23 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
     at 300 ppi or more, ink inside the printer margin on home sheets, colour
     space. Exits 1 if any file fails.
     """
-    from pnp.printing.preflight import expand_paths, preflight_files, render_text
+    from pnp.printing.preflight import JsonFiles, expand_paths, preflight_files, render_text
 
     left_out: list[Path] = []
-    paths = expand_paths(list(files), left_out)
+    json_files = JsonFiles()                  # the folder search's parses, reused by the checks
+    paths = expand_paths(list(files), left_out, json_files)
     if left_out and not as_json:
         click.echo(f"note: left out {len(left_out)} file(s) not meant for printing (screen "
                    "previews and rulebook pictures, JSON that is not a TTS save); name one to "
                    "check it", err=True)
     if quiet or len(paths) < 20:
-        reports = preflight_files(paths, profile=profile_name, profiles_file=profiles_file)
+        reports = preflight_files(paths, profile=profile_name, profiles_file=profiles_file,
+                                  json_files=json_files)
     else:
         with click.progressbar(length=len(paths), label="Checking", file=sys.stderr,
                                show_eta=False) as bar:
-            reports = preflight_files(paths, profile=profile_name,
-                                      profiles_file=profiles_file, progress=bar.update)
+            reports = preflight_files(paths, profile=profile_name, profiles_file=profiles_file,
+                                      progress=bar.update, json_files=json_files)
     if as_json:
         click.echo(json.dumps([r.to_json() for r in reports], ensure_ascii=False, indent=2))
     else:

@@ -77,7 +77,42 @@ class Report:
                             "detail": c.detail} for c in self.checks]}
 
 
-def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[Path]:
+@dataclass(frozen=True)
+class JsonRead:
+    """One JSON file read and parsed: its data, or why it could not be read (the message)."""
+
+    data: Any = None
+    error: str | None = None
+
+
+class JsonFiles:
+    """JSON files read once per run, however many checks look at them.
+
+    A folder search parses each JSON to tell a TTS save from other JSON, the
+    save's own check needs it again, and every PNG's check reads the saves
+    beside it to find the one using it: all three share one parse through
+    this. Only for one run: a file edited afterwards is not seen.
+    """
+
+    def __init__(self) -> None:
+        """Start with nothing read."""
+        self._read: dict[Path, JsonRead] = {}
+
+    def read(self, path: Path) -> JsonRead:
+        """Return ``path`` parsed as UTF-8 JSON, reading it on the first call only."""
+        known = self._read.get(path)
+        if known is None:
+            try:
+                known = JsonRead(json.loads(path.read_text("utf-8")))
+            except (OSError, ValueError) as exc:   # UnicodeDecodeError is a ValueError
+                # the message only: the exception would keep the file's text alive
+                known = JsonRead(error=str(exc))
+            self._read[path] = known
+        return known
+
+
+def expand_paths(paths: list[Path], skipped: list[Path] | None = None,
+                 json_files: JsonFiles | None = None) -> list[Path]:
     """Return the files to check: files as given, folders searched for PDF/PNG/JSON.
 
     A folder search leaves out what is not meant for printing (added to
@@ -85,8 +120,10 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[P
     ``pnp preview`` and ``pnp watch``, ``rulebook-images/`` and
     ``rulebook-en-images/`` beside a Markdown rulebook) and JSON that is not a
     Tabletop Simulator save (a ``pnp simulate --json`` report). A file named
-    on the command line is always checked.
+    on the command line is always checked. The JSON it parses is kept in
+    ``json_files``: pass the same to :func:`preflight_files` to parse each once.
     """
+    json_files = JsonFiles() if json_files is None else json_files
     out: list[Path] = []
     for p in paths:
         if p.is_dir():
@@ -95,7 +132,8 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[P
                         or f.name.startswith("."):
                     continue
                 if any(_SCREEN_FOLDER.fullmatch(part) for part in f.relative_to(p).parts[:-1]) \
-                        or (f.suffix.lower() == ".json" and not _looks_like_tts(f)):
+                        or (f.suffix.lower() == ".json"
+                            and not _looks_like_tts(json_files.read(f))):
                     if skipped is not None:
                         skipped.append(f)
                     continue
@@ -114,31 +152,38 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None) -> list[P
 _SCREEN_FOLDER = re.compile(r"preview|rulebook(-[a-z]{2})?-images")
 
 
-def _looks_like_tts(path: Path) -> bool:
-    """True unless ``path`` is valid JSON without ``ObjectStates`` (a damaged save is checked)."""
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError):
+def _looks_like_tts(read: JsonRead) -> bool:
+    """True unless ``read`` is valid JSON without ``ObjectStates`` (a damaged save is checked)."""
+    if read.error is not None:
         return True
-    return isinstance(data, dict) and "ObjectStates" in data
+    return isinstance(read.data, dict) and "ObjectStates" in read.data
 
 
 def preflight_files(paths: list[Path], *, profile: str | None = None,
                     profiles_file: Path | None = None,
-                    progress: Callable[[int], None] | None = None) -> list[Report]:
-    """Check every file; return one report each (unreadable files are failed reports)."""
+                    progress: Callable[[int], None] | None = None,
+                    json_files: JsonFiles | None = None) -> list[Report]:
+    """Check every file; return one report each (unreadable files are failed reports).
+
+    ``json_files``: the one given to :func:`expand_paths`, so the checks reuse
+    its parses (without it they still share one parse of each JSON among
+    themselves).
+    """
     table = load_profiles(profiles_file)
     wanted = table.get(profile) if profile else None
+    json_files = JsonFiles() if json_files is None else json_files
     reports = []
     for p in paths:
-        reports.append(preflight_file(p, table, wanted))
+        reports.append(preflight_file(p, table, wanted, json_files))
         if progress is not None:
             progress(1)
     return reports
 
 
-def preflight_file(path: Path, table: ProfileTable, wanted: Profile | None = None) -> Report:
-    """Check one file by its type (PDF, PNG, JSON)."""
+def preflight_file(path: Path, table: ProfileTable, wanted: Profile | None = None,
+                   json_files: JsonFiles | None = None) -> Report:
+    """Check one file by its type (PDF, PNG, JSON); JSON is read through ``json_files``."""
+    json_files = JsonFiles() if json_files is None else json_files
     suffix = path.suffix.lower()
     kind = {".pdf": "pdf", ".png": "png", ".json": "tts"}.get(suffix, "unknown")
     report = Report(path, kind)
@@ -148,9 +193,9 @@ def preflight_file(path: Path, table: ProfileTable, wanted: Profile | None = Non
     if kind == "pdf":
         _check_pdf(path, table, wanted, report)
     elif kind == "png":
-        _check_png(path, table, wanted, report)
+        _check_png(path, table, wanted, report, json_files)
     elif kind == "tts":
-        _check_tts_json(path, report)
+        _check_tts_json(path, report, json_files)
     else:
         report.add("type", False, "expected a .pdf, .png or TTS .json file")
     return report
@@ -500,15 +545,14 @@ def _url_path(url: str, base: Path) -> Path | None:
     return None
 
 
-def _tts_uses(png: Path) -> dict[str, Any] | None:
+def _tts_uses(png: Path, json_files: JsonFiles) -> dict[str, Any] | None:
     """Return how a saved object beside ``png`` uses it: {"grid": (cols, rows)} or {}."""
     target = png.resolve()
     for js in sorted(png.parent.glob("*.json")):
-        try:
-            data = json.loads(js.read_text("utf-8"))
-        except (OSError, ValueError):
+        read = json_files.read(js)
+        if read.error is not None:
             continue
-        for obj in _objects(data):
+        for obj in _objects(read.data):
             for deck in map(_table, _table(obj.get("CustomDeck")).values()):
                 for key in ("FaceURL", "BackURL"):
                     path = _url_path(str(deck.get(key, "")), js.parent)
@@ -552,7 +596,7 @@ def _table(value: Any) -> dict[str, Any]:
 
 
 def _check_png(path: Path, table: ProfileTable, wanted: Profile | None,
-               report: Report) -> None:
+               report: Report, json_files: JsonFiles) -> None:
     """Run the PNG checks into ``report``."""
     from PIL import Image
 
@@ -565,7 +609,7 @@ def _check_png(path: Path, table: ProfileTable, wanted: Profile | None,
     report.add("colour", mode in ("RGB", "L"),
                f"mode {mode}" + ("" if mode in ("RGB", "L") else ": expected RGB"),
                "error" if mode not in ("RGBA", "P") else "warning")
-    tts = _tts_uses(path) if wanted is None or wanted.output == "tts" else None
+    tts = _tts_uses(path, json_files) if wanted is None or wanted.output == "tts" else None
     if tts is not None:
         tts_profile = wanted or next((p for p in table.profiles.values()
                                       if p.output == "tts"), None)
@@ -608,17 +652,16 @@ def _check_png(path: Path, table: ProfileTable, wanted: Profile | None,
                else "art reaches the corners", "warning")
 
 
-def _check_tts_json(path: Path, report: Report) -> None:
+def _check_tts_json(path: Path, report: Report, json_files: JsonFiles) -> None:
     """Check a TTS saved object: grids, ids, contained cards, images."""
     from PIL import Image
 
     report.profile = "tts"
-    try:
-        data = json.loads(path.read_text("utf-8"))
-    except (OSError, ValueError) as exc:
-        report.add("json", False, f"not JSON: {exc}")
+    read = json_files.read(path)
+    if read.error is not None:
+        report.add("json", False, f"not JSON: {read.error}")
         return
-    objects = list(_objects(data))
+    objects = list(_objects(read.data))
     if not objects:
         report.add("json", False, "no ObjectStates: not a TTS saved object")
         return
