@@ -18,10 +18,20 @@ the same way:
   starts with the sign; after Japanese text (``土地＋1``) it is the number's
   own sign, and a line may break before it.
 
+Those are hard rules. One rule is soft, a preference the line filler
+follows when it can:
+
+- A katakana word (a run of katakana with ``ー``, small kana and the
+  iteration marks, e.g. ``スート``, ``チップ``, ``ボーナス``) is not split:
+  when the line could also break outside the word, it breaks there and the
+  whole word moves down (:func:`splits_word`). A word longer than a line
+  still breaks inside, as it must; ``・`` ends a word (``カード・チップ``).
+
 Text code asks :func:`keeps_together` about each pair of neighbouring
 characters; :func:`break_points` answers the same for a whole string.
-Avoiding a last line of one or two characters is a line-filling decision
-and lives with the line filler (:func:`pnp.render.textlayout.break_lines`).
+Avoiding a last line of one or two characters and keeping katakana words
+whole are line-filling decisions and live with the line filler
+(:func:`pnp.render.textlayout.break_lines`), which asks :func:`splits_word`.
 
 Who uses it: card text (:mod:`pnp.render.textlayout`), and the rulebook
 PDF's Japanese paragraphs, table cells and picture labels, which go through
@@ -57,6 +67,30 @@ UNITS = frozenset("枚点人個回位倍体本匹番目列段枠度秒分日週�
 JOINERS = frozenset("〜～~-‐–—－−×:：/／")
 #: Full-width signs that join a formula's two sides after a letter or digit (n＋c).
 INFIX = frozenset("＋－±×÷＝＜＞≦≧")
+
+
+#: Katakana that make up a word: letters with the small ones (ァ–ヺ), ``ー``,
+#: the iteration marks ヽヾ, the small-kana extension (ㇰ–ㇿ) and half-width
+#: katakana with their ｰ and sound marks. ``・`` (U+30FB) and ``゠`` are left
+#: out: they stand between words.
+_KATAKANA_RANGES = ((0x30A1, 0x30FA), (0x30FC, 0x30FE), (0x31F0, 0x31FF), (0xFF66, 0xFF9F))
+
+
+def is_katakana(ch: str) -> bool:
+    """Return True for a character that belongs to a katakana word (see :data:`_KATAKANA_RANGES`)."""
+    if len(ch) != 1:
+        return False            # "" (an icon or the start of the text)
+    cp = ord(ch)
+    return any(lo <= cp <= hi for lo, hi in _KATAKANA_RANGES)
+
+
+def splits_word(a: str, b: str) -> bool:
+    """Return True if a break between ``a`` and ``b`` would split a katakana word.
+
+    A soft rule: the line filler avoids such a break when the line can
+    break elsewhere, and takes it when the word is longer than the line.
+    """
+    return is_katakana(a) and is_katakana(b)
 
 
 def is_formula_term(ch: str) -> bool:

@@ -227,17 +227,61 @@ def _avoid_short_last_line(lines: list[tuple[list[tuple[_Chunk, bool]], float]],
     prev = list(lines[last - 1][0])
     tail = list(lines[last][0])
     eps = 1e-9
-    while len(prev) > 1 and _visible(tail) <= SHORT_LAST_LINE:
+    # Moving words must not split a katakana word the lines kept whole: keep
+    # pulling until the new break is outside it, or leave the lines alone.
+    was_split = _splits_word(prev[-1][0], tail[0][0])
+
+    def unsettled() -> bool:
+        """True while the last line is short or the new break splits a katakana word."""
+        return (_visible(tail) <= SHORT_LAST_LINE
+                or (not was_split and _splits_word(prev[-1][0], tail[0][0])))
+
+    while len(prev) > 1 and unsettled():
         moved, _ = prev.pop()
         first, _ = tail[0]
         candidate = [(moved, False), (first, True)] + tail[1:]
         if _width(candidate) > budget + eps:
             return
         tail = candidate
-    if _visible(tail) <= SHORT_LAST_LINE:
+    if unsettled():
         return
     lines[last - 1] = (prev, _width(prev))
     lines[last] = (tail, _width(tail))
+
+
+def _splits_word(left: _Chunk, right: _Chunk) -> bool:
+    """True if a break between two neighbouring chunks would split a katakana word.
+
+    A break at a space or a hard break never does; otherwise the rule is
+    :func:`pnp.render.kinsoku.splits_word` on the characters either side.
+    """
+    if left.hard or right.lead or not left.atoms or not right.atoms:
+        return False
+    return kinsoku.splits_word(left.atoms[-1].ch, right.atoms[0].ch)
+
+
+def _word_start(line: list[tuple[_Chunk, bool]], chs: list[_Chunk], i: int,
+                budget: float) -> int:
+    """Where a full line should end when chunk ``chs[i]`` does not fit on it.
+
+    Returns ``len(line)`` (break before ``chs[i]``, the greedy choice) unless
+    that break would split a katakana word which could move down whole: the
+    line has another break before the word, and the word fits on one line.
+    Then it returns the index in ``line`` of the word's first chunk.
+    """
+    if not _splits_word(line[-1][0], chs[i]):
+        return len(line)
+    k = len(line) - 1
+    while k > 0 and _splits_word(line[k - 1][0], line[k][0]):
+        k -= 1
+    if k == 0:
+        return len(line)         # no other break on the line: split the word
+    width = sum(c.width for c, _ in line[k:]) + chs[i].width
+    j = i
+    while j + 1 < len(chs) and _splits_word(chs[j], chs[j + 1]):
+        j += 1
+        width += chs[j].width
+    return k if width <= budget + 1e-9 else len(line)
 
 
 #: Broken lines: (list of (chunk, keep its glue), line width in em).
@@ -254,12 +298,19 @@ def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chun
     line: list[tuple[_Chunk, bool]] = []
     lw = 0.0
     para = 0             # index of the current paragraph's first line
-    for ch in chs:
+    for i, ch in enumerate(chs):
         if ch.width > budget + eps:
             return None
         if line and lw + ch.glue + ch.width > budget + eps:
-            lines.append((line, lw))
-            line, lw = [], 0.0
+            k = _word_start(line, chs, i, budget)
+            if k == len(line):
+                lines.append((line, lw))
+                line, lw = [], 0.0
+            else:
+                # the katakana word moves down whole (kinsoku.splits_word)
+                lines.append((line[:k], _width(line[:k])))
+                line = [(c, j > 0) for j, (c, _) in enumerate(line[k:])]
+                lw = _width(line)
         if line:
             lw += ch.glue + ch.width
             line.append((ch, True))
