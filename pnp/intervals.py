@@ -41,11 +41,187 @@ def mean_interval(total: float, total_sq: float, n: int,
     return mean, sd, mean - half, mean + half
 
 
-def paired_interval(diff_total: float, diff_sq: float, n: int,
-                    z: float = Z95) -> tuple[float, float, float]:
-    """``(mean difference, low, high)`` of paired differences (same seeds per pair)."""
-    mean, _sd, low, high = mean_interval(diff_total, diff_sq, n, z)
-    return mean, low, high
+def normal_quantile(p: float) -> float:
+    """The standard normal quantile Φ⁻¹(p) for 0 < p < 1, to double precision.
+
+    Newton steps on Φ(x) = erfc(−x/√2)/2 from 0 (Φ is log-concave, so the
+    steps never overshoot past the root once on one side); no table needed.
+    """
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"normal_quantile: p = {p!r}, expected 0 < p < 1")
+    x = 0.0
+    for _ in range(100):
+        cdf = 0.5 * math.erfc(-x / math.sqrt(2.0))
+        pdf = math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
+        step = (cdf - p) / pdf
+        x -= step
+        if abs(step) < 1e-15 * max(1.0, abs(x)):
+            break
+    return x
+
+
+#: Up to this many degrees of freedom the t quantile is solved on the exact
+#: distribution function (a finite sum of df/2 terms); above, the
+#: Cornish–Fisher series is exact to ~1e-13 and costs nothing.
+_T_EXACT_DF = 1000
+
+
+def _t_abs_cdf(t: float, df: int) -> float:
+    """P(|T| ≤ t) for Student's t with a whole number ``df`` ≥ 1, t ≥ 0.
+
+    The closed finite sums of Abramowitz & Stegun 26.7.3 (odd df) and 26.7.4
+    (even df) in θ = atan(t/√df): elementary functions only, exact to
+    rounding for every df (no series to truncate).
+    """
+    theta = math.atan(t / math.sqrt(df))
+    s, c2 = math.sin(theta), math.cos(theta) ** 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for k in range(2, df, 2):
+            term *= (k - 1) / k * c2
+            total += term
+        return s * total
+    if df == 1:
+        return 2.0 * theta / math.pi
+    term = total = math.cos(theta)
+    for k in range(3, df, 2):
+        term *= (k - 1) / k * c2
+        total += term
+    return 2.0 / math.pi * (theta + s * total)
+
+
+def _t_cornish_fisher(p: float, df: float) -> float:
+    """The t quantile by the Cornish–Fisher expansion in 1/df (A&S 26.7.5, four terms)."""
+    x = normal_quantile(p)
+    x2 = x * x
+    g1 = (x2 + 1) * x / 4
+    g2 = ((5 * x2 + 16) * x2 + 3) * x / 96
+    g3 = (((3 * x2 + 19) * x2 + 17) * x2 - 15) * x / 384
+    g4 = ((((79 * x2 + 776) * x2 + 1482) * x2 - 1920) * x2 - 945) * x / 92160
+    return x + g1 / df + g2 / df ** 2 + g3 / df ** 3 + g4 / df ** 4
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile: the t with P(T ≤ t) = p, for ``df`` ≥ 1 degrees of freedom.
+
+    df 1 and 2 have closed forms; up to :data:`_T_EXACT_DF` the exact
+    distribution function is inverted (Newton from the Cornish–Fisher start,
+    kept inside a bisection bracket); above it the Cornish–Fisher series
+    itself is used (its error there is below 1e-13). ``t_quantile(0.975, df)``
+    is the two-sided 95 % critical value (12.706 at df 1, 2.228 at df 10).
+    """
+    if not 0.0 < p < 1.0:
+        raise ValueError(f"t_quantile: p = {p!r}, expected 0 < p < 1")
+    if not isinstance(df, int) or df < 1:
+        raise ValueError(f"t_quantile: df = {df!r}, expected a whole number ≥ 1")
+    if p == 0.5:
+        return 0.0
+    sign = 1.0 if p > 0.5 else -1.0
+    target = abs(2.0 * p - 1.0)  # P(|T| ≤ t) at the quantile
+    q = max(p, 1.0 - p)
+    if df == 1:
+        return sign * math.tan(math.pi * (q - 0.5))
+    if df == 2:
+        return sign * (2.0 * q - 1.0) / math.sqrt(2.0 * q * (1.0 - q))
+    if df > _T_EXACT_DF:
+        return sign * _t_cornish_fisher(q, df)
+    # density constant of |T|: 2·Γ((df+1)/2) / (√(df·π)·Γ(df/2))
+    const = 2.0 * math.exp(math.lgamma((df + 1) / 2) - math.lgamma(df / 2)) / math.sqrt(
+        df * math.pi)
+    lo, hi = 0.0, max(1.0, 2.0 * _t_cornish_fisher(q, df))
+    while _t_abs_cdf(hi, df) < target:
+        hi *= 2.0
+    t = min(max(_t_cornish_fisher(q, df), lo), hi)
+    for _ in range(200):
+        f = _t_abs_cdf(t, df) - target
+        if f > 0:
+            hi = t
+        else:
+            lo = t
+        step = f / (const * (1.0 + t * t / df) ** (-(df + 1) / 2))
+        nxt = t - step
+        if not lo < nxt < hi:  # Newton left the bracket: bisect instead
+            nxt = (lo + hi) / 2
+        if abs(nxt - t) <= 1e-14 * max(1.0, t):
+            t = nxt
+            break
+        t = nxt
+    return sign * t
+
+
+#: Two-sided 95 % (each tail 2.5 %).
+_UPPER = 0.975
+
+
+def t_interval(total: float, total_sq: float, n: int) -> tuple[float, float, float, float]:
+    """``(mean, sd, low, high)``: the Student t 95 % interval of a mean from Σx, Σx² and n.
+
+    mean ± t(0.975, n−1)·sd/√n: at small n the normal z (1.96) is too narrow
+    (with 3 values the right factor is 4.30). With n < 2 the interval is the
+    mean itself and sd is 0 (callers refuse or flag such runs).
+    """
+    if n <= 0:
+        return 0.0, 0.0, 0.0, 0.0
+    mean = total / n
+    if n < 2:
+        return mean, 0.0, mean, mean
+    sd = math.sqrt(max(0.0, (total_sq - total * total / n) / (n - 1)))
+    half = t_quantile(_UPPER, n - 1) * sd / math.sqrt(n)
+    return mean, sd, mean - half, mean + half
+
+
+def none_differ_bound(n: int) -> float:
+    """The exact (Clopper–Pearson) 95 % upper limit of a rate seen 0 times in ``n`` trials.
+
+    ``1 − 0.025^(1/n)``: 0.842 at n 2, 0.522 at n 5, 0.0362 at n 100 (the
+    "rule of three", 3/n, is its large-n form).
+    """
+    if n <= 0:
+        return 1.0
+    return 1.0 - (1.0 - _UPPER) ** (1.0 / n)
+
+
+def paired_interval(diff_total: float, diff_sq: float, n: int, lowest: float,
+                    highest: float) -> tuple[float, float, float, bool]:
+    """``(mean difference, low, high, no_spread)`` of ``n`` paired differences.
+
+    The Student t interval of the mean difference (:func:`t_interval`), except
+    when every difference was the same value d (sample sd 0): a t or normal
+    interval then has zero width and would call the change certain from,
+    say, three games. Instead the bound says what the data can: the share of
+    games whose difference is *not* d is at most :func:`none_differ_bound`
+    (``q``), and such a game's difference lies in ``[lowest, highest]`` (the
+    range a difference can take), so the mean lies in
+    ``[d − q·(d − lowest), d + q·(highest − d)]``. ``no_spread`` says which
+    was used. It is conservative: it assumes every unseen difference sits at
+    the far end of the range.
+    """
+    if n <= 0:
+        return 0.0, 0.0, 0.0, False
+    mean, sd, low, high = t_interval(diff_total, diff_sq, n)
+    # sd from sums: a float residue of ~1e-9 relative is still "no spread"
+    if sd > 1e-9 * max(1.0, abs(mean)):
+        return mean, low, high, False
+    q = none_differ_bound(n)
+    lowest, highest = min(lowest, mean), max(highest, mean)
+    return mean, mean - q * (mean - lowest), mean + q * (highest - mean), True
+
+
+def welch_half_width(sd_a: float, sd_b: float, n: int) -> float:
+    """95 % half-width of a difference of two independent means of ``n`` values each.
+
+    Student t on the Welch–Satterthwaite degrees of freedom (rounded down,
+    the conservative side): what two independent runs of ``n`` games would
+    give, shown beside a paired interval to make its gain visible.
+    """
+    if n < 2:
+        return 0.0
+    va, vb = sd_a * sd_a / n, sd_b * sd_b / n
+    if va + vb <= 0.0:
+        return 0.0
+    df = (va + vb) ** 2 / (va * va / (n - 1) + vb * vb / (n - 1))
+    # + 1e-9: a df of exactly 8 computed as 7.999… must not lose a degree
+    return t_quantile(_UPPER, max(1, int(df + 1e-9))) * math.sqrt(va + vb)
 
 
 def _gamma_q(a: float, x: float) -> float:

@@ -5,9 +5,13 @@ same deal and bot seeds. For each game the runner keeps a few outcomes (game
 length, winner's margin, each seat's return and win credit, the win credit of
 each ``--bots`` position); :class:`Paired` subtracts variant 0's outcome from
 variant ``i``'s for the same game and keeps only sums and sums of squares of
-the differences. The paired 95% interval (mean difference ± z·sd/√n) is then
-usually much narrower than the interval from two independent runs, because
-the luck of the deal cancels; both are reported so the gain is visible.
+the differences (and each outcome's smallest and largest value). The paired
+95% interval (mean difference ± t·sd/√n, Student t on n−1 degrees of freedom,
+honest from 2 games on) is then usually much narrower than the interval from
+two independent runs, because the luck of the deal cancels; both are reported
+so the gain is visible. When every game gave the same difference (sd 0, common
+with a handful of games) the interval is a bound instead, never of zero width
+(:func:`pnp.intervals.paired_interval`).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import Z95, mean_interval, paired_interval
+from pnp.intervals import mean_interval, paired_interval, welch_half_width
 
 
 def outcome_names(num_players: int, bots: Sequence[str]) -> list[str]:
@@ -35,9 +39,11 @@ class Paired:
         k = min(len(b) for b in self.bots)
         self.names = outcome_names(num_players, self.bots[0])[:2 + 2 * num_players + k]
         width = len(self.names)
-        #: Per variant: games paired, then per field [Σd, Σd², Σbase, Σbase², Σv, Σv²].
+        #: Per variant: games paired, then per field [Σd, Σd², Σbase, Σbase², Σv, Σv²,
+        #: smallest and largest value under either rule].
         self.n = [0] * len(self.bots)
-        self.sums = [[[0.0] * 6 for _ in range(width)] for _ in self.bots]
+        self.sums = [[[0.0] * 6 + [math.inf, -math.inf] for _ in range(width)]
+                     for _ in self.bots]
 
     def add(self, variant: int, base: Sequence[tuple[float, ...]],
             other: Sequence[tuple[float, ...]]) -> None:
@@ -58,19 +64,31 @@ class Paired:
                 r[3] += x * x
                 r[4] += y
                 r[5] += y * y
+                if x < r[6] or y < r[6]:
+                    r[6] = min(x, y)
+                if x > r[7] or y > r[7]:
+                    r[7] = max(x, y)
 
     def to_dict(self, variant: int) -> dict[str, Any]:
-        """Mean difference per outcome with paired and unpaired 95% intervals."""
+        """Mean difference per outcome with paired and unpaired 95% intervals.
+
+        ``no_spread`` marks an outcome whose every paired difference was the
+        same: its interval is then the bound of :func:`paired_interval`,
+        taking a game's difference to lie within ±1 for a win credit (a
+        share of one game's win) and within ± the outcome's observed range,
+        at least 1 (lengths and scores count in whole steps), otherwise.
+        """
         n = self.n[variant]
         out: dict[str, Any] = {"games_paired": n, "differences": {}}
         for name, r in zip(self.names, self.sums[variant]):
-            mean, low, high = paired_interval(r[0], r[1], n)
+            reach = 1.0 if name.startswith("win_") or not n else max(1.0, r[7] - r[6])
+            mean, low, high, flat = paired_interval(r[0], r[1], n, -reach, reach)
             _bm, bsd, _bl, _bh = mean_interval(r[2], r[3], n)
             _vm, vsd, _vl, _vh = mean_interval(r[4], r[5], n)
-            half = Z95 * math.sqrt((bsd * bsd + vsd * vsd) / n) if n else 0.0
+            half = welch_half_width(bsd, vsd, n)
             out["differences"][name] = {
                 "mean": round(mean, 6), "low": round(low, 6), "high": round(high, 6),
-                "unpaired_half_width": round(half, 6),
+                "no_spread": flat, "unpaired_half_width": round(half, 6),
                 "base_mean": round(r[2] / n, 6) if n else None,
                 "variant_mean": round(r[4] / n, 6) if n else None}
         return out
@@ -111,8 +129,10 @@ def format_difference(name: str, d: dict[str, Any], label: str | None = None) ->
     # A win share reads as a percentage (21.0% → 23.0%), its change in points.
     base, changed = ((f"{k * d['base_mean']:7.1f}%", f"{k * d['variant_mean']:7.1f}%") if rate
                      else (f"{d['base_mean']:8.2f}", f"{d['variant_mean']:8.2f}"))
+    # every game gave the same difference: the interval is a bound (paired_interval)
+    how = "95% bound, every game alike" if d.get("no_spread") else "95% paired"
     return (f"{label or name:<16} {base} → {changed}  "
-            f"{k * d['mean']:+7.2f}{unit} (95% paired {k * d['low']:+.2f} … "
+            f"{k * d['mean']:+7.2f}{unit} ({how} {k * d['low']:+.2f} … "
             f"{k * d['high']:+.2f}; two independent runs would give ±"
             f"{k * d['unpaired_half_width']:.2f}){'  *' if sig else ''}")
 
