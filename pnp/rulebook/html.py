@@ -1,9 +1,14 @@
 """Rulebook blocks → one self-contained HTML page for reading on a screen.
 
-The page carries its own style sheet, a linked table of contents, and its
-pictures inlined as PNG (``data:`` URLs), so it can be mailed or opened
-offline as a single file. The pictures are the same drawings as the PDF's,
-rasterised at 2× for sharp screens.
+The page carries its own style sheet, a linked table of contents, its
+pictures inlined as PNG (``data:`` URLs) and the font its Japanese needs, so
+it can be mailed or opened offline as a single file and reads the same on a
+machine without Japanese fonts. The pictures are the same drawings as the
+PDF's, rasterised at 2× for sharp screens. The font is a subset of the PDF's
+IPAexGothic holding the characters the page shows (see
+:mod:`pnp.render.webfont`: all of them in the Japanese edition, which is
+drawn wholly in it as its PDF is; only kana, kanji and symbols in a Latin
+edition, and nothing in a page without them).
 """
 
 from __future__ import annotations
@@ -13,17 +18,20 @@ import html
 import re
 from typing import Mapping
 
+from pnp.render.webfont import FAMILY, embedded_codepoints, font_face, shown_text
 from pnp.rulebook.markdown import (Block, Heading, ListBlock, Note, Para, Picture, TableBlock,
                                    strip_ruling_tags)
 from pnp.rulebook.pdf import BookMeta, plain_text
 from pnp.rulebook.pictures import Scene, pictures_to_png
 
+#: The reader's own fonts, after the embedded face (which, by its unicode-range, draws
+#: only the characters it holds): what a page without an embedded face names.
+SYSTEM_FONTS = '"Hiragino Sans", "Yu Gothic", "Noto Sans JP", "IPAexGothic", system-ui, sans-serif'
+
 STYLE = """
 :root { --ink: #222; --accent: #1f5c73; --muted: #5f5f5f; --rule: #b9c3c8; --tint: #eef3f5; }
 html { font-size: 17px; }
-body { margin: 0; color: var(--ink); background: #fff; line-height: 1.65;
-  font-family: "Hiragino Sans", "Yu Gothic", "Noto Sans JP", "IPAexGothic", system-ui, sans-serif;
-  line-break: strict; }
+body { margin: 0; color: var(--ink); background: #fff; line-height: 1.65; line-break: strict; }
 main { max-width: 44rem; margin: 0 auto; padding: 1.5rem 1.2rem 4rem; }
 header.cover { text-align: center; padding: 2rem 0 1rem; border-bottom: 2px solid var(--accent); }
 header.cover h1 { color: var(--accent); font-size: 2.3rem; margin: 0 0 .2rem; }
@@ -128,9 +136,13 @@ def render_html(blocks: list[Block], meta: BookMeta, pictures: Mapping[str, Scen
     if not cover_done:
         body.insert(0, f'<nav class="toc"><h2>{contents}</h2><ol>{"".join(toc)}</ol></nav>')
     title = html.escape(meta.title)
+    shown = (f'<header class="cover"><h1>{title}</h1>'
+             f'<p class="subtitle">{html.escape(meta.subtitle)}</p></header>\n'
+             + "\n".join(body))
+    face = font_face(embedded_codepoints(shown_text(shown), japanese=meta.lang == "ja"))
+    fonts = f'"{FAMILY}", {SYSTEM_FONTS}' if face else SYSTEM_FONTS
+    style = f"{face}{STYLE}body {{ font-family: {fonts}; }}\n"
     return (f'<!DOCTYPE html>\n<html lang="{meta.lang}">\n<head>\n<meta charset="utf-8">\n'
             f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{title} — {html.escape(meta.subtitle)}</title>\n<style>{STYLE}</style>\n"
-            f'</head>\n<body>\n<main>\n<header class="cover"><h1>{title}</h1>'
-            f'<p class="subtitle">{html.escape(meta.subtitle)}</p></header>\n'
-            + "\n".join(body) + "\n</main>\n</body>\n</html>\n")
+            f"<title>{title} — {html.escape(meta.subtitle)}</title>\n<style>{style}</style>\n"
+            f"</head>\n<body>\n<main>\n{shown}\n</main>\n</body>\n</html>\n")
