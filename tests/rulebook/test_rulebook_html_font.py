@@ -27,6 +27,7 @@ from pnp.rulebook import export_html
 from pnp.rulebook.html import render_html
 from pnp.rulebook.markdown import Heading, Para
 from pnp.rulebook.pdf import BookMeta
+from rulebook_books import SLUGS
 
 _SIM = str(Path(__file__).resolve().parents[1] / "sim")   # the chart-page test's folder
 if _SIM not in sys.path:
@@ -41,17 +42,17 @@ Book = Callable[..., str]
 
 @pytest.fixture(scope="module")
 def book(tmp_path_factory: pytest.TempPathFactory) -> Book:
-    """``book(lang, folder="a")``: 第2話's HTML rulebook, exported once into ``folder``."""
+    """``book(lang, slug="episode2", folder="a")``: an HTML rulebook, exported once."""
     root = tmp_path_factory.mktemp("books")
-    pages: dict[tuple[str, str], str] = {}
+    pages: dict[tuple[str, str, str], str] = {}
 
-    def export(lang: str, folder: str = "a") -> str:
-        if (lang, folder) not in pages:
-            out = root / folder / lang
+    def export(lang: str, slug: str = "episode2", folder: str = "a") -> str:
+        if (lang, slug, folder) not in pages:
+            out = root / folder / slug / lang
             out.mkdir(parents=True)
-            pages[lang, folder] = export_html("episode2", out,
-                                              lang=lang).read_text(encoding="utf-8")
-        return pages[lang, folder]
+            pages[lang, slug, folder] = export_html(slug, out,
+                                                    lang=lang).read_text(encoding="utf-8")
+        return pages[lang, slug, folder]
 
     return export
 
@@ -76,14 +77,34 @@ def _meta(lang: str, title: str = "Nine Peak") -> BookMeta:
     return BookMeta(title=title, subtitle="Rulebook", running_head="", subject="", lang=lang)
 
 
-def test_japanese_book_carries_every_character_it_shows(book: Book) -> None:
-    """All shown characters and printable ASCII, in one WOFF whose unicode-range matches."""
+@pytest.mark.parametrize("slug", SLUGS)
+def test_every_book_carries_every_character_it_shows(book: Book, slug: str) -> None:
+    """Each book's subset holds every character its edition embeds, named by unicode-range.
+
+    Japanese: every shown character and printable ASCII; Latin: every one
+    from U+2190 (the minus sign excepted), or no face at all. The subset may
+    hold a few more that the font's features reach (＜ from <), which the
+    range leaves unused.
+    """
+    ja = book("ja", slug)
+    needed = _shown(ja) | set(range(0x20, 0x7F))
+    cmap = set(_font(ja).getBestCmap())
+    assert needed <= cmap and len(cmap - needed) < 5
+    assert f"unicode-range: {unicode_range(sorted(needed))};" in ja
+    en = book("en", slug)
+    needed = {c for c in _shown(en) if c >= 0x2190 and c != 0x2212}
+    if needed:
+        assert needed <= set(_font(en).getBestCmap())
+        assert f"unicode-range: {unicode_range(sorted(needed))};" in en
+    else:
+        assert "@font-face" not in en
+
+
+def test_japanese_book_font_details(book: Book) -> None:
+    """WOFF, the face first in the stack, the font's own timestamps, a modest size."""
     page = book("ja")
     font = _font(page)
-    cmap = set(font.getBestCmap())
     assert font.flavor == "woff"
-    assert _shown(page) | set(range(0x20, 0x7F)) == cmap
-    assert f"unicode-range: {unicode_range(sorted(cmap))};" in page
     # the embedded face comes first, the reader's fonts after it
     assert re.search(r'body \{ font-family: "pnp-ipaex", "Hiragino Sans", [^}]*sans-serif; \}',
                      page)
@@ -105,7 +126,7 @@ def test_english_book_embeds_only_what_latin_fonts_lack(book: Book) -> None:
 
 def test_same_bytes_on_every_run_and_in_any_folder(book: Book) -> None:
     """Two exports into different folders give byte-identical pages."""
-    assert book("ja", "a") == book("ja", "elsewhere/deeper")
+    assert book("ja", "episode2", "a") == book("ja", "episode2", "elsewhere/deeper")
 
 
 def test_the_page_fetches_nothing(book: Book) -> None:
