@@ -19,6 +19,8 @@ import importlib.util
 import logging
 import re
 import signal
+import threading
+from types import FrameType
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
 from pnp.errors import Interrupted, PnpError
@@ -62,34 +64,92 @@ def check_cluster(cluster: str | None) -> None:
                        "ucx://, a host and a port 1–65535)")
 
 
-def _client(cluster: str, jobs: int) -> tuple[Any, Any]:
-    """A Dask client (and the LocalCluster it owns, if any); one-line errors."""
+class _HeldCtrlC:
+    """Hold Ctrl-C back while a LocalCluster starts; :attr:`pressed` says whether it came.
+
+    Start-up must not be cut short (a half-started cluster leaves worker
+    processes behind) and its worker processes must never get the terminal's
+    Ctrl-C (they would each print a traceback). Ignoring SIGINT meanwhile did
+    both but lost a Ctrl-C pressed in the first second or two. Instead SIGINT
+    is *blocked* in this thread: every thread the cluster starts (its event
+    loop, the threads that spawn the workers) inherits the blocked mask, and
+    so does every worker process (a mask survives fork and exec), so only
+    this process can ever take the signal, and a blocked signal stays pending
+    rather than being dropped. A handler that only records it catches the
+    copy taken by a thread started before (a native one Dask's imports start
+    has SIGINT unblocked), which would otherwise raise KeyboardInterrupt in
+    the middle of start-up. On
+    leaving, the old handler is restored and SIGINT unblocked: a held Ctrl-C
+    is then recorded too, and the caller stops the run as a later one does.
+    Without ``pthread_sigmask`` (Windows) or off the main thread, SIGINT is
+    ignored during start-up as before.
+    """
+
+    def __init__(self) -> None:
+        """Nothing held yet."""
+        self.pressed = False
+        self._old: Any = None
+        self._blocked = False
+
+    def _record(self, signum: int, frame: FrameType | None) -> None:
+        self.pressed = True
+
+    def __enter__(self) -> "_HeldCtrlC":
+        if threading.current_thread() is not threading.main_thread():
+            return self  # only the main thread may touch signal handlers
+        self._old = signal.getsignal(signal.SIGINT)
+        if hasattr(signal, "pthread_sigmask"):
+            # multiprocessing starts its resource tracker on first use with
+            # SIGINT blocked, then *unblocks* it (rather than restoring the
+            # mask): from inside start-up that would unblock SIGINT in Dask's
+            # event-loop thread, which then takes the Ctrl-C and passes it
+            # to the workers it spawns. Started here first, it is not started again.
+            from multiprocessing import resource_tracker
+            resource_tracker.ensure_running()
+            signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+            self._blocked = True
+            signal.signal(signal.SIGINT, self._record)
+        else:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._old is None and not self._blocked:
+            return
+        if self._blocked:
+            # unblocked while the recording handler is still in place, so a
+            # held Ctrl-C is delivered (CPython runs handlers on unblocking)
+            # as a flag, never as an exception in the middle of this method
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+        # getsignal gives None for a handler not set from Python: use Python's own
+        signal.signal(signal.SIGINT, self._old if self._old is not None
+                      else signal.default_int_handler)
+
+
+def _start_client(cluster: str, jobs: int, made: list[Any]) -> bool:
+    """Connect a Dask client, appending what it makes to ``made`` (to be closed in
+    reverse order); returns whether Ctrl-C was pressed while a LocalCluster started.
+
+    One-line errors for a scheduler that cannot be reached.
+    """
     check_cluster(cluster)
     from dask.distributed import Client, LocalCluster
 
     if cluster == "local":
-        # The worker processes start with SIGINT ignored (an ignored signal stays
-        # ignored in a child, and Python then installs no KeyboardInterrupt
-        # handler there): Ctrl-C reaches only this process, which closes the
-        # cluster, as the local pool's workers do. Dask's own log lines about
-        # cancelled tasks and stopped workers are silenced below errors.
-        old = signal.getsignal(signal.SIGINT)
-        try:
-            signal.signal(signal.SIGINT, signal.SIG_IGN)
-        except ValueError:  # not the main thread: leave SIGINT alone
-            old = None
-        try:
-            local = LocalCluster(n_workers=max(1, jobs), threads_per_worker=1, processes=True,
-                                 dashboard_address=None, silence_logs=logging.CRITICAL)
-        finally:
-            if old is not None:
-                signal.signal(signal.SIGINT, old)
-        return Client(local), local
+        # Dask's own log lines about cancelled tasks and stopped workers are
+        # silenced below errors.
+        with _HeldCtrlC() as held:
+            made.append(LocalCluster(n_workers=max(1, jobs), threads_per_worker=1,
+                                     processes=True, dashboard_address=None,
+                                     silence_logs=logging.CRITICAL))
+            made.append(Client(made[-1]))
+        return held.pressed
     try:
-        return Client(cluster, timeout=CONNECT_TIMEOUT_S), None
+        made.append(Client(cluster, timeout=CONNECT_TIMEOUT_S))
     except (OSError, TimeoutError, ValueError) as exc:  # ValueError: an address Dask refuses
         raise PnpError(f"--cluster {cluster}: cannot reach the Dask scheduler "
                        f"({type(exc).__name__}: {exc})") from None
+    return False
 
 
 def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluster: str,
@@ -98,9 +158,14 @@ def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluste
 
     ``run_task(setups, task)`` is the runner's (:func:`pnp.sim.runner.run_task`),
     passed in so this module needs nothing from the runner that calls it.
+    Ctrl-C at any time, start-up included, closes what was started and
+    raises :class:`Interrupted`.
     """
-    client, local = _client(cluster, jobs)
+    made: list[Any] = []  # [LocalCluster,] Client: closed in reverse order below
     try:
+        if _start_client(cluster, jobs, made):
+            raise KeyboardInterrupt  # pressed during start-up: stop as a later one does
+        client = made[-1]
         workers = max(1, len(client.scheduler_info().get("workers", {})) or jobs)
         shared = client.scatter(list(setups), broadcast=True)
         window = workers * IN_FLIGHT_PER_WORKER
@@ -122,9 +187,8 @@ def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluste
         logging.getLogger("asyncio").setLevel(logging.CRITICAL)
         raise Interrupted("interrupted: cluster tasks cancelled; nothing was written")
     finally:
-        client.close()
-        if local is not None:
-            local.close()
+        for thing in reversed(made):
+            thing.close()
 
 
 __all__ = ["dask_results"]

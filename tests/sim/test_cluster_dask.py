@@ -1,4 +1,5 @@
-"""A two-parameter sweep on a Dask LocalCluster gives exactly the local result."""
+"""A two-parameter sweep on a Dask LocalCluster gives exactly the local result; Ctrl-C
+at any time (start-up included) stops a cluster run with one line and no worker left."""
 
 from __future__ import annotations
 
@@ -83,6 +84,85 @@ def test_ctrl_c_on_a_local_cluster_is_one_line() -> None:
     assert text.strip().splitlines()[-1] == ("error: interrupted: cluster tasks cancelled; "
                                              "nothing was written")
     # no worker left behind (a worker may take a moment to finish exiting)
+    while _session_members(proc.pid) and time.monotonic() < deadline + 20:
+        time.sleep(0.2)
+    assert _session_members(proc.pid) == 0
+
+
+#: Run ``pnp simulate`` with a LocalCluster whose start-up pauses at a marker:
+#: it touches argv[1] and waits for argv[2], "before" or "after" (argv[3]) the
+#: cluster's workers are started: the test presses Ctrl-C in between, so the
+#: interrupt lands inside start-up every time, however slow the machine.
+_PAUSED_START = """
+import sys, time
+from pathlib import Path
+import dask.distributed as dd
+
+marker, go, when = Path(sys.argv[1]), Path(sys.argv[2]), sys.argv[3]
+
+
+def pause():
+    marker.touch()
+    deadline = time.monotonic() + 120
+    while not go.exists() and time.monotonic() < deadline:
+        time.sleep(0.02)
+
+
+class PausedCluster(dd.LocalCluster):
+    def __init__(self, *args, **kwargs):
+        if when == "before":
+            pause()
+        super().__init__(*args, **kwargs)
+        if when == "after":
+            pause()
+
+
+dd.LocalCluster = PausedCluster
+from pnp.cli import main
+sys.argv = ["pnp", "simulate", "fortuna", "--games", "400", "--cluster", "local",
+            "--jobs", "2", "-q"]
+main()
+"""
+
+
+@pytest.mark.parametrize("when", ["before", "after"])
+def test_ctrl_c_while_the_local_cluster_starts_is_not_lost(tmp_path: Path, when: str) -> None:
+    """Ctrl-C while the LocalCluster starts (before or after its workers are up): exit 130
+    with the later-Ctrl-C line, no traceback, no worker left.
+
+    Before, SIGINT was ignored during start-up, so this run went on and
+    played its 400 games (exit 0).
+    """
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    marker, go = tmp_path / "starting", tmp_path / "go"
+    proc = subprocess.Popen([sys.executable, "-c", _PAUSED_START, str(marker), str(go), when],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            start_new_session=True,
+                            env={**os.environ, "PNP_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        deadline = time.monotonic() + 120
+        while not marker.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)  # waiting for the marker, not for a guessed moment
+        assert marker.exists(), proc.communicate()[1].decode()
+        if when == "after":
+            assert _session_members(proc.pid) >= 3  # the parent and its two workers
+        os.killpg(proc.pid, signal.SIGINT)   # what a terminal's Ctrl-C does
+        go.touch()
+        _out, err = proc.communicate(timeout=120)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    text = err.decode()
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and "WARNING" not in text, text
+    assert text.strip().splitlines() == ["error: interrupted: cluster tasks cancelled; "
+                                         "nothing was written"]
     while _session_members(proc.pid) and time.monotonic() < deadline + 20:
         time.sleep(0.2)
     assert _session_members(proc.pid) == 0
