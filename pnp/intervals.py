@@ -224,6 +224,51 @@ def welch_half_width(sd_a: float, sd_b: float, n: int) -> float:
     return t_quantile(_UPPER, max(1, int(df + 1e-9))) * math.sqrt(va + vb)
 
 
+def share_over_games(credit: float, seat_games: int, games: int) -> tuple[float, float]:
+    """95 % interval of a per-seat win share of a player that may sit in several seats a game.
+
+    One bot in three of four seats wins with at most one of them (or splits
+    a shared win), so its seat results within a game are not independent:
+    a Wilson interval over seat-games would treat 3n dependent results as 3n
+    independent ones. Instead each *game* is one observation: the bot's
+    share of that game's win, ``c`` (its seats' win credit, 0…1). The Wilson
+    interval of the mean of ``c`` over ``games`` is honest for any
+    dependence between the seats (a value in [0, 1] with mean μ has variance
+    at most μ(1 − μ), the binomial one), and the per-seat share is that mean
+    divided by the bot's mean seats per game, ``seat_games / games``, which
+    the seat rotation fixes (it is not random). With one seat a game this is
+    the seat-game Wilson interval unchanged.
+    """
+    if games <= 0 or seat_games <= 0:
+        return 0.0, 1.0
+    low, high = wilson_interval(min(1.0, credit / games), games)
+    seats = seat_games / games
+    return low / seats, high / seats
+
+
+def ratio_mean_interval(total: float, units: float, clusters: int, units_sq: float,
+                        total_sq: float, cross: float) -> tuple[float, float, float]:
+    """``(mean, low, high)``: a mean per unit (Σ S / Σ m) with a 95 % interval over clusters.
+
+    Each cluster (a game) gives a sum ``S`` over its ``m`` units (the seats
+    one bot held); the sums of ``m²``, ``S²`` and ``S·m`` over clusters are
+    ``units_sq``, ``total_sq`` and ``cross``. The standard error is the
+    cluster-robust one of a ratio, √(Σ(S − R·m)² / (k(k − 1))) / m̄ with
+    ``R`` the mean and ``k`` clusters, and the interval Student t on k − 1
+    degrees of freedom: seats of one game are not counted as independent.
+    With one unit per cluster it is the usual t interval of a mean.
+    """
+    if units <= 0 or clusters <= 0:
+        return 0.0, 0.0, 0.0
+    mean = total / units
+    if clusters < 2:
+        return mean, mean, mean
+    resid = max(0.0, total_sq - 2.0 * mean * cross + mean * mean * units_sq)
+    se = math.sqrt(resid / (clusters * (clusters - 1))) / (units / clusters)
+    half = t_quantile(_UPPER, clusters - 1) * se
+    return mean, mean - half, mean + half
+
+
 def _gamma_q(a: float, x: float) -> float:
     """Regularised upper incomplete gamma Q(a, x) (series / continued fraction)."""
     if x <= 0:

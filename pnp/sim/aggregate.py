@@ -86,6 +86,10 @@ class Aggregate:
     bot_wins: dict[str, list[int]] = field(default_factory=dict)
     #: Per bot: [sum, sum of squares] of its seats' returns.
     bot_score: dict[str, list[float]] = field(default_factory=dict)
+    #: Per bot, over games rather than seats (its seats in one game are not
+    #: independent): [games it sat in, Σ seats², Σ (its returns summed)²,
+    #: Σ returns summed × seats], for intervals clustered by game.
+    bot_by_game: dict[str, list[float]] = field(default_factory=dict)
     #: (a, b) → [seat pairs, half-points a finished ahead of b] (ahead = 2, equal = 1).
     pairs: dict[tuple[str, str], list[int]] = field(default_factory=dict)
     failures: list[Failure] = field(default_factory=list)
@@ -243,6 +247,21 @@ class Aggregate:
                 sc = self.bot_score[bot] = [0.0, 0.0]
             sc[0] += ret[s]
             sc[1] += ret[s] * ret[s]
+        per_game: dict[str, list[float]] = {}  # bot → [its seats, its returns summed]
+        for s, bot in enumerate(seats):
+            mine = per_game.get(bot)
+            if mine is None:
+                mine = per_game[bot] = [0.0, 0.0]
+            mine[0] += 1
+            mine[1] += ret[s]
+        for bot, (m, total) in per_game.items():
+            g = self.bot_by_game.get(bot)
+            if g is None:
+                g = self.bot_by_game[bot] = [0, 0.0, 0.0, 0.0]
+            g[0] += 1
+            g[1] += m * m
+            g[2] += total * total
+            g[3] += total * m
         for s in range(n):
             for t in range(n):
                 a, b = seats[s], seats[t]
@@ -319,6 +338,10 @@ class Aggregate:
             sc = self.bot_score.setdefault(bot, [0.0, 0.0])
             sc[0] += other.bot_score[bot][0]
             sc[1] += other.bot_score[bot][1]
+        for bot, by_game in other.bot_by_game.items():
+            mine_g = self.bot_by_game.setdefault(bot, [0, 0.0, 0.0, 0.0])
+            for i in range(4):
+                mine_g[i] += by_game[i]
         for key, cell in other.pairs.items():
             mine = self.pairs.setdefault(key, [0, 0])
             mine[0] += cell[0]

@@ -19,7 +19,7 @@ from pnp.games.api import Game
 from pnp.games.bots import Bot
 from pnp.games.search import SearchBot
 from pnp.games.stats import GameStats
-from pnp.intervals import mean_interval, wilson_interval
+from pnp.intervals import mean_interval, share_over_games
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
 from pnp.sim.sweep import is_rate
 
@@ -61,7 +61,8 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
             g = t.bot_games.get(name, 0)
             credit = sum(c / (k + 1) for k, c in enumerate(t.bot_wins.get(name, [])))
             share = credit / g if g else 0.0
-            low, high = wilson_interval(share, g)
+            # over games, as the report's bot table (one seat a game here: the same)
+            low, high = share_over_games(credit, g, int(t.bot_by_game.get(name, [0])[0]))
             ssum, ssq = t.bot_score.get(name, [0.0, 0.0])
         else:
             g = t.completed

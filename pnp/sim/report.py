@@ -17,7 +17,8 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import chi_square_uniform, mean_interval, wilson_interval
+from pnp.intervals import (chi_square_uniform, mean_interval, ratio_mean_interval,
+                           share_over_games, wilson_interval)
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
 from pnp.sim.findings import (card_table, drama_figures, fired_share, format_findings,
@@ -25,6 +26,10 @@ from pnp.sim.findings import (card_table, drama_figures, fired_share, format_fin
 from pnp.sim.runner import SimResult
 
 INTERVAL_METHOD = "Wilson score, 95% (shares); normal, 95% (means)"
+#: Bots' intervals count games, not seat-games (pnp.intervals.share_over_games).
+BOT_INTERVAL_METHOD = ("over games (a bot's seats in one game are not independent): "
+                       "Wilson score, 95%, of its share of each game's win, per seat; "
+                       "Student t, 95%, cluster-robust, of its mean score per seat")
 #: Significance level of the seat-balance test.
 SEAT_TEST_ALPHA = 0.05
 SEAT_TEST_METHOD = "chi-square goodness of fit of rules-decided wins against 1/N"
@@ -210,17 +215,22 @@ def _bot_stats(t: Aggregate) -> dict[str, Any]:
     win = {}
     for b in names:
         g = t.bot_games[b]
-        share = _credit(t.bot_wins[b]) / g if g else 0.0
-        low, high = wilson_interval(share, g)
-        ssum, ssq = t.bot_score.get(b, [0.0, 0.0])
-        mean, _sd, slo, shi = mean_interval(ssum, ssq, g)
-        win[b] = {"seat_games": g, "win_share": _r(share), "ci_low": _r(low),
-                  "ci_high": _r(high), "score_mean": _r(mean), "score_ci_low": _r(slo),
-                  "score_ci_high": _r(shi)}
+        credit = _credit(t.bot_wins[b])
+        share = credit / g if g else 0.0
+        # over games, not seat-games: a bot's seats in one game are not
+        # independent (share_over_games, ratio_mean_interval)
+        games, seats_sq, sum_sq, cross = t.bot_by_game.get(b, [0, 0.0, 0.0, 0.0])
+        low, high = share_over_games(credit, g, int(games))
+        ssum = t.bot_score.get(b, [0.0, 0.0])[0]
+        mean, slo, shi = ratio_mean_interval(ssum, g, int(games), seats_sq, sum_sq, cross)
+        win[b] = {"seat_games": g, "games": int(games), "win_share": _r(share),
+                  "ci_low": _r(low), "ci_high": _r(high), "score_mean": _r(mean),
+                  "score_ci_low": _r(slo), "score_ci_high": _r(shi)}
     h2h = {a: {b: (_r(t.pairs[(a, b)][1] / (2 * t.pairs[(a, b)][0]))
                    if (a, b) in t.pairs and t.pairs[(a, b)][0] else None)
                for b in names if b != a} for a in names}
     return {"names": names, "win": win, "head_to_head": h2h,
+            "interval_method": BOT_INTERVAL_METHOD,
             "head_to_head_method": "share of seat pairs finishing ahead "
                                    "(winner first, then return; equal = half)"}
 
@@ -373,12 +383,17 @@ def _format_bots(rep: dict[str, Any], out: list[str]) -> None:
             out.append(f"  {name:<12} {_num(w['score_mean'])} ({_num(w['score_ci_low'])}–"
                        f"{_num(w['score_ci_high'])}, {w['seat_games']} runs)")
         return
-    out.append("Bots (win share per seat-game, shared wins split; mean score):")
+    # intervals count games, not seat-games (a bot's seats in one game are not
+    # independent): the header says so, each row gives both counts
+    out.append("Bots (win share per seat-game, shared wins split; mean score; "
+               "95% intervals over games):")
     for name in b["names"]:
         w = b["win"][name]
         out.append(f"  {name:<12} {_pct(w['win_share']):>7}  "
                    f"({_pct(w['ci_low'])}–{_pct(w['ci_high'])}, "
-                   f"{w['seat_games']} seat-games); score {_num(w['score_mean'])} "
+                   f"{w['seat_games']} seat-games"
+                   + (f" in {w['games']} games" if "games" in w else "") + "); "
+                   f"score {_num(w['score_mean'])} "
                    f"({_num(w['score_ci_low'])}–{_num(w['score_ci_high'])})")
     out.append("Head-to-head (row finishes ahead of column):")
     out.append("  " + " " * 12 + "".join(f"{c:>12}" for c in b["names"]))
