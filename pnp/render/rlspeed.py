@@ -9,6 +9,12 @@ a tenth of its CPU. The numbers repeat (glyph widths, card positions, the
 same colours), so :func:`install` gives ReportLab's modules a memoised
 formatter.
 
+The same goes for ``pdfdocEnc``, which turns every string ReportLab writes
+(each card form's and page's content, every name and number of every PDF
+object) into bytes through a pure-Python charmap codec, ~20 µs a kilobyte:
+:func:`pdfdoc_encode` gives plain ASCII the C ``ascii`` codec, the same
+bytes, and leaves everything else to ReportLab's codec.
+
 Pinned, too: with the C accelerator installed a user got a rulebook whose
 bytes differed from everyone else's (a table column at ``131.9087`` against
 ``131.9088``), because the accelerator's text width sums a string's glyph
@@ -21,6 +27,7 @@ whether or not ``rl_accel`` is present.
 
 from __future__ import annotations
 
+import re
 import sys
 from math import log
 from typing import Any, Callable
@@ -33,6 +40,10 @@ _MODULES = ("reportlab.pdfbase.pdfdoc", "reportlab.pdfgen.canvas", "reportlab.pd
             "reportlab.platypus.para", "reportlab.graphics.shapes", "reportlab.lib.rl_accel")
 #: Remembered results kept at most (then forgotten all at once: the set is tiny).
 MEMO_LIMIT = 100_000
+#: ReportLab modules that bound ``pdfdocEnc`` at import time (pdfdoc itself looks it up).
+_ENC_MODULES = ("reportlab.pdfbase.acroform", "reportlab.pdfbase.pdfpattern")
+#: ASCII characters ReportLab's PDFDocEncoding codec has no byte for (it raises).
+_UNMAPPED = re.compile("[\x18-\x1f]")
 #: ln 10, for the decimal magnitude as ReportLab computes it (see pdf_number).
 _LN10 = log(10.0)
 
@@ -78,6 +89,20 @@ def text_width(font: Any, text: str | bytes, size: float, encoding: str = "utf8"
     return 0.001 * size * sum([widths(ord(ch), default) for ch in text])
 
 
+def pdfdoc_encode(x: Any) -> Any:
+    """ReportLab's ``pdfdocEnc``: a str in PDFDocEncoding as bytes, anything else unchanged.
+
+    PDFDocEncoding maps every ASCII character to its own byte except
+    U+0018–U+001F, which it cannot encode; such text, and any text beyond
+    ASCII, goes through ReportLab's own codec (same bytes, same errors).
+    """
+    if isinstance(x, str):
+        if x.isascii() and _UNMAPPED.search(x) is None:
+            return x.encode("ascii")
+        return x.encode("extpdfdoc")
+    return x
+
+
 def memoised(original: Callable[..., str]) -> Callable[..., str]:
     """Return ``fp_str`` with its results remembered per argument tuple.
 
@@ -105,15 +130,23 @@ def memoised(original: Callable[..., str]) -> Callable[..., str]:
 
 
 def install() -> None:
-    """Give ReportLab's modules pnp's number formatter (memoised) and text width (once).
+    """Give ReportLab's modules pnp's number formatter (memoised), text width and encoder (once).
 
-    Both replace ReportLab's whichever they are, the pure-Python ones or the
-    C accelerator's, so every PDF has the same bytes on every machine.
+    The formatter and the width replace ReportLab's whichever they are, the
+    pure-Python ones or the C accelerator's, so every PDF has the same bytes
+    on every machine; the encoder gives the bytes ReportLab's codec gives.
     """
     from reportlab.lib import rl_accel
-    from reportlab.pdfbase import ttfonts
+    from reportlab.pdfbase import pdfdoc, ttfonts
 
     ttfonts.instanceStringWidthTTF = text_width  # what TTFont.stringWidth calls
+    if pdfdoc.pdfdocEnc is not pdfdoc_encode:
+        original = pdfdoc.pdfdocEnc
+        pdfdoc.pdfdocEnc = pdfdoc_encode       # pdfdoc's own functions look it up each call
+        for name in _ENC_MODULES:
+            module = sys.modules.get(name)
+            if module is not None and getattr(module, "pdfdocEnc", None) is original:
+                module.pdfdocEnc = pdfdoc_encode  # type: ignore[attr-defined]
     current = rl_accel.fp_str
     if getattr(current, "__wrapped__", None) is pdf_number:
         return  # installed already
