@@ -22,12 +22,18 @@ Pure geometry (points, no ReportLab). The rules, in priority order:
 6. Crop marks are drawn only for cards on the page: a part-filled last sheet
    gets marks next to its cards (also in the empty slots) and its cards'
    edges facing an empty slot get full bleed.
+7. Every page keeps room for its footer label (5 pt at least, 2 mm clear of
+   every mark): at the foot, or turned up a side margin. Where a grid leaves
+   neither, both side margins keep just enough more for the label (the grid
+   stays centred) at the cost of a little left and right bleed.
 
 Worked figures for poker 63 x 88 mm, 3 mm bleed (tests check them):
 A4 portrait 3 x 3: 2.47 mm column gutters (1.23 mm bleed on every left and
 right edge), 6 mm row gutters (3 mm top and bottom). Letter portrait 3 x 3:
-4.43 mm column gutters (2.22 mm left and right), gapless rows with 0.9 mm
-outer bleed (the band is 2.7 mm and keeps 1.8 mm for marks). The "bleed"
+gapless rows with 0.9 mm outer bleed (the band is 2.7 mm and keeps 1.8 mm
+for marks, too little under the grid for the label), so rule 7 keeps
+0.26 mm more of each side margin: 4.26 mm column gutters (2.13 mm left and
+right; 2.22 mm without the label), the label up the side. The "bleed"
 priority gives 8 cards (4 x 2 landscape) on A4 and 6 (3 x 2 landscape) on
 Letter, 3 mm on every edge. Gutter-fold A4: landscape, 4 fronts above a
 horizontal fold, 4 backs below, 3 mm everywhere.
@@ -69,6 +75,22 @@ LABEL_CLEARANCE: float = mm(2)
 #: A band under all of a page's ink is used for the label from this height
 #: (room for the 5 pt smallest label size with its descenders).
 LABEL_MIN_BAND: float = mm(2.5)
+#: Sheet-label font sizes (pt): the size used where there is room, and the
+#: smallest worth printing (below it the page has no label).
+LABEL_MAX_SIZE: float = 6.0
+LABEL_MIN_SIZE: float = 5.0
+#: The label's baseline sits this far (em) inside its line box, room for the
+#: descenders (the embedded fonts' ascent + descent is about 1 em).
+LABEL_DESCENT: float = 0.24
+#: How far the label font's glyphs rise above the baseline (em): IPAexGothic's
+#: ascender (pnp.render.fonts.EM_ASCENT). A label turned up a side margin
+#: has its ascent towards the paper edge, so its baseline keeps this much
+#: from the printer margin.
+LABEL_ASCENT: float = 0.88
+#: A page keeps room for a label this long at the 5 pt minimum (rule 7): the
+#: longest shipped label ("Fortune Clover - Player aid (English) - fronts -
+#: sheet 1/1") is about 46 mm at 5 pt.
+LABEL_ROOM_LENGTH: float = mm(50)
 
 FLIPS = ("long", "short")
 PRIORITIES = ("cards", "bleed")
@@ -463,10 +485,14 @@ def fold_back_slot(front: Slot, fold: float) -> Slot:
 
 def _duplex(paper: Paper, cw: float, ch: float, bleed: float, target: float,
             gutter: str | float, marks: bool, mark_length: float, margin: float,
-            flip: str, nx: int, ny: int) -> SheetLayout:
-    """Return the duplex layout of ``nx`` x ``ny`` cards on ``paper`` as oriented."""
+            flip: str, nx: int, ny: int, reserve: float = 0.0) -> SheetLayout:
+    """Return the duplex layout of ``nx`` x ``ny`` cards on ``paper`` as oriented.
+
+    ``reserve`` keeps that much more of the left and right margins free (rule 7).
+    """
     area = Rect(margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
-    xs = _plan_axis(area.x, area.x1, nx, cw, bleed, target, gutter, marks)
+    xs = _plan_axis(area.x + reserve, area.x1 - reserve, nx, cw, bleed, target, gutter,
+                    marks)
     ys = _plan_axis(area.y, area.y1, ny, ch, bleed, target, gutter, marks)
     front_marks: tuple[Segment, ...] = ()
     if marks and xs.starts and ys.starts:
@@ -482,18 +508,20 @@ def _duplex(paper: Paper, cw: float, ch: float, bleed: float, target: float,
 
 def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, target: float,
                 gutter: str | float, marks: bool, mark_length: float, margin: float,
-                nx: int, ny: int) -> SheetLayout:
+                nx: int, ny: int, reserve: float = 0.0) -> SheetLayout:
     """Return the gutter-fold layout on ``paper``: fronts above a horizontal fold.
 
     The fold runs across the page centre. Fronts sit above it, backs below it,
     each back the mirror image of its front across the fold and its art turned
     180 degrees, so folding along the line puts every back behind its front
     (REFERENCE "Print services": gutter-fold, backs rotated 180 degrees).
+    ``reserve`` keeps that much more of the left and right margins free (rule 7).
     """
     area = Rect(margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
     fold = paper.height / 2
     gap = max(bleed, MIN_FOLD_GAP)
-    xs = _plan_axis(area.x, area.x1, nx, cw, bleed, target, gutter, marks)
+    xs = _plan_axis(area.x + reserve, area.x1 - reserve, nx, cw, bleed, target, gutter,
+                    marks)
     top = _plan_axis(fold + gap, area.y1, ny, ch, bleed, target, gutter, marks,
                      fold_bleed=min(bleed, gap))
 
@@ -595,6 +623,7 @@ def compute_layout(paper: str | Paper, card_size: tuple[float, float], *,
                        f"'portrait' or 'landscape'")
     best: SheetLayout | None = None
     best_key: tuple[object, ...] | None = None
+    best_build: Callable[[float], SheetLayout] | None = None
     for rank, orient in enumerate(order):
         p = get_paper(paper, orient)
         area_w, area_h = p.width - 2 * margin, p.height - 2 * margin
@@ -610,23 +639,66 @@ def compute_layout(paper: str | Paper, card_size: tuple[float, float], *,
         for cx, cy in counts:
             if cx < 1 or cy < 1:
                 continue
-            if kind == "duplex":
-                lay = _duplex(p, cw, ch, bleed, target, gutter, marks, mark_length, margin,
-                              flip, cx, cy)
-            else:
-                lay = _gutterfold(p, cw, ch, bleed, target, gutter, marks, mark_length,
-                                  margin, cx, cy)
+
+            def build(reserve: float, p: Paper = p, cx: int = cx, cy: int = cy) -> SheetLayout:
+                """This grid on this paper, ``reserve`` more of each side margin kept free."""
+                if kind == "duplex":
+                    return _duplex(p, cw, ch, bleed, target, gutter, marks, mark_length,
+                                   margin, flip, cx, cy, reserve)
+                return _gutterfold(p, cw, ch, bleed, target, gutter, marks, mark_length,
+                                   margin, cx, cy, reserve)
+
+            lay = build(0.0)
             if lay.per_sheet == 0:
                 continue
             key = _rank(lay, priority, rank == 0)
             if best_key is None or key > best_key:
-                best, best_key = lay, key
+                best, best_key, best_build = lay, key, build
+    if best is not None and best_build is not None:
+        best = _with_label_room(best, best_build, priority)
     if best is None:
         name = paper.name if isinstance(paper, Paper) else paper
         raise PnpError(f"card {to_mm(cw):.1f} x {to_mm(ch):.1f} mm does not fit "
                        f"on {name} ({kind}) inside the {to_mm(margin):.0f} mm "
                        f"printer margin")
     return best
+
+
+def _has_label_room(lay: SheetLayout) -> bool:
+    """Return True if every page of a full sheet has a spot for a 5 pt label.
+
+    A spot must hold :data:`LABEL_ROOM_LENGTH` of text at
+    :data:`LABEL_MIN_SIZE` or more, at the foot or up a side (:func:`place_label`).
+    """
+    return all(place_label(lay, lambda size: LABEL_ROOM_LENGTH, page) is not None
+               for page in range(lay.pages_per_sheet))
+
+
+def _with_label_room(lay: SheetLayout, build: Callable[[float], SheetLayout],
+                     priority: str) -> SheetLayout:
+    """Return ``lay``, or the same grid with side margins just deep enough for a label (rule 7).
+
+    Only where no page of the sheet has a spot for the 5 pt label: both
+    side margins (the grid stays centred, and a back page's mirror image
+    keeps the room) then keep the label's depth plus ``MARK_GAP`` free of
+    art, which costs every left and right edge a little bleed (poker on
+    Letter: 2.22 -> 2.13 mm). Kept only if the sheet holds as many cards
+    and, under the "bleed" priority, every edge keeps ``min_bleed`` if it
+    had it.
+    """
+    if _has_label_room(lay):
+        return lay
+    fronts = lay.slots_on_page(0)
+    depth = min(s.bleed_rect.x for s in fronts) - MARK_GAP - lay.margin
+    if depth >= LABEL_MIN_SIZE:
+        return lay                    # the strip is deep enough; marks block it
+    roomy = build(LABEL_MIN_SIZE - depth + 1e-6)
+    if roomy.per_sheet != lay.per_sheet or not _has_label_room(roomy):
+        return lay
+    if (priority == "bleed" and lay.smallest_bleed() >= lay.min_bleed - EPS
+            and roomy.smallest_bleed() < lay.min_bleed - EPS):
+        return lay
+    return roomy
 
 
 # --------------------------------------------------------------------------
@@ -778,6 +850,108 @@ def label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
         return None
     x0, x1 = stretch
     return Rect(x0, band.y, x1 - x0, band.h)
+
+
+@dataclass(frozen=True)
+class LabelSpot:
+    """Where a sheet's label is written: baseline origin, size and direction (points).
+
+    ``rotation`` is 0 (along the foot of the page, left to right) or 90 (up a
+    side margin, bottom to top, turned about the origin). ``box`` is the
+    free area the label was placed in; the text's line box (1 em deep, as
+    long as the text) lies inside it.
+    """
+
+    x: float
+    y: float
+    size: float
+    rotation: int
+    box: Rect
+
+    def line_box(self, length: float) -> Rect:
+        """Return the page area the label's line (``length`` long, 1 em deep) covers."""
+        if self.rotation == 90:
+            # turned by +90 degrees: the text runs up, its ascent points left
+            return Rect(self.x - LABEL_ASCENT * self.size, self.y, self.size, length)
+        return Rect(self.x, self.y - LABEL_DESCENT * self.size, length, self.size)
+
+
+def side_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
+    """Return free space for a label up the left or right margin, or None.
+
+    The strip lies on the printer margin, between it and the outermost art
+    less ``MARK_GAP`` (as the foot label keeps to the art), and at most
+    :data:`LABEL_MAX_SIZE` deep: the label stands there turned by 90
+    degrees. Along it, the box is the longest stretch that stays
+    :data:`LABEL_CLEARANCE` away from every crop mark and fold line
+    reaching into the strip (the marks of the horizontal cut lines do).
+    The deeper strip wins (a larger label), then the longer stretch, then
+    the left one. For pages whose cards leave the foot too shallow for the
+    5 pt label (poker on Letter), see :func:`place_label`.
+    """
+    if isinstance(layout, PagePlan):
+        slots, marks = layout.slots, layout.marks + layout.folds
+    else:
+        slots = layout.slots_on_page(page)
+        marks = layout.marks[page] + (layout.folds if page == 0 else ())
+    if not slots:
+        return None
+    area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
+                layout.paper.height - 2 * layout.margin)
+    arts = [s.bleed_rect for s in slots]
+    # turned a quarter: the strip's length becomes a band's width, so the foot's
+    # stretch search serves the sides as well
+    strokes = [_transposed(m.box(MARK_WIDTH)) for m in marks]
+    best: tuple[tuple[float, float], Rect] | None = None
+    for left in (True, False):
+        depth = (min(r.x for r in arts) - MARK_GAP - area.x if left
+                 else area.x1 - max(r.x1 for r in arts) - MARK_GAP)
+        depth = min(depth, LABEL_MAX_SIZE)
+        if depth <= EPS:
+            continue
+        strip = Rect(area.x if left else area.x1 - depth, area.y, depth, area.h)
+        stretch = widest_free_stretch(_transposed(strip), strokes, LABEL_CLEARANCE)
+        if stretch is None:
+            continue
+        y0, y1 = stretch
+        box = Rect(strip.x, y0, depth, y1 - y0)
+        score = (round(depth, 6), round(box.h, 6))
+        if best is None or score > best[0]:
+            best = (score, box)
+    return best[1] if best is not None else None
+
+
+def _transposed(r: Rect) -> Rect:
+    """Return ``r`` mirrored across the diagonal (x and y swapped)."""
+    return Rect(r.y, r.x, r.h, r.w)
+
+
+def place_label(layout: SheetLayout | PagePlan, text_width: Callable[[float], float],
+                page: int = 0) -> LabelSpot | None:
+    """Return where a sheet's label goes, or None if it fits nowhere at 5 pt or more.
+
+    ``text_width(size)`` is the label's length in points at ``size`` pt
+    (the caller measures its font; this stays geometry). At the foot first
+    (:func:`label_box`), as every page had it; where that band is too
+    shallow or too short, turned by 90 degrees up a side margin
+    (:func:`side_label_box`). Either way the label is as large as the
+    space allows up to :data:`LABEL_MAX_SIZE`, at least
+    :data:`LABEL_MIN_SIZE`, and keeps :data:`LABEL_CLEARANCE` from every
+    crop mark.
+    """
+    foot = label_box(layout, page)
+    if foot is not None:
+        size = min(LABEL_MAX_SIZE, foot.h)
+        if size >= LABEL_MIN_SIZE - EPS and text_width(size) <= foot.w + EPS:
+            return LabelSpot(foot.x, foot.y + LABEL_DESCENT * size, size, 0, foot)
+    side = side_label_box(layout, page)
+    if side is not None:
+        size = min(LABEL_MAX_SIZE, side.w)
+        if size >= LABEL_MIN_SIZE - EPS and text_width(size) <= side.h + EPS:
+            # turned about its origin, the line's ascent points left: the
+            # baseline stands one ascent right of the strip's outer edge
+            return LabelSpot(side.x + LABEL_ASCENT * size, side.y, size, 90, side)
+    return None
 
 
 def widest_free_stretch(band: Rect, obstacles: Sequence[Rect], clearance: float

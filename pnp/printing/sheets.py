@@ -20,7 +20,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.errors import PnpError
 from pnp.printing.geometry import EPS, Slot
 from pnp.printing.imposition import (DEFAULT_BLEED, DEFAULT_MARK_LENGTH, MARK_WIDTH, PagePlan,
-                                     SheetLayout, compute_layout, label_box, paginate,
+                                     SheetLayout, compute_layout, paginate, place_label,
                                      plan_sheet)
 from pnp.printing.output import atomic_canvas
 from pnp.units import mm, to_mm
@@ -30,9 +30,6 @@ from pnp.units import mm, to_mm
 #: writer clips it to the bleed the layout allows.
 PlaceFn = Callable[[Canvas, Any, float, float], None]
 
-#: Label font size limits (pt): below the minimum the label is left out.
-LABEL_MAX_SIZE = 6.0
-LABEL_MIN_SIZE = 5.0
 #: Dash pattern of the gutter-fold line (on, off) in points.
 FOLD_DASH = (mm(2), mm(1.5))
 #: Circle cut guide of round pieces: thin and dark grey, on the cut line
@@ -115,17 +112,25 @@ def _draw_marks(c: Canvas, plan: PagePlan) -> None:
 
 
 def _draw_label(c: Canvas, plan: PagePlan, text: str, font: str | None) -> None:
-    """Write ``text`` in the band under the lowest piece if it fits there; else nothing."""
-    box = label_box(plan)
-    if not text or font is None or box is None:
+    """Write ``text`` where :func:`~pnp.printing.imposition.place_label` puts it; else nothing.
+
+    At the foot of the page, or turned up a side margin where the cards
+    leave the foot too shallow; the geometry is decided there, this only draws.
+    """
+    if not text or font is None:
         return
-    size = min(LABEL_MAX_SIZE, box.h)  # Vera's ascent+descent is about 1 em
-    if size < LABEL_MIN_SIZE or stringWidth(text, font, size) > box.w:
+    spot = place_label(plan, lambda size: stringWidth(text, font, size))
+    if spot is None:
         return
     c.saveState()
     c.setFillColorRGB(0.35, 0.35, 0.35)
-    c.setFont(font, size)
-    c.drawString(box.x, box.y + 0.24 * size, text)  # baseline above the descenders
+    c.setFont(font, spot.size)
+    if spot.rotation:
+        c.translate(spot.x, spot.y)
+        c.rotate(spot.rotation)
+        c.drawString(0, 0, text)
+    else:
+        c.drawString(spot.x, spot.y, text)
     c.restoreState()
 
 

@@ -1,0 +1,200 @@
+"""A sheet's footer label goes up a side margin where the foot has no room (poker on Letter).
+
+Pure geometry first (:func:`place_label`, :func:`side_label_box`, the layout's
+rule 7), then one drawn Letter sheet: the label's glyphs must land inside the
+spot the geometry chose.
+"""
+
+from __future__ import annotations
+
+import io
+from typing import Callable
+
+import pypdfium2 as pdfium
+import pytest
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from pnp.printing.geometry import Rect, Segment
+from pnp.printing.imposition import (LABEL_ASCENT, LABEL_CLEARANCE, LABEL_MIN_SIZE,
+                                     LABEL_ROOM_LENGTH, MARK_GAP, MARK_WIDTH, LabelSpot,
+                                     PagePlan, compute_layout, label_box, place_label,
+                                     plan_sheet, side_label_box)
+from pnp.printing.sheets import SheetItem, draw_pages, grid_sheets
+from pnp.render import fonts
+from pnp.units import mm, to_mm
+
+TOL = 1e-6
+MARGIN = mm(5)
+#: Card sizes printed on grids (tokens go on packed small-parts pages, where a
+#: page whose 25 mm grid of marks leaves no 46 mm stretch has no footer).
+CARDS_MM = {"poker": (63.0, 88.0), "mini": (44.0, 67.0), "tarot": (70.0, 120.0)}
+#: The home presets' sheet settings: (paper, kind, priority).
+PRESETS = [("a4", "duplex", "cards"), ("letter", "duplex", "cards"),
+           ("a4", "duplex", "bleed"), ("letter", "duplex", "bleed"),
+           ("a4", "gutterfold", "cards"), ("letter", "gutterfold", "cards")]
+#: The longest shipped label, about 46 mm at 5 pt.
+LONGEST = "Fortune Clover - Player aid (English) - fronts - sheet 1/1"
+
+
+def stroke(seg: Segment) -> Rect:
+    """The area a butt-capped stroke of ``seg`` covers (computed here, not by the code)."""
+    half = MARK_WIDTH / 2
+    if abs(seg.x0 - seg.x1) < TOL:
+        lo, hi = sorted((seg.y0, seg.y1))
+        return Rect(seg.x0 - half, lo, MARK_WIDTH, hi - lo)
+    lo, hi = sorted((seg.x0, seg.x1))
+    return Rect(lo, seg.y0 - half, hi - lo, MARK_WIDTH)
+
+
+def distance(a: Rect, b: Rect) -> float:
+    """Shortest distance between two rectangles (0 when they touch or overlap)."""
+    dx = max(0.0, b.x - (a.x + a.w), a.x - (b.x + b.w))
+    dy = max(0.0, b.y - (a.y + a.h), a.y - (b.y + b.h))
+    return float((dx * dx + dy * dy) ** 0.5)
+
+
+@pytest.fixture(autouse=True)
+def _label_font() -> None:
+    """Register the label font (IPAexGothic) with ReportLab for stringWidth."""
+    fonts.register_fonts()
+
+
+def width_of(text: str) -> Callable[[float], float]:
+    """The label's length at a size, in the label font (as the sheet writer measures it)."""
+    return lambda size: stringWidth(text, fonts.FONT_JA, size)
+
+
+def check_spot(page: PagePlan, spot: LabelSpot, length: float) -> Rect:
+    """Assert the label's line is inside the printable area, off the art, clear of marks."""
+    line = spot.line_box(length)
+    w, h = page.paper.width, page.paper.height
+    assert line.x >= MARGIN - TOL and line.y >= MARGIN - TOL, (line, spot)
+    assert line.x + line.w <= w - MARGIN + TOL and line.y + line.h <= h - MARGIN + TOL
+    assert spot.box.x - TOL <= line.x and line.x + line.w <= spot.box.x1 + TOL
+    assert spot.box.y - TOL <= line.y and line.y + line.h <= spot.box.y1 + TOL
+    for slot in page.slots:
+        assert distance(line, slot.bleed_rect) >= MARK_GAP - TOL, (line, slot)
+    for seg in page.marks + page.folds:
+        assert distance(line, stroke(seg)) >= LABEL_CLEARANCE - TOL, (line, seg)
+    assert spot.size >= LABEL_MIN_SIZE - TOL
+    return line
+
+
+@pytest.mark.parametrize("paper,kind,priority", PRESETS)
+@pytest.mark.parametrize("card", sorted(CARDS_MM))
+def test_every_home_page_has_a_footer_clear_of_the_marks(paper: str, kind: str, priority: str,
+                                                          card: str) -> None:
+    w, h = CARDS_MM[card]
+    lay = compute_layout(paper, (mm(w), mm(h)), kind=kind, priority=priority)
+    for count in sorted({lay.per_sheet, max(1, lay.per_sheet - 2), 1}):
+        for page in plan_sheet(lay, count):
+            spot = place_label(page, width_of(LONGEST))
+            assert spot is not None, (paper, kind, priority, card, count, page.part)
+            check_spot(page, spot, stringWidth(LONGEST, fonts.FONT_JA, spot.size))
+
+
+def test_letter_poker_label_stands_up_the_side_margin() -> None:
+    """The foot keeps 1.5 mm under the grid, too little for 5 pt; the side takes the label."""
+    lay = compute_layout("letter", (mm(63), mm(88)))
+    assert lay.per_sheet == 9                            # rule 7 costs no card
+    fronts, backs = plan_sheet(lay, 9)
+    foot = label_box(fronts)
+    assert foot is not None and foot.h < LABEL_MIN_SIZE  # the foot cannot take it
+    spot = place_label(fronts, width_of(LONGEST))
+    assert spot is not None and spot.rotation == 90
+    assert spot.box.x == pytest.approx(MARGIN)           # on the printer margin, left
+    assert spot.size == pytest.approx(LABEL_MIN_SIZE, abs=1e-4)
+    # between two rows' crop marks: a card's height less the clearances
+    assert spot.box.h == pytest.approx(mm(88) - 2 * (LABEL_CLEARANCE + MARK_WIDTH / 2))
+    # both side margins keep the room (the grid stays centred), so the
+    # mirrored back page has it too
+    back = place_label(backs, width_of(LONGEST))
+    assert back is not None and back.rotation == 90
+    right = side_label_box(backs)
+    assert right is not None and right.w == pytest.approx(spot.box.w)
+
+
+def test_rule_7_keeps_the_grid_centred_and_gives_up_little_bleed() -> None:
+    lay = compute_layout("letter", (mm(63), mm(88)))
+    x0 = min(s.trim.x for s in lay.fronts)
+    x1 = max(s.trim.x1 for s in lay.fronts)
+    assert x0 == pytest.approx(lay.paper.width - x1)
+    # 2.22 mm a side before; each side margin kept 5 pt - 1.5 mm more
+    assert to_mm(lay.smallest_bleed()) == pytest.approx(0.0)      # gapless rows, as before
+    sides = {round(to_mm(s.bleed.left), 3) for s in lay.fronts}
+    assert sides == {round((13.3 - 2 * (to_mm(LABEL_MIN_SIZE) - 1.5)) / 6, 3)} == {2.129}
+    # where the foot has room nothing moves: A4 poker keeps its 1.23 mm columns
+    a4 = compute_layout("a4", (mm(63), mm(88)))
+    assert {round(to_mm(s.bleed.left), 2) for s in a4.fronts} == {1.23}
+    assert place_label(plan_sheet(a4, 9)[0], width_of(LONGEST)).rotation == 0
+
+
+def test_the_foot_wins_where_it_fits() -> None:
+    lay = compute_layout("a4", (mm(63), mm(88)))
+    fronts = plan_sheet(lay, lay.per_sheet)[0]
+    spot = place_label(fronts, width_of("Fortuna - reel - fronts - sheet 1/9"))
+    foot = label_box(fronts)
+    assert spot is not None and foot is not None
+    assert (spot.rotation, spot.box, spot.x) == (0, foot, foot.x)
+    assert spot.size == pytest.approx(6.0)
+
+
+def test_a_label_too_long_for_every_spot_is_left_out() -> None:
+    lay = compute_layout("letter", (mm(63), mm(88)))
+    fronts = plan_sheet(lay, lay.per_sheet)[0]
+    assert place_label(fronts, lambda size: mm(90)) is None       # longer than a card
+    assert place_label(fronts, lambda size: mm(80)) is not None
+
+
+def test_side_strip_keeps_clear_of_marks_and_art() -> None:
+    lay = compute_layout("letter", (mm(63), mm(88)))
+    fronts = plan_sheet(lay, lay.per_sheet)[0]
+    box = side_label_box(fronts)
+    assert box is not None
+    art_left = min(s.bleed_rect.x for s in fronts.slots)
+    assert box.x1 <= art_left - MARK_GAP + TOL
+    for seg in fronts.marks:
+        assert distance(box, stroke(seg)) >= LABEL_CLEARANCE - TOL
+
+
+def test_line_box_of_a_turned_label() -> None:
+    """Turned by 90 degrees about its origin, the ascent points left: known answers."""
+    spot = LabelSpot(x=20.0, y=100.0, size=5.0, rotation=90, box=Rect(15.6, 100, 5, 200))
+    assert spot.line_box(50.0) == Rect(20.0 - LABEL_ASCENT * 5, 100.0, 5.0, 50.0)
+    flat = LabelSpot(x=20.0, y=100.0, size=6.0, rotation=0, box=Rect(20, 98.56, 200, 6))
+    assert flat.line_box(50.0) == Rect(20.0, 100.0 - 0.24 * 6, 50.0, 6.0)
+
+
+def test_drawn_letter_sheet_puts_the_label_where_the_geometry_says() -> None:
+    """The sheet writer only draws: the label's glyphs land in the chosen spot, turned."""
+    from reportlab.pdfgen.canvas import Canvas
+
+    lay = compute_layout("letter", (mm(63), mm(88)))
+    sheets = grid_sheets(lay, 9)
+    label = "Fortune Clover - deck"
+    text = f"{label} - fronts - sheet 1/1"
+    spot = place_label(sheets[0][0], width_of(text))
+    assert spot is not None and spot.rotation == 90
+    buf = io.BytesIO()
+    c = Canvas(buf, pagesize=(lay.paper.width, lay.paper.height), invariant=1,
+               **fonts.canvas_kwargs())
+    draw_pages(c, sheets, [SheetItem(None, None)] * 9, place=lambda *a: None, label=label,
+               font=fonts.FONT_JA)
+    c.save()
+    pdf = pdfium.PdfDocument(buf.getvalue())
+    try:
+        page = pdf[0].get_textpage()
+        assert page.get_text_range().strip() == text
+        boxes = [page.get_charbox(i) for i in range(page.count_chars())
+                 if page.get_text_range(i, 1).strip()]
+    finally:
+        pdf.close()
+    x0 = min(b[0] for b in boxes)
+    x1 = max(b[2] for b in boxes)
+    y0 = min(b[1] for b in boxes)
+    y1 = max(b[3] for b in boxes)
+    line = spot.line_box(stringWidth(text, fonts.FONT_JA, spot.size))
+    # inside the strip (the '/' reaches a hair, < 0.1 mm, below the em box)
+    assert line.x - 0.05 <= x0 and x1 <= line.x1 + 0.25
+    assert y1 - y0 > 5 * (x1 - x0)                                  # turned: tall and thin
+    assert line.y - 0.5 <= y0 and y1 <= line.y1 + 0.5
