@@ -38,6 +38,10 @@ class GameEntry:
     stats: type[GameStats] | None = None
     #: The game's own data checks for ``pnp check`` (one line per problem).
     check_data: "DataCheck | None" = None
+    #: What the game's length (``State.turns``) counts, plural, as the
+    #: simulation reports name it: "turns" unless the game registers its own
+    #: word (a game counting attacks says "attacks").
+    length_unit: str = "turns"
 
     @property
     def slug(self) -> str:
@@ -54,14 +58,15 @@ _DISCOVERED = False
 
 def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
                   stats: type[GameStats] | None = None,
-                  check_data: DataCheck | None = None) -> None:
+                  check_data: DataCheck | None = None, length_unit: str = "turns") -> None:
     """Register ``game`` with its ``bots`` (the random bot is always added, and
     the searching bot ``mcts`` when the game can build a position from an
     observation).
 
     ``stats`` adds the game's own report figures; ``check_data`` the game's
     own data checks (e.g. card effects the engine interprets), which
-    ``pnp check`` runs before simulating.
+    ``pnp check`` runs before simulating; ``length_unit`` what ``State.turns``
+    counts (plural), as reports name a game's length.
     """
     table: dict[str, type[Bot]] = {RandomBot.name: RandomBot}
     for bot in bots:
@@ -70,7 +75,7 @@ def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
         table[bot.name] = bot
     if can_search(game) and SearchBot.name not in table:
         table[SearchBot.name] = SearchBot
-    _REGISTRY[game.slug] = GameEntry(game, table, stats, check_data)
+    _REGISTRY[game.slug] = GameEntry(game, table, stats, check_data, length_unit)
 
 
 def registered_games() -> dict[str, GameEntry]:

@@ -227,7 +227,7 @@ def run_simulation(data: "GameData", players: int | None, games: int,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
                           stats=entry.stats, cluster=cluster)
     elapsed = time.perf_counter() - started
-    report = build_report(result)
+    report = build_report(result, entry.length_unit)
     lines: list[str] = []
     if result.totals.stats is not None and report["game_figures"] is not None:
         lines = result.totals.stats.format(report["game_figures"]["figures"])
@@ -260,6 +260,13 @@ def _variants(data: "GameData", grid: Sequence[Mapping[str, str]], players: int 
         out.append(Variant(game, tuple(names), dict(entry.bots), entry.stats))
     assert n0 is not None
     return out, n0
+
+
+def _length_unit(slug: str) -> str:
+    """What the game's length counts ("turns", or the word the game registered)."""
+    from pnp.games.registry import game_entry
+
+    return game_entry(slug).length_unit
 
 
 def _params_key(variant: Variant) -> tuple[tuple[str, str], ...]:
@@ -324,6 +331,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     game0 = prepared[0].game
     doc = {"slug": data.slug, "title": game0.title, "swept": swept, "players": n0,
            "games": games, "seed": seed, "bots": list(prepared[0].bots),
+           "length_unit": _length_unit(data.slug),
            "invariants": invariants,
            "fixed_params": {k: v for k, v in sorted(game0.params.items()) if k not in swept},
            "rows": rows}
@@ -395,6 +403,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
                                            step_cap, bar, cluster=cluster, paired=True)
     assert pairs is not None
     game0 = prepared[0].game
+    unit = _length_unit(data.slug)
     rows = []
     for i, (change, result) in enumerate(zip(grid, results)):
         row = _row(result, change)
@@ -402,10 +411,11 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
             row["paired"] = pairs.to_dict(i)
             row["sentence"] = change_sentence(row["paired"]["differences"], n0,
                                               prepared[0].bots,
-                                              row["paired"]["games_paired"])
+                                              row["paired"]["games_paired"], unit)
         rows.append(row)
     doc: dict[str, Any] = {"slug": data.slug, "title": game0.title, "players": n0, "games": games,
            "seed": seed, "bots": list(prepared[0].bots), "invariants": invariants,
+           "length_unit": unit,
            "params": {k: v for k, v in sorted(game0.params.items())}, "rows": rows}
     out = [f"{game0.title} ({data.slug}): the rules as given against "
            f"{len(changes)} change{'s' if len(changes) != 1 else ''} — {n0} player"
@@ -422,7 +432,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         diffs = paired["differences"]
         for name in shown_outcomes(diffs, n0, prepared[0].bots):
             out.append("  " + format_difference(name, diffs[name],
-                                                outcome_label(name, prepared[0].bots)))
+                                                outcome_label(name, prepared[0].bots, unit)))
         own = [f for f in row["figures"] if f["name"] not in GENERIC_FIGURES]
         base_own = {f["name"]: f for f in rows[0]["figures"]}
         for f in own:

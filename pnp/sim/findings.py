@@ -350,7 +350,8 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     rules = [r for r in fnd.get("rules") or [] if r["games"]]
     if rules:
         second = "score" if n == 1 else "winner's margin"
-        out.append(f"Rules: games where each fired vs the others (mean turns; {second}):")
+        length = rep["config"].get("length_unit") or "turns"
+        out.append(f"Rules: games where each fired vs the others (mean {length}; {second}):")
         field = "best_score" if n == 1 else "margin"
         w = max(22, *(len(r["event"]) for r in rules))  # long names keep the columns
         for r in rules:
@@ -358,7 +359,7 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
             other_m = ("—" if r[f"{field}_otherwise"] is None
                        else f"{r[f'{field}_otherwise']:.2f}")
             share = fired_share(r["games"], r["games"] + r["games_otherwise"])
-            out.append(f"  {r['event']:<{w}} {share:>6} of games  turns "
+            out.append(f"  {r['event']:<{w}} {share:>6} of games  {length} "
                        f"{r['turns_when_fired']:.1f} vs {other_t}  {second.split()[-1]} "
                        f"{r[f'{field}_when_fired']:.2f} vs {other_m}"
                        + otherwise_note(r["games_otherwise"], r["games"]))

@@ -29,7 +29,7 @@ from typing import Any, Iterable, Sequence
 
 from pnp.sim.findings import fired_share, otherwise_note
 from pnp.sim.paired import excludes_zero, outcome_label, shown_outcomes
-from pnp.sim.sweep import GENERIC_FIGURES, is_rate
+from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
 
 #: Chart size (SVG user units = CSS px).
 WIDTH = 720
@@ -374,7 +374,8 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
                   f"{s['score_mean']:.2f} ({s['score_ci_low']:.2f}–{s['score_ci_high']:.2f})",
                   height=130, span=span) for s in seats]))
     ln = rep["length_turns"]
-    sections.append(_section("Game length (turns)", histogram(
+    length = cfg.get("length_unit") or "turns"
+    sections.append(_section(f"Game length ({length})", histogram(
         ln["histogram"], label=f"median {ln['median']:g}, p95 {ln['p95']}, max {ln['max']}")))
     bots = rep.get("bots")
     if bots:
@@ -425,7 +426,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     if rules:
         key = "best_score" if n == 1 else "margin"
         sections.append(_section("Rules: games where each fired vs the others", _table(
-            ["rule", "games", "per game", "turns (fired)", "turns (not)",
+            ["rule", "games", "per game", f"{length} (fired)", f"{length} (not)",
              "score (fired)" if n == 1 else "margin (fired)",
              "score (not)" if n == 1 else "margin (not)"],
             [(r["event"], fired_share(r["games"], r["games"] + r["games_otherwise"]),
@@ -532,8 +533,9 @@ def sweep_page(doc: dict[str, Any]) -> str:
     xs = [" ".join(str(v) if len(doc["swept"]) == 1 else f"{k}={v}"
                    for k, v in r["values"].items()) for r in rows]
     sections = []
+    unit = doc.get("length_unit") or "turns"
     for name, figs in _figure_series(rows):
-        sections.append(_section(name.replace("_", " "), line_chart(
+        sections.append(_section(figure_label(name, unit).replace("_", " "), line_chart(
             xs, [(name, [f["value"] for f in figs], [f["low"] for f in figs],
                   [f["high"] for f in figs])], pct=is_rate(name), x_label=", ".join(doc["swept"]))))
     paired = [r for r in rows if r.get("paired")]
@@ -546,7 +548,7 @@ def sweep_page(doc: dict[str, Any]) -> str:
             return (f"{_fmt(d['mean'], rate, True)} ({_fmt(d['low'], rate, True)} … "
                     f"{_fmt(d['high'], rate, True)})")
         sections.append(_section("Paired differences against the first row", _table(
-            ["values"] + names,
+            ["values"] + [outcome_label(n, doc["bots"], unit) for n in names],
             [(" ".join(f"{k}={v}" for k, v in r["values"].items()),
               *(cell(r["paired"]["differences"][n], n.startswith("win_")) for n in names))
              for r in paired]),
@@ -563,6 +565,7 @@ def compare_page(doc: dict[str, Any]) -> str:
     """A comparison: paired differences of each change with their intervals."""
     sections = []
     solo = doc["players"] == 1
+    unit = doc.get("length_unit") or "turns"
     for row in doc["rows"][1:]:
         label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
         diffs = row["paired"]["differences"]
@@ -573,12 +576,13 @@ def compare_page(doc: dict[str, Any]) -> str:
                  + [n for n in outcomes if not n.startswith("win_")])
         wins = [(outcome_label(n, doc["bots"]), diffs[n]["mean"], diffs[n]["low"],
                  diffs[n]["high"]) for n in shown if n.startswith("win_")]
-        other = [(n, diffs[n]["mean"], diffs[n]["low"], diffs[n]["high"]) for n in shown
-                 if not n.startswith("win_")]
+        other = [(outcome_label(n, doc["bots"], unit), diffs[n]["mean"], diffs[n]["low"],
+                  diffs[n]["high"]) for n in shown if not n.startswith("win_")]
         table = _table(
             ["outcome", "base", "changed", "difference (95% paired)", "two runs would give",
              "excludes 0"],
-            [(outcome_label(n, doc["bots"]), _fmt(diffs[n]["base_mean"], n.startswith("win_")),
+            [(outcome_label(n, doc["bots"], unit),
+              _fmt(diffs[n]["base_mean"], n.startswith("win_")),
               _fmt(diffs[n]["variant_mean"], n.startswith("win_")),
               f"{_fmt(diffs[n]['mean'], n.startswith('win_'), True)} "
               f"({_fmt(diffs[n]['low'], n.startswith('win_'), True)} … "

@@ -94,11 +94,12 @@ class Paired:
         return out
 
 
-def outcome_label(name: str, bots: Sequence[str]) -> str:
-    """``win_bot1`` with the bot it counts (``win_bot1 (random)``); other names as they are."""
+def outcome_label(name: str, bots: Sequence[str], length_unit: str = "turns") -> str:
+    """``win_bot1`` with the bot it counts (``win_bot1 (random)``), the length outcome
+    ``turns`` in the game's own unit (``attacks``); other names as they are."""
     if name.startswith("win_bot") and name[7:].isdigit() and int(name[7:]) < len(bots):
         return f"{name} ({bots[int(name[7:])]})"
-    return name
+    return length_unit if name == "turns" else name
 
 
 def excludes_zero(d: dict[str, Any]) -> bool:
@@ -138,18 +139,19 @@ def format_difference(name: str, d: dict[str, Any], label: str | None = None) ->
 
 
 def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str],
-                    games: int) -> str:
+                    games: int, length_unit: str = "turns") -> str:
     """What a rule change does, in words, saying only what its paired intervals show.
 
     ``diffs`` is :meth:`Paired.to_dict`'s ``differences``; ``bots`` the
-    ``--bots`` list (its per-position win shares are named when bots differ).
+    ``--bots`` list (its per-position win shares are named when bots differ);
+    ``length_unit`` what the game's length counts (the game registers it).
     """
     if not games:
         return "No game finished under both rules, so nothing can be compared: see the failures."
     parts: list[str] = []
     t = diffs["turns"]
     if excludes_zero(t):
-        parts.append(f"games run {abs(t['mean']):.2f} turns "
+        parts.append(f"games run {abs(t['mean']):.2f} {length_unit} "
                      f"{'longer' if t['mean'] > 0 else 'shorter'} "
                      f"({t['low']:+.2f} … {t['high']:+.2f})")
     solo = num_players == 1

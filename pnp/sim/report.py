@@ -94,8 +94,13 @@ def seat_balance(credits: Sequence[float], games: int) -> dict[str, Any]:
             "flagged": flagged}
 
 
-def build_report(result: SimResult) -> dict[str, Any]:
-    """The deterministic report dict (``--json`` body) for ``result``."""
+def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any]:
+    """The deterministic report dict (``--json`` body) for ``result``.
+
+    ``length_unit`` is what the game's length counts, as the game registered
+    it (:attr:`pnp.games.registry.GameEntry.length_unit`); the key
+    ``length_turns`` keeps its name whatever the unit.
+    """
     t: Aggregate = result.totals
     n = result.num_players
     m = t.completed
@@ -168,6 +173,7 @@ def build_report(result: SimResult) -> dict[str, Any]:
         "config": {"players": n, "games": result.games, "bots": list(result.bots),
                    "seat_rotation": mixed(result.bots), "seed": result.seed,
                    "score_unit": getattr(t.stats, "score_unit", "") or "",
+                   "length_unit": length_unit,
                    "invariants": result.invariants, "step_cap": result.step_cap,
                    "interval": INTERVAL_METHOD},
         "ok": result.ok,
@@ -288,7 +294,8 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
     if ln is None:
         out.append("No game completed; no statistics.")
     else:
-        out.append(f"Length (turns): min {ln['min']}, median {ln['median']:g}, "
+        out.append(f"Length ({cfg.get('length_unit') or 'turns'}): min {ln['min']}, "
+                   f"median {ln['median']:g}, "
                    f"p95 {ln['p95']}, max {ln['max']} (mean {ln['mean']:.1f})")
         d = rep["decisions"]
         out.append(f"Decisions: {d['total']} taken; {_num(d['mean_legal'])} legal actions "

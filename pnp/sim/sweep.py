@@ -131,6 +131,11 @@ def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, floa
     return rows
 
 
+def figure_label(name: str, length_unit: str = "turns") -> str:
+    """A key figure's column name: ``mean_turns`` in the game's own unit (``mean_attacks``)."""
+    return f"mean_{length_unit}" if name == "mean_turns" else name
+
+
 def format_sweep(doc: dict[str, Any]) -> str:
     """The sweep table: one row per variant, each figure with its 95% interval."""
     out = [f"{doc['title']} ({doc['slug']}): sweep of {', '.join(doc['swept'])} — "
@@ -148,7 +153,9 @@ def format_sweep(doc: dict[str, Any]) -> str:
     names = list(dict.fromkeys(f["name"] for r in doc["rows"] for f in r["figures"]))
     key_w = max(len(" ".join(f"{k}={v}" for k, v in r["values"].items())) for r in doc["rows"])
     key_w = max(key_w, 5)
-    head = "  " + "value".ljust(key_w) + "".join(f"  {n:>24}" for n in names)
+    unit = doc.get("length_unit") or "turns"
+    head = "  " + "value".ljust(key_w) + "".join(f"  {figure_label(n, unit):>24}"
+                                                 for n in names)
     out.append(head)
     for r in doc["rows"]:
         key = " ".join(f"{k}={v}" for k, v in r["values"].items())
@@ -175,7 +182,8 @@ def format_sweep(doc: dict[str, Any]) -> str:
         first = " ".join(f"{k}={v}" for k, v in doc["rows"][0]["values"].items())
         out.append("")
         out.append(f"Paired differences against {first} (the same deals; 95% intervals):")
-        out.append("  " + "value".ljust(key_w) + "".join(f"  {n:>26}" for n in names))
+        out.append("  " + "value".ljust(key_w) + "".join(
+            f"  {unit if n == 'turns' else n:>26}" for n in names))
         for r in paired:
             key = " ".join(f"{k}={v}" for k, v in r["values"].items())
             cells = []

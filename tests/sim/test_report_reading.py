@@ -416,7 +416,7 @@ def test_paired_modes_need_two_games_and_solo_compares_skip_wins() -> None:
     data = load_game_data(CARD_DATA, "episode2", strict=True)
     text, doc, _c = run_compare(data, ["starting_hp=10"], 1, 20, "heuristic", 1, 1, {})
     shown = [line.split()[0] for line in text.splitlines() if line.startswith("  ")]
-    assert "turns" in shown and "score_seat0" in shown
+    assert "attacks" in shown and "score_seat0" in shown  # 第2話 counts attacks
     assert not any(n.startswith("win_") or n == "winner_margin" for n in shown)
     page = compare_page(doc)
     assert "win_seat0" not in page and "winner_margin" not in page

@@ -8,7 +8,9 @@ from pnp.games.episode2.engine import Episode2Game, Episode2Observation, Episode
 from pnp.games.episode2.stats import Episode2Stats
 from pnp.games.registry import register_game
 
-register_game(Episode2Game, bots=(HeuristicBot, NoRetreatBot), stats=Episode2Stats)
+# A run's length is counted in attacks (one per 2-2-1 fight round), not turns.
+register_game(Episode2Game, bots=(HeuristicBot, NoRetreatBot), stats=Episode2Stats,
+              length_unit="attacks")
 
 __all__ = ["Episode2Game", "Episode2Observation", "Episode2State", "Episode2Stats",
            "HeuristicBot", "NoRetreatBot"]
