@@ -921,6 +921,38 @@ def side_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None
     return best[1] if best is not None else None
 
 
+def inner_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
+    """Return the lowest band across the page free of art and marks, or None.
+
+    For packed pages whose pieces reach the foot and both sides (a gutter-fold
+    small-parts page): a band between two rows of pieces, or between pieces
+    and the fold, across the printable width, ``MARK_GAP`` clear of all art
+    and :data:`LABEL_CLEARANCE` clear of every crop mark and fold line (each
+    taken as if it ran across the page, which only costs room). At least
+    :data:`LABEL_MIN_SIZE` deep, else None.
+    """
+    if isinstance(layout, PagePlan):
+        slots, marks = layout.slots, layout.marks + layout.folds
+    else:
+        slots = layout.slots_on_page(page)
+        marks = layout.marks[page] + (layout.folds if page == 0 else ())
+    if not slots:
+        return None
+    area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
+                layout.paper.height - 2 * layout.margin)
+    taken = [(s.bleed_rect.y - MARK_GAP, s.bleed_rect.y1 + MARK_GAP) for s in slots]
+    taken += [(r.y - LABEL_CLEARANCE, r.y1 + LABEL_CLEARANCE)
+              for r in (m.box(MARK_WIDTH) for m in marks)]
+    cursor = area.y
+    for lo, hi in _merge(taken) + [(area.y1, area.y1)]:
+        if min(lo, area.y1) - cursor >= LABEL_MIN_SIZE - EPS:
+            return Rect(area.x, cursor, area.w, min(lo, area.y1) - cursor)
+        cursor = max(cursor, hi)
+        if cursor >= area.y1:
+            break
+    return None
+
+
 def _transposed(r: Rect) -> Rect:
     """Return ``r`` mirrored across the diagonal (x and y swapped)."""
     return Rect(r.y, r.x, r.h, r.w)
@@ -934,7 +966,9 @@ def place_label(layout: SheetLayout | PagePlan, text_width: Callable[[float], fl
     (the caller measures its font; this stays geometry). At the foot first
     (:func:`label_box`), as every page had it; where that band is too
     shallow or too short, turned by 90 degrees up a side margin
-    (:func:`side_label_box`). Either way the label is as large as the
+    (:func:`side_label_box`); failing both (a packed page whose pieces
+    reach every edge), in the lowest free band between its rows
+    (:func:`inner_label_box`). Each way the label is as large as the
     space allows up to :data:`LABEL_MAX_SIZE`, at least
     :data:`LABEL_MIN_SIZE`, and keeps :data:`LABEL_CLEARANCE` from every
     crop mark.
@@ -951,6 +985,11 @@ def place_label(layout: SheetLayout | PagePlan, text_width: Callable[[float], fl
             # turned about its origin, the line's ascent points left: the
             # baseline stands one ascent right of the strip's outer edge
             return LabelSpot(side.x + LABEL_ASCENT * size, side.y, size, 90, side)
+    inner = inner_label_box(layout, page)
+    if inner is not None:
+        size = min(LABEL_MAX_SIZE, inner.h)
+        if text_width(size) <= inner.w + EPS:
+            return LabelSpot(inner.x, inner.y + LABEL_DESCENT * size, size, 0, inner)
     return None
 
 

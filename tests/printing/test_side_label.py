@@ -18,7 +18,7 @@ from pnp.printing.geometry import Rect, Segment
 from pnp.printing.imposition import (LABEL_ASCENT, LABEL_CLEARANCE, LABEL_MIN_SIZE,
                                      LABEL_ROOM_LENGTH, MARK_GAP, MARK_WIDTH, LabelSpot,
                                      PagePlan, compute_layout, label_box, place_label,
-                                     plan_sheet, side_label_box)
+                                     inner_label_box, plan_sheet, side_label_box)
 from pnp.printing.sheets import SheetItem, draw_pages, grid_sheets
 from pnp.render import fonts
 from pnp.units import mm, to_mm
@@ -198,3 +198,54 @@ def test_drawn_letter_sheet_puts_the_label_where_the_geometry_says() -> None:
     assert line.x - 0.05 <= x0 and x1 <= line.x1 + 0.25
     assert y1 - y0 > 5 * (x1 - x0)                                  # turned: tall and thin
     assert line.y - 0.5 <= y0 and y1 <= line.y1 + 0.5
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("kind", ["duplex", "gutterfold"])
+def test_packed_pages_have_a_footer_between_their_rows(paper: str, kind: str) -> None:
+    """Pieces reaching the foot and both sides: the label goes in a free band between rows."""
+    from pnp.printing.packing import Piece, pack_pieces
+
+    # 40 chips of 20 mm (Fortune Clover's small parts are 30): rows to every edge
+    pieces = [Piece(i, mm(20), mm(20), "circle", "chip") for i in range(40)]
+    pages = [page for sheet in pack_pieces(paper, pieces, kind=kind, bleed=mm(3))
+             for page in sheet]
+    inner_used = 0
+    for page in pages:
+        spot = place_label(page, width_of(LONGEST))
+        assert spot is not None, (paper, kind, page.part)
+        check_spot(page, spot, stringWidth(LONGEST, fonts.FONT_JA, spot.size))
+        inner_used += spot.box == inner_label_box(page) and spot.box != label_box(page)
+    if (paper, kind) == ("a4", "gutterfold"):
+        assert inner_used >= 1          # the fold page's foot and sides are full
+
+
+def test_inner_band_known_answer() -> None:
+    """Two rows of art with a 20 mm gap: the band is the gap less MARK_GAP each side."""
+    from pnp.printing.geometry import Bleed, Slot
+    from pnp.printing.papers import get_paper
+
+    paper = get_paper("a4", "portrait")
+    none = Bleed(0, 0, 0, 0)
+    low = Slot(0, "front", 0, Rect(MARGIN, MARGIN, mm(200), mm(50)), none)
+    high = Slot(1, "front", 0, Rect(MARGIN, MARGIN + mm(70), mm(200), mm(50)), none)
+    page = PagePlan((low, high), (), (), False, "fronts", paper, MARGIN)
+    box = inner_label_box(page)
+    assert box is not None
+    assert box.as_mm() == pytest.approx(Rect(MARGIN, MARGIN + mm(50) + MARK_GAP,
+                                             paper.width - 2 * MARGIN,
+                                             mm(20) - 2 * MARK_GAP).as_mm())
+    # a fold line 2 mm above the lower row leaves too little under it: the
+    # band starts 2 mm above the fold's stroke
+    fold = Segment(MARGIN, MARGIN + mm(52), paper.width - MARGIN, MARGIN + mm(52))
+    page = PagePlan((low, high), (), (fold,), False, "fold", paper, MARGIN)
+    box = inner_label_box(page)
+    assert box is not None
+    assert box.y == pytest.approx(MARGIN + mm(52) + MARK_WIDTH / 2 + LABEL_CLEARANCE)
+    assert box.y1 == pytest.approx(MARGIN + mm(70) - MARK_GAP)
+    # rows 1 mm apart leave no band between them: the next free band is above both
+    near = Slot(1, "front", 0, Rect(MARGIN, MARGIN + mm(51), mm(200), mm(50)), none)
+    box = inner_label_box(PagePlan((low, near), (), (), False, "fronts", paper, MARGIN))
+    assert box is not None
+    assert box.y == pytest.approx(MARGIN + mm(101) + MARK_GAP)
+    assert box.y1 == pytest.approx(paper.height - MARGIN)
