@@ -383,7 +383,9 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
                  bots["win"][name]["ci_high"]) for name in bots["names"]]
         if n > 1:
             sections.append(_section("Win shares by bot (per seat-game)", bar_chart(
-                rows, ref=rep["fair_share"], ref_label=f"luck {_pct(rep['fair_share'])}")))
+                rows, ref=rep["fair_share"], ref_label=f"luck {_pct(rep['fair_share'])}"),
+                '<p class="note">Intervals count games, not seats: a bot\'s seats in one '
+                "game are not independent (of its three seats, usually one at most wins).</p>"))
             # The win matrix as the text gives it (row finishes ahead of column).
             names = bots["names"]
             sections.append(_section("Head to head", _table(
@@ -586,7 +588,9 @@ def compare_page(doc: dict[str, Any]) -> str:
               _fmt(diffs[n]["variant_mean"], n.startswith("win_")),
               f"{_fmt(diffs[n]['mean'], n.startswith('win_'), True)} "
               f"({_fmt(diffs[n]['low'], n.startswith('win_'), True)} … "
-              f"{_fmt(diffs[n]['high'], n.startswith('win_'), True)})",
+              f"{_fmt(diffs[n]['high'], n.startswith('win_'), True)})"
+              # every game alike: a bound, not a t interval (pnp.intervals.paired_interval)
+              + (" bound, every game alike" if diffs[n].get("no_spread") else ""),
               "±" + _fmt(diffs[n]["unpaired_half_width"], n.startswith("win_")).rstrip("%")
               + (" pt" if n.startswith("win_") else ""),
               "yes" if excludes_zero(diffs[n]) else "")

@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import mean_interval, paired_interval, welch_half_width
+from pnp.intervals import mean_interval, none_differ_bound, paired_interval, welch_half_width
 
 
 def outcome_names(num_players: int, bots: Sequence[str]) -> list[str]:
@@ -86,6 +86,10 @@ class Paired:
             _bm, bsd, _bl, _bh = mean_interval(r[2], r[3], n)
             _vm, vsd, _vl, _vh = mean_interval(r[4], r[5], n)
             half = welch_half_width(bsd, vsd, n)
+            if half == 0.0 and n:
+                # Neither run varied: two independent runs could say no more than
+                # the bound (each mean within q·range of its value), not "±0".
+                half = none_differ_bound(n) * reach
             out["differences"][name] = {
                 "mean": round(mean, 6), "low": round(low, 6), "high": round(high, 6),
                 "no_spread": flat, "unpaired_half_width": round(half, 6),

@@ -98,6 +98,8 @@ def test_paired_three_games_alike_are_not_certain() -> None:
         pytest.approx(-q, abs=1e-6), pytest.approx(q, abs=1e-6))
     assert (d["turns"]["low"], d["turns"]["high"]) == (pytest.approx(-3.660786, abs=1e-6),
                                                        pytest.approx(4.830393, abs=1e-6))
+    # neither rule varied the win share: two runs give the same bound, not ±0
+    assert d["win_seat0"]["unpaired_half_width"] == pytest.approx(q, abs=1e-6)
     line = format_difference("turns", d["turns"])
     assert "95% bound, every game alike -3.66 … +4.83" in line and "*" not in line
 

@@ -255,7 +255,10 @@ def test_compare_page_shows_changes_as_signed_points_with_the_numbers() -> None:
     assert (f"<td>{100 * d['base_mean']:.1f}%</td><td>{100 * d['variant_mean']:.1f}%</td>"
             in page)
     turns = doc["rows"][1]["paired"]["differences"]["turns"]
-    assert f"<td>{turns['mean']:+.2f} ({turns['low']:+.2f} … {turns['high']:+.2f})</td>" in page
+    # −4 every game: the interval is the bound of a difference that never varied
+    assert turns["no_spread"]
+    assert (f"<td>{turns['mean']:+.2f} ({turns['low']:+.2f} … {turns['high']:+.2f}) bound, "
+            "every game alike</td>") in page
     assert "<th>excludes 0</th>" in page and "<td>yes</td>" in page  # turns: −4 every game
 
 
