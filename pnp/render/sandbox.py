@@ -14,8 +14,8 @@ including compiling its template.
 - everything a template renders (and every ``{% set %}`` block or macro
   output) is at most :data:`MAX_OUTPUT` characters;
 - one card side renders in at most :data:`RENDER_SECONDS` seconds: checked
-  at every step of every ``{% for %}`` loop, every call, attribute lookup
-  and chunk of output, in whatever thread renders (``pnp watch`` answers
+  at every step of every ``{% for %}`` loop, every call and attribute
+  lookup, and every 256 chunks of output, in whatever thread renders (``pnp watch`` answers
   previews from a background thread, where no signal can reach), so even a
   loop that does nothing is stopped; in the main thread on POSIX a timer
   signal also interrupts Python code a template set going that never
@@ -352,7 +352,7 @@ def render_budget(seconds: float | None = None) -> Iterator[None]:
     """Limit the template render inside the block to ``seconds`` (default RENDER_SECONDS).
 
     The deadline is per thread and checked cooperatively at every loop step,
-    call and chunk of output, so it holds in any thread; in the main thread
+    call and attribute lookup, so it holds in any thread; in the main thread
     on POSIX a timer signal also interrupts Python code that never reaches a
     check. An outer budget already running is left in charge.
     """
@@ -382,17 +382,31 @@ def render_budget(seconds: float | None = None) -> Iterator[None]:
             signal.signal(signal.SIGALRM, previous)
 
 
+#: The whole render checks the time once per this many chunks of output (a power of two).
+CHUNKS_PER_CHECK = 256
+
+
 def render_bounded(template: Any, context: dict[str, Any]) -> str:
-    """Render ``template`` with ``context`` within the time and output bounds."""
+    """Render ``template`` with ``context`` within the time and output bounds.
+
+    One loop over the template's output counts its characters and, every
+    :data:`CHUNKS_PER_CHECK` chunks, checks the time (a card yields thousands
+    of chunks; each loop step, call and attribute lookup inside the template
+    is checked anyway, so a chunk check only adds cost: without a loop or a
+    call the number of chunks is bounded by the template's length).
+    """
+    mask = CHUNKS_PER_CHECK - 1
     with render_budget():
-        return bounded_concat(_checked(template.generate(context)))
-
-
-def _checked(chunks: Iterable[str]) -> Iterator[str]:
-    """Pass the chunks on, checking the time between them."""
-    for chunk in chunks:
-        check_time()
-        yield chunk
+        collected: list[str] = []
+        total = 0
+        for part in template.generate(context):
+            total += len(part)
+            if total > MAX_OUTPUT:
+                raise _too_big("output", total, MAX_OUTPUT, "characters")
+            collected.append(part)
+            if not len(collected) & mask:
+                check_time()
+        return "".join(collected)
 
 
 def confine(path: Path, root: Path, what: str) -> Path:
