@@ -462,7 +462,29 @@ class Parser:
             raise self.fail(el, exc.message) from None
 
     def _element(self, el: _El, inh: _Inh) -> Node | None:
-        """Dispatch on the element's tag (errors are located by the caller)."""
+        """Dispatch on the element's tag (errors are located by the caller).
+
+        A card's shape is looked up first among the shapes parsed from the
+        same element before (see :data:`_PARSED`).
+        """
+        tag = el.tag
+        if self.strict and tag in _SHAPES:
+            key = (tag, tuple(el.attrs.items()), inh.fill, inh.stroke, inh.stroke_width,
+                   inh.dash, inh.join, inh.cap, inh.evenodd, inh.opacity, inh.color,
+                   self.scale, self.ref_w, self.ref_h)
+            try:
+                return _PARSED[key]
+            except KeyError:
+                pass
+            node = self._parse_element(el, inh)
+            if len(_PARSED) >= _PARSED_LIMIT:
+                _PARSED.clear()
+            _PARSED[key] = node
+            return node
+        return self._parse_element(el, inh)
+
+    def _parse_element(self, el: _El, inh: _Inh) -> Node | None:
+        """Parse one element by its tag (the work :meth:`_element` may skip)."""
         tag = el.tag
         if self.strict:
             if tag not in _ALLOWED or tag in ("span", "br", "clip"):
@@ -736,6 +758,16 @@ class Parser:
                     raise
                 raise self.fail(child, exc.message) from None
 
+
+#: Card shapes (rect, circle, path, …) by everything their node depends on:
+#: the element's tag and attributes (not its template line), the inherited
+#: settings and the parser's scale and reference size. The frames, panels
+#: and rules of a deck's cards come from the same template lines with the
+#: same attributes; each is parsed once (lengths, transform, style, path,
+#: bounding box) instead of once per card. Only elements that parsed are
+#: kept, so every error is still found and located as before.
+_PARSED: dict[tuple, Node | None] = {}
+_PARSED_LIMIT = 20_000
 
 #: Shapes seen while parsing, so identical shapes of many cards (frames,
 #: panels, rules) are one object: a build's memory then grows with what differs
