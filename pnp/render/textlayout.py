@@ -26,6 +26,7 @@ Piece = tuple
 NO_START = kinsoku.NO_START
 NO_END = kinsoku.NO_END
 INSEPARABLE = kinsoku.INSEPARABLE
+_KATAKANA = kinsoku.KATAKANA
 #: A last line with this many characters or fewer is avoided when the line
 #: before it can give up a word (a 1–2 character last line reads as a mistake).
 SHORT_LAST_LINE = 2
@@ -302,7 +303,12 @@ def break_lines(chs: list[_Chunk], budget: float) -> list[tuple[list[tuple[_Chun
         if ch.width > budget + eps:
             return None
         if line and lw + ch.glue + ch.width > budget + eps:
-            k = _word_start(line, chs, i, budget)
+            # most line ends are not inside a katakana word: two set look-ups
+            # decide that before any function call (this loop is hot)
+            k = len(line)
+            if not ch.lead and ch.atoms and ch.atoms[0].ch in _KATAKANA \
+                    and line[-1][0].atoms[-1].ch in _KATAKANA:
+                k = _word_start(line, chs, i, budget)
             if k == len(line):
                 lines.append((line, lw))
                 line, lw = [], 0.0
