@@ -32,6 +32,9 @@ STYLE = """
 :root { --ink: #222; --accent: #1f5c73; --muted: #5f5f5f; --rule: #b9c3c8; --tint: #eef3f5; }
 html { font-size: 17px; }
 body { margin: 0; color: var(--ink); background: #fff; line-height: 1.65; line-break: strict; }
+/* Japanese: break between phrases, never inside a word such as スート (the PDF's
+   katakana-word rule, pnp.render.kinsoku); browsers without auto-phrase ignore it. */
+:lang(ja) body { word-break: auto-phrase; }
 main { max-width: 44rem; margin: 0 auto; padding: 1.5rem 1.2rem 4rem; }
 header.cover { text-align: center; padding: 2rem 0 1rem; border-bottom: 2px solid var(--accent); }
 header.cover h1 { color: var(--accent); font-size: 2.3rem; margin: 0 0 .2rem; }

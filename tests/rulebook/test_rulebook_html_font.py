@@ -158,14 +158,15 @@ def test_unicode_range_joins_runs() -> None:
 
 
 def _fonts_after_load(chromium: str, page: Path, tmp: Path) -> str:
-    """``family=status`` of each face in ``document.fonts`` once the page and its fonts loaded.
+    """``family=status`` of each face once the page and its fonts loaded, and word-break.
 
     A copy of the page gets a probe script that writes them into the DOM;
     ``--virtual-time-budget`` lets the promise settle before ``--dump-dom``.
     """
     probe = ('<script>window.addEventListener("load", () => document.fonts.ready.then(() => '
              'document.body.setAttribute("data-fonts", [...document.fonts].map('
-             'f => f.family + "=" + f.status).join(";"))));</script>')
+             'f => f.family + "=" + f.status).join(";") + " word-break:" + '
+             'getComputedStyle(document.querySelector("main p")).wordBreak)));</script>')
     probed = tmp / f"probed-{page.name}"
     probed.write_text(page.read_text(encoding="utf-8").replace("</body>", probe + "</body>"),
                       encoding="utf-8")
@@ -182,7 +183,10 @@ def test_embedded_face_loads_in_a_browser(chromium: str, book: Book, tmp_path: P
     for lang in ("ja", "en"):
         page = tmp_path / f"rulebook-{lang}.html"
         page.write_text(book(lang), encoding="utf-8")
-        assert _fonts_after_load(chromium, page, tmp_path) == f"{FAMILY}=loaded"
+        # Japanese paragraphs break between phrases (no スー/ト); English as usual.
+        breaks = "auto-phrase" if lang == "ja" else "normal"
+        assert (_fonts_after_load(chromium, page, tmp_path)
+                == f"{FAMILY}=loaded word-break:{breaks}")
     _dom, log, img = _browse(chromium, tmp_path / "rulebook-ja.html", tmp_path)
     console = [line for line in log.splitlines() if ":CONSOLE" in line or "net::ERR" in line]
     assert console == [], console
