@@ -13,7 +13,9 @@ The same goes for ``pdfdocEnc``, which turns every string ReportLab writes
 (each card form's and page's content, every name and number of every PDF
 object) into bytes through a pure-Python charmap codec, ~20 µs a kilobyte:
 :func:`pdfdoc_encode` gives plain ASCII the C ``ascii`` codec, the same
-bytes, and leaves everything else to ReportLab's codec.
+bytes, and leaves everything else to ReportLab's codec; and ``PDFName``,
+which escapes a dictionary key character by character every time an object
+is written, is remembered (:func:`memoised_name`).
 
 Pinned, too: with the C accelerator installed a user got a rulebook whose
 bytes differed from everyone else's (a table column at ``131.9087`` against
@@ -103,6 +105,30 @@ def pdfdoc_encode(x: Any) -> Any:
     return x
 
 
+def memoised_name(original: Callable[[str], str]) -> Callable[[str], str]:
+    """Return ReportLab's ``PDFName`` with its results remembered.
+
+    ``PDFName`` escapes a dictionary key character by character in Python
+    each time an object is written; a PDF file has a few dozen distinct keys
+    written thousands of times.
+    """
+    memo: dict[str, str] = {}
+
+    def pdf_name(data: str) -> str:
+        """ReportLab's ``PDFName``, remembered (see :mod:`pnp.render.rlspeed`)."""
+        hit = memo.get(data) if type(data) is str else None
+        if hit is None:
+            hit = original(data)
+            if type(data) is str:
+                if len(memo) >= MEMO_LIMIT:
+                    memo.clear()
+                memo[data] = hit
+        return hit
+
+    pdf_name.__wrapped__ = original  # type: ignore[attr-defined]
+    return pdf_name
+
+
 def memoised(original: Callable[..., str]) -> Callable[..., str]:
     """Return ``fp_str`` with its results remembered per argument tuple.
 
@@ -130,7 +156,7 @@ def memoised(original: Callable[..., str]) -> Callable[..., str]:
 
 
 def install() -> None:
-    """Give ReportLab's modules pnp's number formatter (memoised), text width and encoder (once).
+    """Give ReportLab pnp's number formatter, text width, encoder and name memo (once).
 
     The formatter and the width replace ReportLab's whichever they are, the
     pure-Python ones or the C accelerator's, so every PDF has the same bytes
@@ -147,6 +173,8 @@ def install() -> None:
             module = sys.modules.get(name)
             if module is not None and getattr(module, "pdfdocEnc", None) is original:
                 module.pdfdocEnc = pdfdoc_encode  # type: ignore[attr-defined]
+    if not hasattr(pdfdoc.PDFName, "__wrapped__"):
+        pdfdoc.PDFName = memoised_name(pdfdoc.PDFName)   # pdfdoc looks it up each call
     current = rl_accel.fp_str
     if getattr(current, "__wrapped__", None) is pdf_number:
         return  # installed already

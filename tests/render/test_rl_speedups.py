@@ -59,3 +59,20 @@ def test_glyph_table_is_read_once_and_subsets_are_reportlabs(monkeypatch: pytest
     assert face.get_table("head") == plain.get_table("head")
     subset = [ord(c) for c in "カードを1枚引く。山札ABC★"]
     assert face.makeSubset(subset) == plain.makeSubset(subset)
+
+
+def test_names_are_reportlabs_and_remembered() -> None:
+    """PDFName's escaping (spaces, delimiters, non-ASCII) is ReportLab's, made once per name."""
+    calls: list[str] = []
+
+    def original(data: str) -> str:
+        calls.append(data)
+        return pdfdoc.PDFName.__wrapped__(data)  # type: ignore[attr-defined]
+
+    rlspeed.install()
+    name = rlspeed.memoised_name(original)
+    for data in ("Type", "Font Name", "A#(b)/c", "Café", "Type"):
+        assert name(data) == pdfdoc.PDFName.__wrapped__(data)  # type: ignore[attr-defined]
+    assert name("Font Name") == "/Font#20Name"
+    assert calls == ["Type", "Font Name", "A#(b)/c", "Café"]
+    assert pdfdoc.PDFName("Font Name") == "/Font#20Name"
