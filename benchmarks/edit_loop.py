@@ -1,6 +1,6 @@
 """Benchmark the edit loop and the build (issue 10): prints one figure per line.
 
-Run:  .venv/bin/python benchmarks/edit_loop.py [--repeat 5] [--big 2500]
+Run:  .venv/bin/python benchmarks/edit_loop.py [--repeat 5] [--big 2500] [--baseline DIR]
 
 - preview: `pnp preview fortuna reel reel-5-bolt` as a whole process: the
   first run (cold caches; it draws the card itself and starts the preview
@@ -28,6 +28,9 @@ Wall times on a shared machine swing with its load, so every figure is the
 best of --repeat runs and CPU time (user + system) is printed beside it.
 Targets: preview ≤ 150 ms, build ≤ 2x bare ReportLab per face (CPU), ≤ 150 MB
 at 2,500 distinct cards. ``--parts preview`` (or watch, build) runs only those.
+``--baseline DIR`` times the build lines of a second copy of pnp's code too
+(``git archive OLD | tar -x -C DIR``), each run right after the same run of
+this checkout's code: a before/after comparison under the same load.
 Python's bytecode cache is on for the pnp child processes (as for any
 installed package) except in the line that says otherwise.
 """
@@ -91,9 +94,9 @@ def best(runs: list[tuple[float, float, str]]) -> tuple[float, float]:
     return wall, cpu
 
 
-def env_with(cache: Path) -> dict[str, str]:
-    """The environment of a child: our checkout first, our own cache folder."""
-    env = dict(os.environ, PNP_CACHE_DIR=str(cache), PYTHONPATH=str(ROOT))
+def env_with(cache: Path, code: Path = ROOT) -> dict[str, str]:
+    """The environment of a child: pnp's code from ``code`` first, our own cache folder."""
+    env = dict(os.environ, PNP_CACHE_DIR=str(cache), PYTHONPATH=str(code))
     env.pop("PYTHONDONTWRITEBYTECODE", None)     # measure as users run it
     return env
 
@@ -306,7 +309,7 @@ def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, floa
     return float(out[0]), float(out[1])
 
 
-def build(tmp: Path, repeat: int, big: list[int]) -> None:
+def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) -> None:
     """Build time per face against bare ReportLab (cold and warm caches), and memory.
 
     Four kinds of `pnp build` run interleaved with the bare script, one of
@@ -322,44 +325,66 @@ def build(tmp: Path, repeat: int, big: list[int]) -> None:
     - warm with one card edited: a different text on one card each round (a
       copy of the data), the edit loop's usual rebuild (only that deck's
       sheet file is drawn).
+
+    ``baseline``: another copy of pnp's code (e.g. ``git archive`` of an older
+    commit, unpacked); its builds run in the same rounds, each right after
+    the same build of this checkout's code, with caches of its own, and are
+    printed below them (the same data and templates, this checkout's).
     """
-    warm_cache = tmp / "cache-warm"
-    rest_cache = tmp / "cache-rest"
-    edit_cache = tmp / "cache-edit"
     # a copy of the data whose one card (a Fortune Clover fortune) changes every round
     edited = tmp / "card_data"
     shutil.copytree(ROOT / "card_data", edited)
     table = edited / "fortune_clover" / "fortune.csv"
     text = table.read_text(encoding="utf-8")
+    codes = [("", ROOT)] + ([(" (baseline)", baseline.resolve())] if baseline else [])
 
-    def run(out: Path, cache: Path, data: Path = ROOT / "card_data", rulebooks: bool = False,
-            **extra: str) -> tuple[float, float, str]:
+    def run(code: Path, out: Path, cache: Path, data: Path = ROOT / "card_data",
+            rulebooks: bool = False, **extra: str) -> tuple[float, float, str]:
+        # run in the code's folder: `python -m` puts the working folder first on the path
         return timed(PNP + ["build", "--out", str(out), "--data-dir", str(data),
                             "--templates-dir", str(ROOT / "templates"), "-q"]
-                     + ([] if rulebooks else ["--no-rulebook"]), ROOT,
-                     dict(env_with(cache), **extra))
+                     + ([] if rulebooks else ["--no-rulebook"]), code,
+                     dict(env_with(cache, code), **extra))
 
     faces = _faces(tmp / "build-prime")
-    run(tmp / "build-prime", warm_cache)                 # fills the warm cache (and bytecode)
-    run(tmp / "build-prime", rest_cache, PNP_BUILD_CACHE="0")
-    run(tmp / "build-prime", edit_cache, edited)
-    # the default `pnp build` (rulebooks too), warm, and warm after the same card edit
-    book_cache, book_edit = tmp / "cache-books", tmp / "cache-books-edit"
-    run(tmp / "build-prime", book_cache, rulebooks=True)
-    run(tmp / "build-prime", book_edit, edited, rulebooks=True)
-    cold, cold_build, off, warm, edit, bare, books, books_edit = ([] for _ in range(8))
+    for k, (_, code) in enumerate(codes):
+        c = tmp / f"code{k}"
+        run(code, c / "build-prime", c / "cache-warm")    # fills the warm cache (and bytecode)
+        run(code, c / "build-prime", c / "cache-rest", PNP_BUILD_CACHE="0")
+        run(code, c / "build-prime", c / "cache-edit", edited)
+        # the default `pnp build` (rulebooks too), warm, and warm after the same card edit
+        run(code, c / "build-prime", c / "cache-books", rulebooks=True)
+        run(code, c / "build-prime", c / "cache-books-edit", edited, rulebooks=True)
+    kinds = ("cold", "cold_build", "off", "warm", "edit", "books", "books_edit")
+    runs: dict[tuple[int, str], list[tuple[float, float, str]]] = {
+        (k, kind): [] for k in range(len(codes)) for kind in kinds}
+    bare = []
     for i in range(repeat):
-        cold.append(run(tmp / f"build-cold{i}", tmp / f"cache-cold{i}"))
-        # the build caches cold, compiled templates and fonts kept (as for "caches off")
-        shutil.copytree(rest_cache, tmp / f"cache-cb{i}")
-        cold_build.append(run(tmp / f"build-cb{i}", tmp / f"cache-cb{i}"))
-        off.append(run(tmp / f"build-off{i}", rest_cache, PNP_BUILD_CACHE="0"))
-        warm.append(run(tmp / f"build-warm{i}", warm_cache))
-        books.append(run(tmp / f"build-books{i}", book_cache, rulebooks=True))
+        for kind in ("cold", "cold_build", "off", "warm", "books"):
+            for k, (_, code) in enumerate(codes):
+                c = tmp / f"code{k}"
+                if kind == "cold":
+                    done = run(code, c / f"build-cold{i}", c / f"cache-cold{i}")
+                elif kind == "cold_build":
+                    # the build caches cold, compiled templates and fonts kept (as for "off")
+                    shutil.copytree(c / "cache-rest", c / f"cache-cb{i}")
+                    done = run(code, c / f"build-cb{i}", c / f"cache-cb{i}")
+                elif kind == "off":
+                    done = run(code, c / f"build-off{i}", c / "cache-rest", PNP_BUILD_CACHE="0")
+                elif kind == "warm":
+                    done = run(code, c / f"build-warm{i}", c / "cache-warm")
+                else:
+                    done = run(code, c / f"build-books{i}", c / "cache-books", rulebooks=True)
+                runs[(k, kind)].append(done)
         table.write_text(text.replace("4枚しかないので", f"4枚しかないので{'。' * (i + 1)}", 1),
                          encoding="utf-8")
-        edit.append(run(tmp / f"build-edit{i}", edit_cache, edited))
-        books_edit.append(run(tmp / f"build-books-edit{i}", book_edit, edited, rulebooks=True))
+        for k, (_, code) in enumerate(codes):
+            c = tmp / f"code{k}"
+            runs[(k, "edit")].append(run(code, c / f"build-edit{i}", c / "cache-edit", edited))
+        for k, (_, code) in enumerate(codes):
+            c = tmp / f"code{k}"
+            runs[(k, "books_edit")].append(run(code, c / f"build-books-edit{i}",
+                                               c / "cache-books-edit", edited, rulebooks=True))
         bare.append(timed([PY, "-c", BARE, str(faces), str(tmp / "bare.pdf")], tmp,
                           env_with(tmp / "cache-bare")))
     bare_cpu = min(r[1] for r in bare)
@@ -367,21 +392,24 @@ def build(tmp: Path, repeat: int, big: list[int]) -> None:
           f"(wall of the same run)")
     print(f"  bare ReportLab, same faces  {bare_cpu * 1000 / faces:.3f} ms CPU   "
           f"({min(r[0] for r in bare) * 1000 / faces:.2f} ms wall)")
-    for label, runs in (("pnp, cold caches", cold), ("pnp, cold build caches", cold_build),
-                        ("pnp, build caches off", off),
-                        ("pnp, warm caches", warm), ("pnp, warm, one card edited", edit)):
-        cpu = min(r[1] for r in runs)
-        wall = min(r[0] for r in runs)
-        print(f"  {label:<27} {cpu * 1000 / faces:.3f} ms CPU   ({wall * 1000 / faces:.2f} ms "
-              f"wall)  -> pnp/bare {cpu / bare_cpu:.1f}x CPU (target <= 2x)")
+    for kind, label in (("cold", "pnp, cold caches"), ("cold_build", "pnp, cold build caches"),
+                        ("off", "pnp, build caches off"), ("warm", "pnp, warm caches"),
+                        ("edit", "pnp, warm, one card edited")):
+        for k, (tag, _) in enumerate(codes):
+            cpu = min(r[1] for r in runs[(k, kind)])
+            wall = min(r[0] for r in runs[(k, kind)])
+            print(f"  {label + tag:<38} {cpu * 1000 / faces:.3f} ms CPU   ({wall * 1000 / faces:.2f} "
+                  f"ms wall)  -> pnp/bare {cpu / bare_cpu:.1f}x CPU (target <= 2x)")
     print("  (cold: a fresh cache folder per run; cold build caches: the same, but with the "
           "compiled templates and fonts of the caches-off line; caches off: PNP_BUILD_CACHE=0 "
           "with fonts and compiled templates cached; warm: every cache filled by an earlier "
           "build; one card edited: warm, after a new text on one Fortune Clover card)")
-    for label, runs in (("pnp build (rulebooks too), warm", books),
-                        ("the same, one card edited", books_edit)):
-        print(f"  {label:<33} {min(r[0] for r in runs) * 1000:6.0f} ms wall  "
-              f"{min(r[1] for r in runs) * 1000:6.0f} ms CPU")
+    for kind, label in (("books", "pnp build (rulebooks too), warm"),
+                        ("books_edit", "the same, one card edited")):
+        for k, (tag, _) in enumerate(codes):
+            done = runs[(k, kind)]
+            print(f"  {label + tag:<44} {min(r[0] for r in done) * 1000:6.0f} ms wall  "
+                  f"{min(r[1] for r in done) * 1000:6.0f} ms CPU")
     print("  (the default `pnp build`: every game's sheets and its two rulebooks; the edit "
           "typesets the edited game's rulebooks again)")
     env = env_with(tmp / "cache-memory")      # cold build caches: every layout made
@@ -413,6 +441,9 @@ def main() -> None:
     parser.add_argument("--big", type=int, nargs="*", default=[500, 2500])
     parser.add_argument("--parts", default="preview,watch,build",
                         help="comma-separated: preview, watch, build")
+    parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
+                        help="build: also time the pnp code in DIR (e.g. `git archive` of "
+                             "an older commit, unpacked), interleaved in the same rounds")
     args = parser.parse_args()
     parts = {p.strip() for p in args.parts.split(",")}
     print(f"edit loop and build, {os.cpu_count()} CPU(s), load {os.getloadavg()[0]:.1f}, "
@@ -423,7 +454,7 @@ def main() -> None:
         if "watch" in parts:
             watch_latency(Path(tmp), args.repeat)
         if "build" in parts:
-            build(Path(tmp), args.repeat, args.big)
+            build(Path(tmp), args.repeat, args.big, args.baseline)
 
 
 if __name__ == "__main__":
