@@ -143,9 +143,19 @@ class _CachedFace(TTFontFace):
         A build subsets each font once per PDF file and glyph set (IPAexGothic:
         a few per file), which meant reading the 6 MB font and compressing
         the subset every time; the cache keeps the compressed subset per font
-        file and glyph list (see :mod:`pnp.render.diskcache`). The bytes are
-        those ReportLab makes: only made once.
+        file and glyph list (see :mod:`pnp.render.diskcache`), and this process
+        keeps the subsets it made (:data:`_made_subsets`): files with the same
+        characters in the same order (most often ASCII alone) share them. The bytes are those
+        ReportLab makes: only made once.
         """
+        made = (self._tag, tuple(subset)) if self._tag is not None else None
+        hit = _made_subsets.get(made) if made is not None else None
+        if hit is not None:
+            # a glyph set this process subset before: half of a build's
+            # subsets are repeats (most files embed the same ASCII subset of
+            # the Latin faces, 21 of VeraBd's 28)
+            self._packed = hit
+            return hit[0]
         store = _subset_cache() if self._tag is not None else None
         key = _subset_key(self._tag or "", subset)
         packed = store.get(key) if store is not None else None
@@ -161,6 +171,8 @@ class _CachedFace(TTFontFace):
             if store is not None:
                 store.put(key, packed)
         self._packed = (data, packed)
+        if made is not None:
+            _remember_subset(made, self._packed)
         return data
 
     def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:  # noqa: N802
@@ -194,6 +206,24 @@ class AlreadyFlate:
     def encode(data: bytes) -> bytes:
         """Return ``data`` unchanged: it was compressed already."""
         return data
+
+
+#: Subsets made in this process: (font tag, code points) -> (font program, compressed).
+_made_subsets: dict[tuple[str, tuple[int, ...]], tuple[bytes, bytes]] = {}
+#: Most bytes :data:`_made_subsets` holds (a few dozen subsets of ~50 KB each).
+MADE_SUBSETS_LIMIT = 16 * 2**20
+_made_bytes = 0
+
+
+def _remember_subset(key: tuple[str, tuple[int, ...]], made: tuple[bytes, bytes]) -> None:
+    """Keep a subset for this process, forgetting all once :data:`MADE_SUBSETS_LIMIT` is passed."""
+    global _made_bytes
+    size = len(made[0]) + len(made[1])
+    if _made_bytes + size > MADE_SUBSETS_LIMIT:
+        _made_subsets.clear()
+        _made_bytes = 0
+    _made_subsets[key] = made
+    _made_bytes += size
 
 
 #: Most bytes the font subset cache keeps (see :mod:`pnp.render.diskcache`).

@@ -76,3 +76,30 @@ def test_names_are_reportlabs_and_remembered() -> None:
     assert name("Font Name") == "/Font#20Name"
     assert calls == ["Type", "Font Name", "A#(b)/c", "Café"]
     assert pdfdoc.PDFName("Font Name") == "/Font#20Name"
+
+
+def test_a_glyph_set_is_subset_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The same font and characters again (another PDF file): ReportLab's bytes, made once."""
+    monkeypatch.setattr(fonts, "_subset_store", None)      # no disk cache: only the process
+    monkeypatch.setattr(fonts, "_made_subsets", {})
+    monkeypatch.setattr(fonts, "_made_bytes", 0)
+    made: list[int] = []
+    real = TTFontFace.makeSubset
+
+    def spy(self: TTFontFace, subset: list[int]) -> bytes:
+        made.append(len(subset))
+        return real(self, subset)
+
+    monkeypatch.setattr(TTFontFace, "makeSubset", spy)
+    face = fonts._cached_face(fonts.ipaex_path())
+    latin = list(range(32, 127))
+    first = face.makeSubset(latin)
+    again = face.makeSubset(latin)
+    other = face.makeSubset(latin[:-1])
+    assert made == [95, 94]
+    assert again == first == real(TTFontFace(str(fonts.ipaex_path())), latin)
+    assert other != first
+    assert face._packed[0] is other                        # what addSubsetObjects swaps in
+    monkeypatch.setattr(fonts, "MADE_SUBSETS_LIMIT", len(first))   # too small for two
+    face.makeSubset(list(range(40, 60)))
+    assert len(fonts._made_subsets) == 1                   # forgotten all at once, then kept
