@@ -143,19 +143,12 @@ class _CachedFace(TTFontFace):
         A build subsets each font once per PDF file and glyph set (IPAexGothic:
         a few per file), which meant reading the 6 MB font and compressing
         the subset every time; the cache keeps the compressed subset per font
-        file and glyph list (see :mod:`pnp.render.diskcache`), and this process
-        keeps the subsets it made (:data:`_made_subsets`): files with the same
-        characters in the same order (most often ASCII alone) share them. The bytes are those
+        file and glyph list (see :mod:`pnp.render.diskcache`); what it does
+        not have, this process makes once (:data:`_made_subsets`): files
+        with the same characters in the same order (most often ASCII alone)
+        share a subset even with the subset cache off. The bytes are those
         ReportLab makes: only made once.
         """
-        made = (self._tag, tuple(subset)) if self._tag is not None else None
-        hit = _made_subsets.get(made) if made is not None else None
-        if hit is not None:
-            # a glyph set this process subset before: half of a build's
-            # subsets are repeats (most files embed the same ASCII subset of
-            # the Latin faces, 21 of VeraBd's 28)
-            self._packed = hit
-            return hit[0]
         store = _subset_cache() if self._tag is not None else None
         key = _subset_key(self._tag or "", subset)
         packed = store.get(key) if store is not None else None
@@ -166,13 +159,22 @@ class _CachedFace(TTFontFace):
             except zlib.error:  # an intact file that is not ours: make it anew
                 data = None
         if data is None or packed is None:
-            data = super().makeSubset(subset)
-            packed = zlib.compress(data)  # what ReportLab's Flate filter would write
+            made = (self._tag, tuple(subset)) if self._tag is not None else None
+            hit = _made_subsets.get(made) if made is not None else None
+            if hit is not None:
+                # a glyph set this process subset before: half of a build's
+                # subsets are repeats (most files embed the same ASCII subset
+                # of the Latin faces, 21 of VeraBd's 28); without a subset
+                # cache (PNP_BUILD_CACHE=0) only this memory has them
+                data, packed = hit
+            else:
+                data = super().makeSubset(subset)
+                packed = zlib.compress(data)  # what ReportLab's Flate filter would write
+                if made is not None:
+                    _remember_subset(made, (data, packed))
             if store is not None:
-                store.put(key, packed)
+                store.put(key, packed)   # a missing or damaged entry is written anew
         self._packed = (data, packed)
-        if made is not None:
-            _remember_subset(made, self._packed)
         return data
 
     def addSubsetObjects(self, doc: Any, fontname: str, subset: list[int]) -> Any:  # noqa: N802
