@@ -98,7 +98,9 @@ class Aggregate:
     #: Per event: [games it fired, winner's margin, turns and best return summed over them].
     event_games: list[list[float]] = field(default_factory=list)
     #: Card and rule findings (``pnp.sim.findings``): key → [seat-games, win
-    #: credit, return sum, return sum of squares], from the game's ``card_uses``.
+    #: credit, return sum, return sum of squares, then per game the key was in
+    #: (clusters): games, Σ m², Σ c², Σ c·m, Σ S², Σ S·m] (see ``_add_cards``),
+    #: from the game's ``card_uses``.
     cards: dict[str, list[float]] = field(default_factory=dict)
     #: Games whose standings were followed during play, games the eventual
     #: winner was behind at the start of the last third, lead changes summed
@@ -199,18 +201,44 @@ class Aggregate:
                                   *(c / m if m else 0.0 for c, m in zip(by_pos, count))))
 
     def _add_cards(self, uses: Sequence[Any], credit: list[float], ret: list[float]) -> None:
-        """Count each seat's card and rule keys once per game."""
+        """Count each seat's card and rule keys once per game, and each key's game once.
+
+        Per seat-game: uses, win credit, return and its square. Per game the
+        key was in (its holders' results in one game are not independent:
+        exactly one win is shared among all seats): the games, and Σ m², Σ c²,
+        Σ c·m, Σ S², Σ S·m over them, where ``m`` is the seats that had the
+        key, ``c`` their win credit and ``S`` their returns summed, for
+        intervals clustered by game (:func:`pnp.intervals.ratio_share_interval`,
+        :func:`pnp.intervals.ratio_mean_interval`). A fixed number of sums per
+        key, whatever the number of games.
+        """
         cards = self.cards
+        in_game: dict[str, list[float]] = {}  # key → [m, c, S] of this game
         for s, keys in enumerate(uses):
             r = ret[s]
+            c = credit[s]
             for key in set(keys):
                 row = cards.get(key)
                 if row is None:
-                    row = cards[key] = [0, 0.0, 0.0, 0.0]
+                    row = cards[key] = [0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, 0.0]
                 row[0] += 1
-                row[1] += credit[s]
+                row[1] += c
                 row[2] += r
                 row[3] += r * r
+                mine = in_game.get(key)
+                if mine is None:
+                    mine = in_game[key] = [0.0, 0.0, 0.0]
+                mine[0] += 1
+                mine[1] += c
+                mine[2] += r
+        for key, (m, c, total) in in_game.items():
+            row = cards[key]
+            row[4] += 1
+            row[5] += m * m
+            row[6] += c * c
+            row[7] += c * m
+            row[8] += total * total
+            row[9] += total * m
 
     def _add_drama(self, standings: Sequence[Sequence[float]], winners: list[int]) -> None:
         """Was the winner behind at the start of the last third; how often the lead changed."""
@@ -326,8 +354,8 @@ class Aggregate:
             if mine_c is None:
                 self.cards[card] = card_row[:]
             else:
-                for i in range(4):
-                    mine_c[i] += card_row[i]
+                for i, v in enumerate(card_row):
+                    mine_c[i] += v
         for i in range(4):
             self.drama[i] += other.drama[i]
         for bot, g in other.bot_games.items():

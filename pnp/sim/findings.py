@@ -25,13 +25,21 @@ interval lies above the group average and its share is at least
 :data:`LIFT`× the average, a **trap** when the interval lies below and the
 share is at most 1/LIFT of it. In a solo game (every seat-game "wins") the
 same test runs on the mean return instead.
+
+The intervals count *games*, not seat-games: the seats that had a key in
+one game share that game's single win, so their results are one
+observation. Each game the key was in contributes its holders' share of the
+win and their returns summed; the win share's interval is Wilson's on the
+effective sample size of that clustered ratio, the mean return's a
+cluster-robust Student t interval (:func:`_key_intervals`). The group
+average a key is judged against pools every use and is not an interval.
 """
 
 from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pnp.intervals import mean_interval, wilson_interval
+from pnp.intervals import ratio_mean_interval, ratio_share_interval, t_interval, wilson_interval
 
 #: A key must differ from its group's average by this factor to be flagged.
 LIFT = 1.2
@@ -50,29 +58,54 @@ def _r(x: float) -> float:
     return round(float(x), 6)
 
 
+def _key_intervals(row: Sequence[float]) -> tuple[float, float, float, float, float, float]:
+    """``(win share, low, high, mean return, low, high)`` of one key, over games.
+
+    A full row (:attr:`pnp.sim.aggregate.Aggregate.cards`) carries per-game
+    sums: the holders of a key in one game count as one observation (one win
+    is shared among all seats), so the share's interval is
+    :func:`~pnp.intervals.ratio_share_interval` and the mean's
+    :func:`~pnp.intervals.ratio_mean_interval`, both over the games the key
+    was in. A 4-value row (a hand-made table) has no per-game sums and is
+    read as independent seat-games: Wilson and Student t over them.
+    """
+    uses, credit, total, sq = row[0], row[1], row[2], row[3]
+    if len(row) >= 10:
+        games = int(row[4])
+        share, low, high = ratio_share_interval(credit, uses, games, row[5], row[6], row[7])
+        mean, mlo, mhi = ratio_mean_interval(total, uses, games, row[5], row[8], row[9])
+        return share, low, high, mean, mlo, mhi
+    n = int(uses)
+    share = credit / n if n else 0.0
+    low, high = wilson_interval(share, n)
+    mean, _sd, mlo, mhi = t_interval(total, sq, n)
+    return share, low, high, mean, mlo, mhi
+
+
 def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str, Any]]:
     """Per key: uses, win share and mean return with 95% intervals, group average, flag.
 
     ``cards`` maps ``"group:name"`` to [seat-games, win credit, Σ return,
-    Σ return²] (:attr:`pnp.sim.aggregate.Aggregate.cards`). Rows are sorted
-    by group, then by win share (or mean return in a solo game), best first.
+    Σ return², and the per-game sums] (:attr:`pnp.sim.aggregate.Aggregate.cards`);
+    intervals count games, not seat-games (:func:`_key_intervals`). Rows are
+    sorted by group, then by win share (or mean return in a solo game), best first.
     """
     solo = num_players == 1
     groups: dict[str, list[float]] = {}
-    for key, (uses, credit, total, _sq) in cards.items():
+    for key, sums in cards.items():
         g = groups.setdefault(key.partition(":")[0], [0.0, 0.0, 0.0])
-        g[0] += uses
-        g[1] += credit
-        g[2] += total
+        g[0] += sums[0]
+        g[1] += sums[1]
+        g[2] += sums[2]
     rows: list[dict[str, Any]] = []
     for key in sorted(cards):
-        uses_f, credit, total, sq = cards[key]
-        uses = int(uses_f)
+        uses = int(cards[key][0])
         group, _, name = key.partition(":")
         g_uses, g_credit, g_total = groups[group]
-        share = credit / uses if uses else 0.0
-        low, high = wilson_interval(share, uses)
-        mean, _sd, mlo, mhi = mean_interval(total, sq, uses)
+        share, low, high, mean, mlo, mhi = _key_intervals(cards[key])
+        row: dict[str, Any] = {"key": key, "group": group, "name": name, "uses": uses}
+        if len(cards[key]) >= 10:
+            row["games"] = int(cards[key][4])
         avg_share = g_credit / g_uses if g_uses else 0.0
         avg_mean = g_total / g_uses if g_uses else 0.0
         value, lo, hi, avg = (mean, mlo, mhi, avg_mean) if solo else (share, low, high,
@@ -83,11 +116,11 @@ def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str
                 flag = "dominant"
             elif hi < avg and value <= avg / LIFT:
                 flag = "trap"
-        rows.append({"key": key, "group": group, "name": name, "uses": uses,
-                     "win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
-                     "score_mean": _r(mean), "score_ci_low": _r(mlo),
-                     "score_ci_high": _r(mhi), "group_win_share": _r(avg_share),
-                     "group_score_mean": _r(avg_mean), "flag": flag})
+        row.update({"win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
+                    "score_mean": _r(mean), "score_ci_low": _r(mlo),
+                    "score_ci_high": _r(mhi), "group_win_share": _r(avg_share),
+                    "group_score_mean": _r(avg_mean), "flag": flag})
+        rows.append(row)
     rank = "score_mean" if solo else "win_share"
     rows.sort(key=lambda r: (r["group"], -r[rank], r["name"]))
     return rows
@@ -129,7 +162,7 @@ def drama_figures(drama: Sequence[int]) -> dict[str, Any] | None:
         return None
     share = behind / games
     low, high = wilson_interval(share, games)
-    mean, _sd, mlo, mhi = mean_interval(changes, sq, games)
+    mean, _sd, mlo, mhi = t_interval(changes, sq, games)
     return {"games": games, "winner_behind_at_last_third": _r(share), "ci_low": _r(low),
             "ci_high": _r(high), "lead_changes_mean": _r(mean), "lead_changes_ci_low": _r(mlo),
             "lead_changes_ci_high": _r(mhi)}
@@ -323,8 +356,9 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     n = rep["config"]["players"]
     rows = fnd.get("cards") or []
     if rows:
-        out.append("Cards and rules (per seat-game that had it; shared wins split; "
-                   "judged against the group average):")
+        # intervals count games: a key's holders in one game share its one win
+        out.append("Cards and rules (per seat-game that had it; shared wins split; 95% "
+                   "intervals over games; judged against the group average):")
         groups: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             groups.setdefault(row["group"], []).append(row)

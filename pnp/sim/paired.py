@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import mean_interval, none_differ_bound, paired_interval, welch_half_width
+from pnp.intervals import none_differ_bound, paired_interval, t_interval, welch_half_width
 
 
 def outcome_names(num_players: int, bots: Sequence[str]) -> list[str]:
@@ -83,8 +83,8 @@ class Paired:
         for name, r in zip(self.names, self.sums[variant]):
             reach = 1.0 if name.startswith("win_") or not n else max(1.0, r[7] - r[6])
             mean, low, high, flat = paired_interval(r[0], r[1], n, -reach, reach)
-            _bm, bsd, _bl, _bh = mean_interval(r[2], r[3], n)
-            _vm, vsd, _vl, _vh = mean_interval(r[4], r[5], n)
+            _bm, bsd, _bl, _bh = t_interval(r[2], r[3], n)
+            _vm, vsd, _vl, _vh = t_interval(r[4], r[5], n)
             half = welch_half_width(bsd, vsd, n)
             if half == 0.0 and n:
                 # Neither run varied: two independent runs could say no more than

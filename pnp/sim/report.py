@@ -7,8 +7,9 @@ co-winner 1/k) and with every tie on top score split evenly (what the seat
 order alone would give if the tie-break did not exist), with the tie rates.
 Seat balance is judged by one chi-square test over all seats; when it
 rejects equal shares, every seat whose 95% interval excludes 1/N is flagged.
-Intervals are 95% Wilson score intervals for shares and normal intervals for
-means. The dict is deterministic (same seed → same dict, whatever ``jobs``
+Intervals are 95% Wilson score intervals for shares and Student t intervals
+(n − 1 degrees of freedom) for means: honest from 2 games on, where a normal
+interval is 6.5 times too narrow. The dict is deterministic (same seed → same dict, whatever ``jobs``
 was); timings are not part of it.
 """
 
@@ -17,15 +18,15 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import (chi_square_uniform, mean_interval, ratio_mean_interval,
-                           share_over_games, wilson_interval)
+from pnp.intervals import (chi_square_uniform, ratio_mean_interval, share_over_games,
+                           t_interval, wilson_interval)
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
 from pnp.sim.findings import (card_table, drama_figures, fired_share, format_findings,
                               rule_table, sentences)
 from pnp.sim.runner import SimResult
 
-INTERVAL_METHOD = "Wilson score, 95% (shares); normal, 95% (means)"
+INTERVAL_METHOD = "Wilson score, 95% (shares); Student t, 95%, n - 1 df (means)"
 #: Bots' intervals count games, not seat-games (pnp.intervals.share_over_games).
 BOT_INTERVAL_METHOD = ("over games (a bot's seats in one game are not independent): "
                        "Wilson score, 95%, of its share of each game's win, per seat; "
@@ -119,7 +120,7 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
     split_credit = [_credit(t.top[s]) for s in range(n)]
     seats = []
     for s in range(n):
-        mean, sd, lo, hi = mean_interval(t.score_sum[s], t.score_sq[s], m)
+        mean, sd, lo, hi = t_interval(t.score_sum[s], t.score_sq[s], m)
         share = rules_credit[s] / m if m else 0.0
         low, high = wilson_interval(share, m)
         split = split_credit[s] / m if m else 0.0

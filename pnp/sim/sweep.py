@@ -14,7 +14,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Sequence
 
 from pnp.errors import PnpError
-from pnp.intervals import mean_interval, wilson_interval
+from pnp.intervals import t_interval, wilson_interval
 from pnp.sim.runner import SimResult
 
 #: Key figures every game has (:func:`key_figures`); the rest are the game's own.
@@ -118,7 +118,7 @@ def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, floa
     total = sum(k * v for k, v in t.lengths.items())
     sq = sum(k * k * v for k, v in t.lengths.items())
     if m:  # no finished game has no length (it printed 0.00 (0.00–0.00))
-        mean, _sd, lo, hi = mean_interval(total, sq, m)
+        mean, _sd, lo, hi = t_interval(total, sq, m)
         rows.append(_fig("mean_turns", mean, lo, hi))
     n = result.num_players
     if n > 1 and m:
@@ -173,7 +173,7 @@ def format_sweep(doc: dict[str, Any]) -> str:
         flag = "" if r["ok"] else "  FAILURES"
         out.append("  " + key.ljust(key_w) + "".join(f"  {c:>24}" for c in cells) + flag)
     out.append("")
-    out.append("Figures are rates with 95% Wilson intervals, or means with 95% normal "
+    out.append("Figures are rates with 95% Wilson intervals, or means with 95% Student t "
                "intervals (names starting with mean_).")
     paired = [r for r in doc["rows"] if r.get("paired")]
     if paired:

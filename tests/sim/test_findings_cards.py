@@ -7,7 +7,7 @@ from typing import Any, Sequence
 import pytest
 
 from pnp.games.api import State
-from pnp.intervals import wilson_interval
+from pnp.intervals import Z95, t_quantile, wilson_interval
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.findings import card_table, drama_figures, rule_table, sentences
 
@@ -68,11 +68,17 @@ def test_card_win_rates_by_hand() -> None:
     agg.add_game(_Fake([10, 4], [0]), ("x", "x"), [1, 1], [1, 1])
     agg.add_game(_Fake([3, 7], [1]), ("x", "x"), [1, 1], [1, 1])
     agg.add_game(_Fake([5, 5], [0, 1]), ("x", "x"), [1, 1], [1, 1])
-    assert agg.cards == {"card:A": [3, 2.5, 22.0, 174.0], "card:B": [3, 1.5, 18.0, 134.0]}
+    # then per game (one holder a game here): games, Σm², Σc², Σc·m, ΣS², ΣS·m
+    assert agg.cards == {"card:A": [3, 2.5, 22.0, 174.0, 3, 3.0, 2.25, 2.5, 174.0, 22.0],
+                         "card:B": [3, 1.5, 18.0, 134.0, 3, 3.0, 1.25, 1.5, 134.0, 18.0]}
     rows = {r["name"]: r for r in card_table(agg.cards, 2)}
     a = rows["A"]
     assert a["uses"] == 3 and a["win_share"] == pytest.approx(2.5 / 3)
-    assert (a["ci_low"], a["ci_high"]) == pytest.approx(wilson_interval(2.5 / 3, 3), abs=1e-6)
+    # over games: residuals c − R = 1/6, 1/6, −1/3 (Σ² 1/6), var 1/36, R(1 − R)/var = 5,
+    # capped at 3 seat-games, × (z/t₂)² (pnp.intervals.ratio_share_interval)
+    n_eff = 3 * (Z95 / t_quantile(0.975, 2)) ** 2
+    assert (a["ci_low"], a["ci_high"]) == pytest.approx(wilson_interval(2.5 / 3, n_eff),
+                                                        abs=1e-6)
     assert a["score_mean"] == pytest.approx(22 / 3)
     assert a["group_win_share"] == pytest.approx(4 / 6)  # all uses of the group pooled
     assert rows["B"]["score_mean"] == pytest.approx(6.0)
