@@ -827,8 +827,37 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
     """Play GAME many times with automated players and report how it plays.
 
     Exits 1 if any game broke an invariant or hit the step cap (the report
-    shows the seed and action trace that reproduce it).
+    shows the seed and action trace that reproduce it). Ctrl-C exits 130 with
+    one line saying what was written (usually nothing: reports are written
+    at the end, each atomically).
     """
+    from pnp.fileio import recording_writes
+
+    with recording_writes() as written:
+        try:
+            code = _simulate(game, players, games, bots, seed, jobs, params, sweeps,
+                             invariants, no_invariants, step_cap, compares, ladder, budgets,
+                             json_path, html_path, cluster, quiet, data_dir)
+        except KeyboardInterrupt:
+            # Pressed before the worker pool or the cluster took over Ctrl-C
+            # (loading the data, a one-process run, writing the reports): the
+            # same words as theirs (pnp.sim.stopped), not the generic "interrupted".
+            from pnp.errors import Interrupted
+            from pnp.sim.stopped import interrupted
+
+            if not written:
+                raise interrupted() from None
+            raise Interrupted("interrupted after writing "
+                              + ", ".join(str(p) for p in written)) from None
+    sys.exit(code)
+
+
+def _simulate(game: str, players: int | None, games: int, bots: str | None, seed: int,
+              jobs: int, params: tuple[str, ...], sweeps: tuple[str, ...], invariants: str,
+              no_invariants: bool, step_cap: int, compares: tuple[str, ...], ladder: bool,
+              budgets: str | None, json_path: Path | None, html_path: Path | None,
+              cluster: str | None, quiet: bool, data_dir: Path | None) -> int:
+    """``pnp simulate``'s work (see :func:`simulate_command`); returns the exit code."""
     from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
     from pnp.games import game_entry
     from pnp.sim import run_compare, run_ladder, run_simulation, run_sweep
@@ -839,7 +868,7 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
     if bots is not None and bots.strip() in ("list", "help"):
         for name, cls in entry.bots.items():
             click.echo(f"{name:<12} {cls.summary or cls.__doc__ or ''}".rstrip())
-        return
+        return 0
     modes = [name for name, on in (("--sweep", sweeps), ("--compare", compares),
                                    ("--ladder", ladder)) if on]
     if len(modes) > 1:
@@ -865,7 +894,7 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
         text, _report, code = run_simulation(data, bots=played, **common)
     # With --json - the JSON owns standard output; the readable report goes to stderr.
     click.echo(text, nl=False, err=json_path is not None and str(json_path) == "-")
-    sys.exit(code)
+    return code
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -225,7 +225,7 @@ def run_simulation(data: "GameData", players: int | None, games: int,
     with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players") as bar:
         result = simulate(game, players, games, names, seed, jobs=jobs, invariants=invariants,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
-                          stats=entry.stats, cluster=cluster)
+                          stats=entry.stats, cluster=cluster, length_unit=entry.length_unit)
     elapsed = time.perf_counter() - started
     report = build_report(result, entry.length_unit)
     lines: list[str] = []
@@ -257,7 +257,8 @@ def _variants(data: "GameData", grid: Sequence[Mapping[str, str]], players: int 
         game, n, names, entry = _prepare(data, players, bots, {**params, **combo}, invariants,
                                          json_path)
         n0 = n if n0 is None else n0
-        out.append(Variant(game, tuple(names), dict(entry.bots), entry.stats))
+        out.append(Variant(game, tuple(names), dict(entry.bots), entry.stats,
+                           entry.length_unit))
     assert n0 is not None
     return out, n0
 
@@ -509,7 +510,8 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
     game, n, _names, _entry = _prepare(data, players, [field], params, invariants, json_path)
     with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}") as bar:
         doc = skill_ladder(game, n, games, seed, steps, field, dict(entry.bots), entry.stats,
-                           jobs, invariants, step_cap, bar, cluster)
+                           jobs, invariants, step_cap, bar, cluster,
+                           length_unit=entry.length_unit)
     doc["score_unit"] = getattr(entry.stats, "score_unit", "") or ""
     doc["sentences"] = [] if n == 1 else ladder_sentences(doc)
     if n == 1:

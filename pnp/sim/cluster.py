@@ -23,7 +23,8 @@ import threading
 from types import FrameType
 from typing import Any, Callable, Iterator, Sequence, TypeVar
 
-from pnp.errors import Interrupted, PnpError
+from pnp.errors import PnpError
+from pnp.sim.stopped import interrupted
 
 #: The runner's per-variant set-up, one task (a chunk of games) and its result.
 SetupT = TypeVar("SetupT")
@@ -159,7 +160,7 @@ def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluste
     ``run_task(setups, task)`` is the runner's (:func:`pnp.sim.runner.run_task`),
     passed in so this module needs nothing from the runner that calls it.
     Ctrl-C at any time, start-up included, closes what was started and
-    raises :class:`Interrupted`.
+    raises :class:`pnp.errors.Interrupted` (:func:`pnp.sim.stopped.interrupted`).
     """
     made: list[Any] = []  # [LocalCluster,] Client: closed in reverse order below
     try:
@@ -185,7 +186,7 @@ def dask_results(setups: Sequence[SetupT], tasks: list[TaskT], jobs: int, cluste
         # asyncio reports it as "Task exception was never retrieved" with a
         # traceback when the task is collected. The run is over: say it once.
         logging.getLogger("asyncio").setLevel(logging.CRITICAL)
-        raise Interrupted("interrupted: cluster tasks cancelled; nothing was written")
+        raise interrupted("cluster tasks cancelled") from None
     finally:
         for thing in reversed(made):
             thing.close()

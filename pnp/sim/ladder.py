@@ -19,7 +19,7 @@ from pnp.games.api import Game
 from pnp.games.bots import Bot
 from pnp.games.search import SearchBot
 from pnp.games.stats import GameStats
-from pnp.intervals import mean_interval, share_over_games
+from pnp.intervals import ratio_mean_interval, share_over_games, t_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
 from pnp.sim.sweep import is_rate
 
@@ -35,11 +35,13 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
                  stats: type[GameStats] | None = None, jobs: int = 1,
                  invariants: str = "off", step_cap: int = DEFAULT_STEP_CAP,
                  progress: Progress | None = None, cluster: str | None = None,
-                 searcher: str = SearchBot.name) -> dict[str, Any]:
+                 searcher: str = SearchBot.name, length_unit: str = "turns"
+                 ) -> dict[str, Any]:
     """Play every rung and return the ladder as a JSON-ready dict (see module docstring).
 
     ``searcher`` names the searching bot in ``bot_classes`` (its
-    ``configure`` must accept an iteration count as the option).
+    ``configure`` must accept an iteration count as the option);
+    ``length_unit`` what the game's length counts (for failure messages).
     """
     if searcher not in bot_classes:
         raise PnpError(f"--ladder: {game.slug} has no searching bot {searcher!r} (its Game "
@@ -49,7 +51,7 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
         (f"{searcher}:{b}",) + (field,) * (num_players - 1) for b in budgets]
     if solo:
         specs.insert(0, (field,))
-    variants = [Variant(game, spec, bot_classes, stats) for spec in specs]
+    variants = [Variant(game, spec, bot_classes, stats, length_unit) for spec in specs]
     results, pairs = simulate_variants(variants, num_players, games, seed, jobs, invariants,
                                        step_cap, progress, cluster=cluster, paired=solo)
     fair = 1.0 / num_players
@@ -62,12 +64,15 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
             credit = sum(c / (k + 1) for k, c in enumerate(t.bot_wins.get(name, [])))
             share = credit / g if g else 0.0
             # over games, as the report's bot table (one seat a game here: the same)
-            low, high = share_over_games(credit, g, int(t.bot_by_game.get(name, [0])[0]))
-            ssum, ssq = t.bot_score.get(name, [0.0, 0.0])
+            games_in, seats_sq, sum_sq, cross = t.bot_by_game.get(name, [0, 0.0, 0.0, 0.0])
+            low, high = share_over_games(credit, g, int(games_in))
+            # its mean score over games too (Student t; one seat a game: the
+            # plain t interval of its scores)
+            mean, mlo, mhi = ratio_mean_interval(t.bot_score.get(name, [0.0, 0.0])[0], g,
+                                                 int(games_in), seats_sq, sum_sq, cross)
         else:
             g = t.completed
-            ssum, ssq = t.score_sum[0], t.score_sq[0]
-        mean, _sd, mlo, mhi = mean_interval(ssum, ssq, g)
+            mean, _sd, mlo, mhi = t_interval(t.score_sum[0], t.score_sq[0], g)
         rung: dict[str, Any] = {
             "bot": name, "budget": int(name.partition(":")[2] or 0), "seat_games": g,
             "score_mean": round(mean, 6), "score_ci_low": round(mlo, 6),

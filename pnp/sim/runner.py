@@ -36,6 +36,7 @@ from pnp.games.bots import Bot, BotFactory, RandomBot, bot_factory
 from pnp.games.stats import GameStats
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import seat_bots
+from pnp.sim.stopped import interrupted
 from pnp.sim.invariants import (CLONE_EVERY, FULL_GAMES, REPLAY_EVERY, Deck, check_cheap,
                                 check_clones, check_final, check_state, describe, replay,
                                 safe_text)
@@ -247,8 +248,11 @@ class _Checked:
 def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
                   step_cap: int, level: str, deck: Deck | None,
                   check_rng: random.Random, replay_at_end: bool,
-                  standing: Standing | None = None) -> _Checked:
+                  standing: Standing | None = None, length_unit: str = "turns") -> _Checked:
     """Play one game recording every action and checking invariants at ``level``.
+
+    ``length_unit`` names what ``State.turns`` counts in the step-cap message
+    (the game registers it: 第2話 counts attacks).
 
     ``level`` is ``"full"`` (every legal action on a clone), ``"sample"`` (on
     one step in CLONE_EVERY at random, one randomly drawn legal action on a clone)
@@ -295,7 +299,8 @@ def _play_checked(game: Game[Any], num_players: int, deal: int, bots: list[Bot],
                 break
             if step >= step_cap:
                 out.status = "step_cap"
-                out.message = f"no end after {step_cap} actions ({state.turns()} turns)"
+                out.message = (f"no end after {step_cap} actions ({state.turns()} "
+                               f"{length_unit})")
                 return out
             if p >= num_players:
                 out.status, out.message = "invariant", f"step {step}: current_player() is {p}"
@@ -366,6 +371,8 @@ class _Setup:
     game: Game[Any]
     bot_classes: dict[str, BotFactory]
     stats: type[GameStats] | None
+    #: What the game's ``State.turns`` counts, for messages ("turns", "attacks").
+    length_unit: str = "turns"
 
 
 #: The variants a worker process plays, installed once by :func:`_init_worker`
@@ -445,7 +452,7 @@ def run_chunk(setup: _Setup, job: _Chunk) -> Aggregate:
         out = _play_checked(game, n, deal, make_bots(classes, game, job.seed, g),
                             job.step_cap, level, deck,
                             random.Random(derive_seed(job.seed, g, "check")),
-                            replay_at_end or fast_failed, standing)
+                            replay_at_end or fast_failed, standing, setup.length_unit)
         if out.status == "ok" and fast_failed:
             out.status = "error"
             out.message = ("the fast loop failed but a checked re-play of the same "
@@ -535,7 +542,7 @@ def _pool_results(setups: Sequence[_Setup], tasks: list[_Chunk], jobs: int,
     except KeyboardInterrupt:
         pool.terminate()
         pool.join()
-        raise Interrupted("interrupted: worker processes stopped; nothing was written")
+        raise interrupted("worker processes stopped") from None
     except BaseException:
         pool.terminate()
         raise
@@ -570,6 +577,8 @@ class Variant:
     bots: tuple[str, ...]
     bot_classes: Mapping[str, type[Bot]]
     stats: type[GameStats] | None = None
+    #: What the game's length counts (:attr:`pnp.games.registry.GameEntry.length_unit`).
+    length_unit: str = "turns"
 
 
 def _result(game: Game[Any], num_players: int, games: int, bots: tuple[str, ...], seed: int,
@@ -600,7 +609,8 @@ def simulate_variants(variants: Sequence[Variant], num_players: int, games: int,
     from pnp.sim.paired import Paired
 
     setups = [_Setup(v.game, {name: bot_factory(name, v.bot_classes)
-                              for name in sorted(set(v.bots))}, v.stats) for v in variants]
+                              for name in sorted(set(v.bots))}, v.stats, v.length_unit)
+              for v in variants]
     started = time.perf_counter()
     size = min(chunk_size(list(s.bot_classes.values())) for s in setups)
     bounds = chunk_bounds(games, size)
@@ -645,7 +655,7 @@ def simulate(game: Game[Any], num_players: int, games: int, bots: Sequence[str],
              stats: type[GameStats] | None = None,
              max_traces: int = DEFAULT_MAX_TRACES,
              start_method: str | None = None,
-             cluster: str | None = None) -> SimResult:
+             cluster: str | None = None, length_unit: str | None = None) -> SimResult:
     """Play ``games`` games of ``game`` and collect a :class:`SimResult`.
 
     ``bots`` are names (looked up in ``bot_classes``; default: the game's
@@ -655,17 +665,22 @@ def simulate(game: Game[Any], num_players: int, games: int, bots: Sequence[str],
     number of games just finished. ``start_method`` picks the multiprocessing
     start method (None: the platform default); the worker code is spawn-safe.
     ``cluster`` runs the chunks on Dask (see :func:`run_tasks`).
-    Arguments are assumed valid (see :func:`pnp.sim.run_simulation`).
+    ``length_unit`` (what the game's length counts, for messages) defaults to
+    the game's registered one. Arguments are assumed valid (see
+    :func:`pnp.sim.run_simulation`).
     """
-    if bot_classes is None:
+    if bot_classes is None or length_unit is None:
         from pnp.games.registry import registered_games
         entry = registered_games().get(game.slug)
-        bot_classes = dict(entry.bots) if entry else {RandomBot.name: RandomBot}
-        stats = stats if stats is not None else (entry.stats if entry else None)
+        if bot_classes is None:
+            bot_classes = dict(entry.bots) if entry else {RandomBot.name: RandomBot}
+            stats = stats if stats is not None else (entry.stats if entry else None)
+        if length_unit is None:
+            length_unit = entry.length_unit if entry else "turns"
     results, _ = simulate_variants(
-        [Variant(game, tuple(bots), bot_classes, stats)], num_players, games, seed, jobs,
-        invariants, step_cap, progress, max_traces=max_traces, start_method=start_method,
-        cluster=cluster)
+        [Variant(game, tuple(bots), bot_classes, stats, length_unit)], num_players, games,
+        seed, jobs, invariants, step_cap, progress, max_traces=max_traces,
+        start_method=start_method, cluster=cluster)
     return results[0]
 
 
