@@ -376,10 +376,12 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
             for row in shown:
                 win = ("" if n == 1 else f"  win {100 * row['win_share']:5.1f}% "
                        f"({100 * row['ci_low']:4.1f}–{100 * row['ci_high']:4.1f})")
+                # one game gives no spread: "63.00 (63.00–63.00)" would read as certain
+                spread = (f"({row['score_ci_low']:.2f}–{row['score_ci_high']:.2f})"
+                          if row.get("games", 2) >= 2 else "(1 game: no interval)")
                 out.append(
                     f"    {row['name']:<22} {row['uses']:>7} {unit}{win}  score "
-                    f"{row['score_mean']:6.2f} ({row['score_ci_low']:.2f}–"
-                    f"{row['score_ci_high']:.2f})"
+                    f"{row['score_mean']:6.2f} {spread}"
                     + (f"  {_flag_label(group, row['flag'], n == 1)}" if row["flag"] else ""))
     rules = [r for r in fnd.get("rules") or [] if r["games"]]
     if rules:

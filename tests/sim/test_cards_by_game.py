@@ -139,3 +139,15 @@ def test_hand_made_rows_are_read_as_independent_seat_games() -> None:
     assert "games" not in row
     # scores 10, 7, 5: mean 7.333333, sd 2.516611, t₂ 4.302653 → ± 6.251609
     assert (row["score_ci_low"], row["score_ci_high"]) == (1.081724, 13.584943)
+
+
+def test_a_key_seen_in_one_game_shows_no_score_interval() -> None:
+    """One game has no spread: the text says so instead of "63.00 (63.00–63.00)"."""
+    from pnp.sim.findings import format_findings
+
+    agg = Aggregate(4, (), ("x",), stats=_Uses([[["card:Q"], [], [], []]]))  # type: ignore
+    agg.add_game(_Ended([63, 1, 2, 3], 0), ("x",) * 4, [1] * 4, [1] * 4)  # type: ignore
+    rep = {"config": {"players": 4}, "findings": {"cards": card_table(agg.cards, 4)}}
+    line = next(x for x in format_findings(rep) if " Q " in x)
+    assert line.endswith("score  63.00 (1 game: no interval)"), line
+    assert "win 100.0% (" in line  # the share keeps its (wide) Wilson interval
