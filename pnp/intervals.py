@@ -266,7 +266,7 @@ def ratio_mean_interval(total: float, units: float, clusters: int, units_sq: flo
 
 def ratio_share_interval(credit: float, units: float, clusters: int, units_sq: float,
                          credit_sq: float, cross: float) -> tuple[float, float, float]:
-    """``(share, low, high)``: a win share per unit (Σ c / Σ m) with a 95 % interval over clusters.
+    """``(share, low, high)``: a win share per unit (Σ c / Σ m), 95 % interval over clusters.
 
     For a card held by a varying number of seats a game: each cluster (a
     game) gives its ``m`` holders' win credit ``c`` (0…1: a game has one

@@ -9,8 +9,8 @@ Seat balance is judged by one chi-square test over all seats; when it
 rejects equal shares, every seat whose 95% interval excludes 1/N is flagged.
 Intervals are 95% Wilson score intervals for shares and Student t intervals
 (n − 1 degrees of freedom) for means: honest from 2 games on, where a normal
-interval is 6.5 times too narrow. The dict is deterministic (same seed → same dict, whatever ``jobs``
-was); timings are not part of it.
+interval is 6.5 times too narrow. The dict is deterministic (same seed →
+same dict, whatever ``jobs`` was); timings are not part of it.
 """
 
 from __future__ import annotations
