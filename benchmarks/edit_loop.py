@@ -407,9 +407,9 @@ def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) 
     for kind, label in (("books", "pnp build (rulebooks too), warm"),
                         ("books_edit", "the same, one card edited")):
         for k, (tag, _) in enumerate(codes):
-            done = runs[(k, kind)]
-            print(f"  {label + tag:<44} {min(r[0] for r in done) * 1000:6.0f} ms wall  "
-                  f"{min(r[1] for r in done) * 1000:6.0f} ms CPU")
+            kept = runs[(k, kind)]
+            print(f"  {label + tag:<44} {min(r[0] for r in kept) * 1000:6.0f} ms wall  "
+                  f"{min(r[1] for r in kept) * 1000:6.0f} ms CPU")
     print("  (the default `pnp build`: every game's sheets and its two rulebooks; the edit "
           "typesets the edited game's rulebooks again)")
     env = env_with(tmp / "cache-memory")      # cold build caches: every layout made
