@@ -179,7 +179,7 @@ def preview(tmp: Path, repeat: int) -> None:
                     ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
     no_pyc = dict(env, PYTHONPATH=str(source), PYTHONDONTWRITEBYTECODE="1")
     compiled = best([timed(args + ["--no-server"], work, no_pyc) for _ in range(repeat)])
-    print(_row("preview, first run", first,
+    print(_row("preview, first run", first[:2],
                "cold caches; draws the card, then starts the preview server"))
     if served_runs:
         walls = sorted(r[0] for r in served_runs)
