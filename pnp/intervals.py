@@ -219,6 +219,31 @@ def welch_half_width(sd_a: float, sd_b: float, n: int) -> float:
     return t_quantile(_UPPER, max(1, int(df + 1e-9))) * math.sqrt(va + vb)
 
 
+def welch_interval(total_a: float, sq_a: float, n_a: int, total_b: float, sq_b: float,
+                   n_b: int) -> tuple[float, float, float] | None:
+    """``(difference, low, high)``: mean of group a minus mean of group b, 95 % Welch t interval.
+
+    From each group's Σx, Σx² and count (two independent groups of games,
+    e.g. the games a rule fired in and the others). Student t on the
+    Welch–Satterthwaite degrees of freedom, rounded down (the conservative
+    side). None when either group has fewer than 2 values or neither
+    varied: there is no spread to measure, and a zero-width interval would
+    read as certain.
+    """
+    if n_a < 2 or n_b < 2:
+        return None
+    mean_a, sd_a, _la, _ha = t_interval(total_a, sq_a, n_a)
+    mean_b, sd_b, _lb, _hb = t_interval(total_b, sq_b, n_b)
+    va, vb = sd_a * sd_a / n_a, sd_b * sd_b / n_b
+    if va + vb <= 1e-18 * max(1.0, mean_a * mean_a, mean_b * mean_b):
+        return None
+    df = (va + vb) ** 2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1))
+    # + 1e-9: a df of exactly 8 computed as 7.999… must not lose a degree
+    half = t_quantile(_UPPER, max(1, int(df + 1e-9))) * math.sqrt(va + vb)
+    diff = mean_a - mean_b
+    return diff, diff - half, diff + half
+
+
 def share_over_games(credit: float, seat_games: int, games: int) -> tuple[float, float]:
     """95 % interval of a per-seat win share of a player that may sit in several seats a game.
 

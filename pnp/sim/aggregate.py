@@ -71,8 +71,9 @@ class Aggregate:
     margin_sq: float = 0.0
     #: Per seat: return (rounded to a whole number) → games, for score charts.
     score_hist: list[Counter[int]] = field(default_factory=list)
-    #: Best return of each game, summed (a solo game's score).
+    #: Best return of each game, summed (a solo game's score), and squared.
     best_sum: float = 0.0
+    best_sq: float = 0.0
     #: Per seat: decisions taken, decisions with ≥ 2 legal actions, games with none.
     decisions: list[int] = field(default_factory=list)
     real: list[int] = field(default_factory=list)
@@ -95,7 +96,8 @@ class Aggregate:
     failures: list[Failure] = field(default_factory=list)
     failure_kinds: Counter[str] = field(default_factory=Counter)
     stats: GameStats | None = None
-    #: Per event: [games it fired, winner's margin, turns and best return summed over them].
+    #: Per event: [games it fired, winner's margin, turns and best return summed over
+    #: them, then the same three squared and summed] (rule shifts with intervals).
     event_games: list[list[float]] = field(default_factory=list)
     #: Card and rule findings (``pnp.sim.findings``): key → [seat-games, win
     #: credit, return sum, return sum of squares, then per game the key was in
@@ -123,7 +125,7 @@ class Aggregate:
             self.real = [0] * n
             self.no_decision = [0] * n
             self.events = [[0, 0] for _ in self.event_names]
-            self.event_games = [[0, 0.0, 0, 0.0] for _ in self.event_names]
+            self.event_games = [[0, 0.0, 0, 0.0, 0.0, 0, 0.0] for _ in self.event_names]
 
     # -- adding games ---------------------------------------------------------
 
@@ -167,6 +169,7 @@ class Aggregate:
         self.margin_sum += margin
         self.margin_sq += margin * margin
         self.best_sum += best
+        self.best_sq += best * best
         ev = state.events()
         turns = state.turns()
         for i, name in enumerate(self.event_names):
@@ -179,6 +182,9 @@ class Aggregate:
                 row[1] += margin
                 row[2] += turns
                 row[3] += best
+                row[4] += margin * margin
+                row[5] += turns * turns
+                row[6] += best * best
         if len(set(self.bot_names)) > 1:
             self._add_bots(seats, winners, ret)
         credit = [0.0] * n
@@ -338,6 +344,7 @@ class Aggregate:
         self.top_ties += other.top_ties
         self.margin_sum += other.margin_sum
         self.best_sum += other.best_sum
+        self.best_sq += other.best_sq
         self.margin_sq += other.margin_sq
         for name, row in other.phases.items():
             mine = self.phases.setdefault(name, [0, 0, 0])
@@ -347,8 +354,8 @@ class Aggregate:
             self.events[i][0] += total
             self.events[i][1] += games
         for mine_ev, ev_row in zip(self.event_games, other.event_games):
-            for i in range(4):
-                mine_ev[i] += ev_row[i]
+            for i, v in enumerate(ev_row):
+                mine_ev[i] += v
         for card, card_row in other.cards.items():
             mine_c = self.cards.get(card)
             if mine_c is None:

@@ -39,7 +39,8 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
-from pnp.intervals import ratio_mean_interval, ratio_share_interval, t_interval, wilson_interval
+from pnp.intervals import (ratio_mean_interval, ratio_share_interval, t_interval, welch_interval,
+                           wilson_interval)
 
 #: A key must differ from its group's average by this factor to be flagged.
 LIFT = 1.2
@@ -128,29 +129,47 @@ def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str
 
 def rule_table(event_names: Sequence[str], events: list[list[int]],
                event_games: list[list[float]], completed: int, margin_sum: float,
-               length_sum: float, best_sum: float = 0.0) -> list[dict[str, Any]]:
+               length_sum: float, best_sum: float = 0.0, *,
+               squares: tuple[float, float, float] | None = None) -> list[dict[str, Any]]:
     """Per rule event: share of games it fired in, and the game when it did vs when not.
 
     Mean game length, winner's margin and best score in games where the rule
     fired and in games where it did not; a big gap says the rule shapes the
     game (or that long games give it more chances to fire: read it as an
-    association, not a cause).
+    association, not a cause). Each game counts once (a rule fires in a
+    game, not in a seat), so the two groups are independent games: with
+    ``squares`` (Σ length², Σ margin², Σ best² over all completed games) and
+    7-value ``event_games`` rows, each figure also gets its *shift* (fired
+    minus otherwise) with a 95 % Welch t interval
+    (:func:`~pnp.intervals.welch_interval`; None from fewer than 2 games a
+    side or no spread).
     """
     rows = []
     for i, name in enumerate(event_names):
-        fired = int(event_games[i][0])
+        ev = event_games[i]
+        fired = int(ev[0])
         rest = completed - fired
         row: dict[str, Any] = {
             "event": name, "games": fired, "games_otherwise": rest,
             "games_share": _r(fired / completed) if completed else None,
             "per_game": _r(events[i][0] / completed) if completed else None,
-            "turns_when_fired": _r(event_games[i][2] / fired) if fired else None,
-            "turns_otherwise": _r((length_sum - event_games[i][2]) / rest) if rest else None,
-            "margin_when_fired": _r(event_games[i][1] / fired) if fired else None,
-            "margin_otherwise": _r((margin_sum - event_games[i][1]) / rest) if rest else None,
-            "best_score_when_fired": _r(event_games[i][3] / fired) if fired else None,
-            "best_score_otherwise": _r((best_sum - event_games[i][3]) / rest) if rest else None,
+            "turns_when_fired": _r(ev[2] / fired) if fired else None,
+            "turns_otherwise": _r((length_sum - ev[2]) / rest) if rest else None,
+            "margin_when_fired": _r(ev[1] / fired) if fired else None,
+            "margin_otherwise": _r((margin_sum - ev[1]) / rest) if rest else None,
+            "best_score_when_fired": _r(ev[3] / fired) if fired else None,
+            "best_score_otherwise": _r((best_sum - ev[3]) / rest) if rest else None,
         }
+        if squares is not None and len(ev) >= 7:
+            length_sq, margin_sq, best_sq = squares
+            for field, total, total_sq, at, at_sq in (
+                    ("turns", length_sum, length_sq, 2, 5),
+                    ("margin", margin_sum, margin_sq, 1, 4),
+                    ("best_score", best_sum, best_sq, 3, 6)):
+                shift = welch_interval(ev[at], ev[at_sq], fired, total - ev[at],
+                                       total_sq - ev[at_sq], rest)
+                row[f"{field}_shift"] = None if shift is None else {
+                    "difference": _r(shift[0]), "low": _r(shift[1]), "high": _r(shift[2])}
         rows.append(row)
     return rows
 
@@ -349,6 +368,16 @@ def _flag_label(group: str, flag: str, solo: bool) -> str:
     return "WITH WINNING" if flag == "dominant" else "WITH LOSING"
 
 
+def _shift_text(shift: dict[str, float] | None, digits: int) -> str:
+    """`` [+2.0 ± 1.1]*``: a rule's shift ± its 95 % Welch half-width (the interval is
+    symmetric), starred when the interval excludes 0."""
+    if not shift:
+        return ""
+    clear = shift["low"] > 0 or shift["high"] < 0
+    half = (shift["high"] - shift["low"]) / 2
+    return f" [{shift['difference']:+.{digits}f} ± {half:.{digits}f}]{'*' if clear else ''}"
+
+
 def format_findings(rep: dict[str, Any]) -> list[str]:
     """The numbers behind the findings: card table (top and bottom rows), rules, drama."""
     fnd = rep.get("findings") or {}
@@ -387,7 +416,8 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     if rules:
         second = "score" if n == 1 else "winner's margin"
         length = rep["config"].get("length_unit") or "turns"
-        out.append(f"Rules: games where each fired vs the others (mean {length}; {second}):")
+        out.append(f"Rules: games where each fired vs the others (mean {length}; {second}; "
+                   "[difference ± 95%; * excludes 0]):")
         field = "best_score" if n == 1 else "margin"
         w = max(22, *(len(r["event"]) for r in rules))  # long names keep the columns
         for r in rules:
@@ -396,8 +426,10 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
                        else f"{r[f'{field}_otherwise']:.2f}")
             share = fired_share(r["games"], r["games"] + r["games_otherwise"])
             out.append(f"  {r['event']:<{w}} {share:>6} of games  {length} "
-                       f"{r['turns_when_fired']:.1f} vs {other_t}  {second.split()[-1]} "
+                       f"{r['turns_when_fired']:.1f} vs {other_t}"
+                       f"{_shift_text(r.get('turns_shift'), 1)}  {second.split()[-1]} "
                        f"{r[f'{field}_when_fired']:.2f} vs {other_m}"
+                       f"{_shift_text(r.get(f'{field}_shift'), 2)}"
                        + otherwise_note(r["games_otherwise"], r["games"]))
     d = fnd.get("drama")
     if d:

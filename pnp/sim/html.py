@@ -334,6 +334,15 @@ def _failures(rep: dict[str, Any]) -> str:
         f"(pnp.sim.replay).{more}</p>")
 
 
+def _shift_cell(shift: dict[str, float] | None, digits: int) -> str:
+    """A rule's shift (fired minus not) ± its 95 % Welch half-width (symmetric), or a dash."""
+    if not shift:
+        return "—"
+    # no-break spaces: "+0.41 ± 2.19" must not wrap inside a narrow column
+    half = (shift["high"] - shift["low"]) / 2
+    return f"{shift['difference']:+.{digits}f}\u00a0±\u00a0{half:.{digits}f}"
+
+
 def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     """The chart page of one simulation report (:func:`pnp.sim.report.build_report`).
 
@@ -429,14 +438,19 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
         key = "best_score" if n == 1 else "margin"
         sections.append(_section("Rules: games where each fired vs the others", _table(
             ["rule", "games", "per game", f"{length} (fired)", f"{length} (not)",
-             "score (fired)" if n == 1 else "margin (fired)",
-             "score (not)" if n == 1 else "margin (not)"],
+             "shift", "score (fired)" if n == 1 else "margin (fired)",
+             "score (not)" if n == 1 else "margin (not)", "shift"],
             [(r["event"], fired_share(r["games"], r["games"] + r["games_otherwise"]),
               f"{r['per_game']:.2f}", f"{r['turns_when_fired']:.1f}",
               "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}",
+              _shift_cell(r.get("turns_shift"), 1),
               f"{r[f'{key}_when_fired']:.2f}",
-              "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}")
+              "—" if r[f"{key}_otherwise"] is None else f"{r[f'{key}_otherwise']:.2f}",
+              _shift_cell(r.get(f"{key}_shift"), 2))
              for r in rules]),
+            '<p class="note">Shift: the mean where the rule fired minus where it did not, '
+            "± its 95% interval (Welch t; each game counts once). An association, not a "
+            "cause.</p>",
             # A figure from a handful of games is noise: say how many, in one note.
             _few_note([(r["event"], note) for r in rules
                        if (note := otherwise_note(r["games_otherwise"], r["games"]))])))

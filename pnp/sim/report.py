@@ -164,7 +164,9 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
     findings: dict[str, Any] = {
         "cards": card_table(t.cards, n),
         "rules": rule_table(result.event_names, t.events, t.event_games, m, t.margin_sum,
-                            length_sum, t.best_sum),
+                            length_sum, t.best_sum,
+                            squares=(sum(k * k * v for k, v in lengths.items()), t.margin_sq,
+                                     t.best_sq)),
         "drama": drama_figures(t.drama),
         "sentences": [],
     }

@@ -31,7 +31,7 @@ def test_episode2_report_says_attacks_and_fortuna_turns() -> None:
     assert code == 0 and rep["config"]["length_unit"] == "attacks"
     assert re.search(r"^Length \(attacks\): min", text, re.M)
     assert " turns" not in text.split("Length (attacks)")[1].split("\n")[0]
-    assert "(mean attacks; score)" in text      # the rules table
+    assert "(mean attacks; score; " in text      # the rules table
     page = report_page(rep)
     assert "Game length (attacks)" in page and "attacks (fired)" in page
     assert "Game length (turns)" not in page
