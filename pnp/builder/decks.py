@@ -1086,6 +1086,10 @@ def build(games: list[GameData], options: BuildOptions,
     drawing) and closed when the build ends.
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
+    # One build renders each template as it was when the build began (its
+    # caches key on that); Jinja need not check every template's date again
+    # on each of the hundreds of renders (`pnp watch` keeps checking).
+    env.auto_reload = False
     use_build_caches(env)
     # whole sheet files are kept only where every card side is markup-cached
     sheet_store = open_sheet_store(canvas_kwargs()) if env.markup_store is not None else None
