@@ -36,6 +36,9 @@ class PnpEnvironment(BoundedSandbox):
         self.layout_store: Any = None
         #: Rendered markup kept on disk across builds (:mod:`pnp.builder.markup_cache`).
         self.markup_store: Any = None
+        #: Per template name: its icon folders, and those relative to the folder
+        #: (:func:`pnp.render.layout.layout_of_markup`; a few per environment).
+        self.icon_folders: dict[str, tuple[tuple[Path, ...], tuple[str, ...]]] = {}
 
 
 def _br(value: object) -> Markup:

@@ -75,10 +75,14 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
     ``keep=False`` leaves the on-disk layout store alone (the build's choice
     for markup it has never seen: see :func:`pnp.builder.decks.render_side`).
     """
-    dirs = icon_dirs(env.templates_dir, template_name)
-    # Icon folders enter the key relative to the templates folder, so the key
-    # (and whatever is named after it) is the same wherever the project lives.
-    rel = tuple(d.relative_to(env.templates_dir).as_posix() for d in dirs)
+    folders = env.icon_folders.get(template_name)
+    if folders is None:
+        dirs = icon_dirs(env.templates_dir, template_name)
+        # Icon folders enter the key relative to the templates folder, so the key
+        # (and whatever is named after it) is the same wherever the project lives.
+        rel = tuple(d.relative_to(env.templates_dir).as_posix() for d in dirs)
+        folders = env.icon_folders[template_name] = (dirs, rel)
+    dirs, rel = folders
     h = hashlib.blake2b(digest_size=12)
     # the key ignores where elements came from: identical cards share a form
     # even when two templates drew them
