@@ -83,16 +83,27 @@ def num(v: float) -> str:
 
 #: Path operators by path: frames, pips and suit shapes recur on many cards.
 _PATHS: dict[Ops, str] = {}
+#: The same by the identity of the ops tuple (shapes are shared between cards:
+#: pnp.render.markup), so a repeated path is found without hashing its every
+#: number; each entry holds its tuple, so an id is never reused while kept.
+_PATHS_BY_ID: dict[int, tuple[Ops, str]] = {}
 
 
 def path_code(ops: Ops) -> str:
     """Return PDF path-construction operators for ``ops`` (memoised, bounded)."""
+    same = _PATHS_BY_ID.get(id(ops))
+    if same is not None and same[0] is ops:
+        return same[1]
     hit = _PATHS.get(ops)
     if hit is None:
         hit = _path_code(ops)
         if len(_PATHS) > 4096:
             _PATHS.clear()
+            _PATHS_BY_ID.clear()
         _PATHS[ops] = hit
+    if len(_PATHS_BY_ID) > 4096:
+        _PATHS_BY_ID.clear()
+    _PATHS_BY_ID[id(ops)] = (ops, hit)
     return hit
 
 
