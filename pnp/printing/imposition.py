@@ -1,6 +1,7 @@
 """Impose card faces on sheets: grid, per-slot bleed, duplex mirroring, gutter-fold.
 
-Pure geometry (points, no ReportLab). The rules, in priority order:
+Pure geometry in points: nothing is drawn here (the sheet writer draws; only
+the label font's ascent comes from :mod:`pnp.render.fonts`). The rules, in priority order:
 
 1. Nothing is printed inside the printer margin (5 mm; REFERENCE "Card and
    paper sizes").
@@ -49,6 +50,7 @@ from pnp.errors import PnpError
 from pnp.printing.geometry import EPS, Bleed, Rect, Segment, Slot
 from pnp.printing.papers import PRINTER_MARGIN, Paper, get_paper
 from pnp.printing.profiles import LAYOUTS
+from pnp.render.fonts import EM_ASCENT
 from pnp.units import mm, to_mm
 
 #: Default bleed (REFERENCE: home print-and-play uses 2-3 mm).
@@ -79,14 +81,20 @@ LABEL_MIN_BAND: float = mm(2.5)
 #: smallest worth printing (below it the page has no label).
 LABEL_MAX_SIZE: float = 6.0
 LABEL_MIN_SIZE: float = 5.0
-#: The label's baseline sits this far (em) inside its line box, room for the
-#: descenders (the embedded fonts' ascent + descent is about 1 em).
-LABEL_DESCENT: float = 0.24
-#: How far the label font's glyphs rise above the baseline (em): IPAexGothic's
-#: ascender (pnp.render.fonts.EM_ASCENT). A label turned up a side margin
-#: has its ascent towards the paper edge, so its baseline keeps this much
-#: from the printer margin.
-LABEL_ASCENT: float = 0.88
+#: How far the label font's glyphs rise above the baseline (em). The label is
+#: set in IPAexGothic (the canvas's initial font), whose ascender this is. A
+#: label turned up a side margin has its ascent towards the paper edge, so
+#: its baseline keeps this much from the printer margin.
+LABEL_ASCENT: float = EM_ASCENT
+#: How far it reaches below the baseline (em): the rest of IPAexGothic's
+#: 1 em box (0.12, its hhea descender). A foot label's baseline sits this far
+#: above the bottom of its box, so the line's ink fills the 1 em
+#: :meth:`LabelSpot.line_box` reports. (A Vera-era 0.24 put kana and kanji
+#: up to 0.12 em above that box, into the clearance the box keeps from the
+#: marks. Latin descenders, down to 0.196 em in IPAexGothic, are the one
+#: part of the font outside its em box: at most 0.16 mm at 6 pt, which a
+#: foot label's g or p reaches into the printer margin.)
+LABEL_DESCENT: float = 1.0 - EM_ASCENT
 #: A page keeps room for a label this long at the 5 pt minimum (rule 7): the
 #: longest shipped label ("Fortune Clover - Player aid (English) - fronts -
 #: sheet 1/1") is about 46 mm at 5 pt.
@@ -813,6 +821,24 @@ def plan_sheet(layout: SheetLayout, count: int) -> list[PagePlan]:
                      layout.margin)]
 
 
+def _page_ink(layout: SheetLayout | PagePlan, page: int
+              ) -> tuple[tuple[Slot, ...], tuple[Segment, ...], Rect] | None:
+    """Return a page's slots, its crop marks and fold lines, and its printable area.
+
+    None for a page without slots (it gets no label). A :class:`PagePlan`
+    is one page already; for a full :class:`SheetLayout` the folds are on
+    page 0 only.
+    """
+    if isinstance(layout, PagePlan):
+        slots, marks = layout.slots, layout.marks + layout.folds
+    else:
+        slots = layout.slots_on_page(page)
+        marks = layout.marks[page] + (layout.folds if page == 0 else ())
+    if not slots:
+        return None
+    return slots, marks, layout.printable
+
+
 def label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
     """Return free space for a sheet label at the foot of the page, or None.
 
@@ -822,19 +848,15 @@ def label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
     below the lowest art (less ``MARK_GAP``), in the widest stretch of that
     band that stays :data:`LABEL_CLEARANCE` away from every crop mark and
     fold line that reaches into it (measured from the stroked mark,
-    :data:`MARK_WIDTH` wide); a tie goes to the leftmost stretch. Before, the label began 1 mm right of the
-    lowest card's trim, i.e. 0.9 mm from the crop mark on that cut line,
-    and its first letter seemed to touch the mark.
+    :data:`MARK_WIDTH` wide); a tie goes to the leftmost stretch. Before,
+    the label began 1 mm right of the lowest card's trim, i.e. 0.9 mm from
+    the crop mark on that cut line, and its first letter seemed to touch
+    the mark.
     """
-    if isinstance(layout, PagePlan):
-        slots, marks = layout.slots, layout.marks + layout.folds
-    else:
-        slots = layout.slots_on_page(page)
-        marks = layout.marks[page] + (layout.folds if page == 0 else ())
-    if not slots:
+    ink = _page_ink(layout, page)
+    if ink is None:
         return None
-    area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
-                layout.paper.height - 2 * layout.margin)
+    slots, marks, area = ink
     strokes = [m.box(MARK_WIDTH) for m in marks]
     under_all = (min(r.y for r in [s.bleed_rect for s in slots] + strokes)
                  - LABEL_CLEARANCE - area.y)
@@ -859,7 +881,10 @@ class LabelSpot:
     ``rotation`` is 0 (along the foot of the page, left to right) or 90 (up a
     side margin, bottom to top, turned about the origin). ``box`` is the
     free area the label was placed in; the text's line box (1 em deep, as
-    long as the text) lies inside it.
+    long as the text) lies inside it. The line box is the font's own em box:
+    from :data:`LABEL_DESCENT` below the baseline to :data:`LABEL_ASCENT`
+    above it, which holds every kana, kanji and full-width glyph; only
+    Latin descenders (g j p q y) reach up to 0.08 em further down.
     """
 
     x: float
@@ -869,11 +894,12 @@ class LabelSpot:
     box: Rect
 
     def line_box(self, length: float) -> Rect:
-        """Return the page area the label's line (``length`` long, 1 em deep) covers."""
+        """Return the page area the label's line (``length`` long, 1 em deep) can ink."""
+        depth = (LABEL_ASCENT + LABEL_DESCENT) * self.size
         if self.rotation == 90:
             # turned by +90 degrees: the text runs up, its ascent points left
-            return Rect(self.x - LABEL_ASCENT * self.size, self.y, self.size, length)
-        return Rect(self.x, self.y - LABEL_DESCENT * self.size, length, self.size)
+            return Rect(self.x - LABEL_ASCENT * self.size, self.y, depth, length)
+        return Rect(self.x, self.y - LABEL_DESCENT * self.size, length, depth)
 
 
 def side_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None:
@@ -889,15 +915,10 @@ def side_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None
     the left one. For pages whose cards leave the foot too shallow for the
     5 pt label (poker on Letter), see :func:`place_label`.
     """
-    if isinstance(layout, PagePlan):
-        slots, marks = layout.slots, layout.marks + layout.folds
-    else:
-        slots = layout.slots_on_page(page)
-        marks = layout.marks[page] + (layout.folds if page == 0 else ())
-    if not slots:
+    ink = _page_ink(layout, page)
+    if ink is None:
         return None
-    area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
-                layout.paper.height - 2 * layout.margin)
+    slots, marks, area = ink
     arts = [s.bleed_rect for s in slots]
     # turned a quarter: the strip's length becomes a band's width, so the foot's
     # stretch search serves the sides as well
@@ -931,15 +952,10 @@ def inner_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | Non
     taken as if it ran across the page, which only costs room). At least
     :data:`LABEL_MIN_SIZE` deep, else None.
     """
-    if isinstance(layout, PagePlan):
-        slots, marks = layout.slots, layout.marks + layout.folds
-    else:
-        slots = layout.slots_on_page(page)
-        marks = layout.marks[page] + (layout.folds if page == 0 else ())
-    if not slots:
+    ink = _page_ink(layout, page)
+    if ink is None:
         return None
-    area = Rect(layout.margin, layout.margin, layout.paper.width - 2 * layout.margin,
-                layout.paper.height - 2 * layout.margin)
+    slots, marks, area = ink
     taken = [(s.bleed_rect.y - MARK_GAP, s.bleed_rect.y1 + MARK_GAP) for s in slots]
     taken += [(r.y - LABEL_CLEARANCE, r.y1 + LABEL_CLEARANCE)
               for r in (m.box(MARK_WIDTH) for m in marks)]

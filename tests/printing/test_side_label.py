@@ -1,29 +1,37 @@
 """A sheet's footer label goes up a side margin where the foot has no room (poker on Letter).
 
 Pure geometry first (:func:`place_label`, :func:`side_label_box`, the layout's
-rule 7), then one drawn Letter sheet: the label's glyphs must land inside the
-spot the geometry chose.
+rule 7), then drawn sheets: the label's glyphs must land inside the spot the
+geometry chose. Clearances are measured from the label's ink as the font file
+gives it (IPAexGothic's own ascender and descender), not from the module's
+constants, so a wrong metric there shows as a label too close to a mark.
 """
 
 from __future__ import annotations
 
 import io
+from functools import cache
 from typing import Callable
 
 import pypdfium2 as pdfium
 import pytest
+from fontTools.ttLib import TTFont
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
-from pnp.printing.geometry import Rect, Segment
-from pnp.printing.imposition import (LABEL_ASCENT, LABEL_CLEARANCE, LABEL_MIN_SIZE,
+from pnp.printing.geometry import Bleed, Rect, Segment, Slot
+from pnp.printing.imposition import (LABEL_CLEARANCE, LABEL_MAX_SIZE, LABEL_MIN_SIZE,
                                      LABEL_ROOM_LENGTH, MARK_GAP, MARK_WIDTH, LabelSpot,
                                      PagePlan, compute_layout, label_box, place_label,
                                      inner_label_box, plan_sheet, side_label_box)
+from pnp.printing.papers import get_paper
 from pnp.printing.sheets import SheetItem, draw_pages, grid_sheets
 from pnp.render import fonts
 from pnp.units import mm, to_mm
 
 TOL = 1e-6
+#: Slack for clearances measured from the font's ink: the code rounds
+#: IPAexGothic's 1802/2048 em ascender to 0.88, a 0.0007 pt difference at 6 pt.
+INK_TOL = 0.01
 MARGIN = mm(5)
 #: Card sizes printed on grids (tokens go on packed small-parts pages, where a
 #: page whose 25 mm grid of marks leaves no 46 mm stretch has no footer).
@@ -64,18 +72,38 @@ def width_of(text: str) -> Callable[[float], float]:
     return lambda size: stringWidth(text, fonts.FONT_JA, size)
 
 
+@cache
+def font_extent() -> tuple[float, float]:
+    """IPAexGothic's (ascender, descender) in em, read from the font file's hhea table."""
+    with TTFont(str(fonts.ipaex_path()), lazy=True) as font:
+        em = font["head"].unitsPerEm
+        return font["hhea"].ascent / em, -font["hhea"].descent / em
+
+
+def ink_box(spot: LabelSpot, length: float) -> Rect:
+    """The page area the label's line inks, from the font file's metrics (not the code's)."""
+    ascent, descent = font_extent()
+    depth = (ascent + descent) * spot.size
+    if spot.rotation == 90:
+        # turned +90 degrees about the baseline origin: the ascent points left
+        return Rect(spot.x - ascent * spot.size, spot.y, depth, length)
+    return Rect(spot.x, spot.y - descent * spot.size, length, depth)
+
+
 def check_spot(page: PagePlan, spot: LabelSpot, length: float) -> Rect:
-    """Assert the label's line is inside the printable area, off the art, clear of marks."""
-    line = spot.line_box(length)
+    """Assert the label's ink is inside the printable area, off the art, clear of marks."""
+    line = ink_box(spot, length)
+    # the geometry's own line box is that ink box (to the font file's 1/2048 em)
+    assert spot.line_box(length).as_mm() == pytest.approx(line.as_mm(), abs=0.001)
     w, h = page.paper.width, page.paper.height
-    assert line.x >= MARGIN - TOL and line.y >= MARGIN - TOL, (line, spot)
-    assert line.x + line.w <= w - MARGIN + TOL and line.y + line.h <= h - MARGIN + TOL
-    assert spot.box.x - TOL <= line.x and line.x + line.w <= spot.box.x1 + TOL
-    assert spot.box.y - TOL <= line.y and line.y + line.h <= spot.box.y1 + TOL
+    assert line.x >= MARGIN - INK_TOL and line.y >= MARGIN - INK_TOL, (line, spot)
+    assert line.x + line.w <= w - MARGIN + INK_TOL and line.y + line.h <= h - MARGIN + INK_TOL
+    assert spot.box.x - INK_TOL <= line.x and line.x + line.w <= spot.box.x1 + INK_TOL
+    assert spot.box.y - INK_TOL <= line.y and line.y + line.h <= spot.box.y1 + INK_TOL
     for slot in page.slots:
-        assert distance(line, slot.bleed_rect) >= MARK_GAP - TOL, (line, slot)
+        assert distance(line, slot.bleed_rect) >= MARK_GAP - INK_TOL, (line, slot)
     for seg in page.marks + page.folds:
-        assert distance(line, stroke(seg)) >= LABEL_CLEARANCE - TOL, (line, seg)
+        assert distance(line, stroke(seg)) >= LABEL_CLEARANCE - INK_TOL, (line, seg)
     assert spot.size >= LABEL_MIN_SIZE - TOL
     return line
 
@@ -158,37 +186,127 @@ def test_side_strip_keeps_clear_of_marks_and_art() -> None:
 
 
 def test_line_box_of_a_turned_label() -> None:
-    """Turned by 90 degrees about its origin, the ascent points left: known answers."""
+    """Turned by 90 degrees about its origin, the ascent points left: known answers.
+
+    IPAexGothic rises 0.88 em above the baseline and descends 0.12 em below it
+    (1802 and 246 of 2048 units), so the flat line's box starts 0.12 em under
+    the baseline (not 0.24 em, a figure from the Vera font the label once used).
+    """
     spot = LabelSpot(x=20.0, y=100.0, size=5.0, rotation=90, box=Rect(15.6, 100, 5, 200))
-    assert spot.line_box(50.0) == Rect(20.0 - LABEL_ASCENT * 5, 100.0, 5.0, 50.0)
-    flat = LabelSpot(x=20.0, y=100.0, size=6.0, rotation=0, box=Rect(20, 98.56, 200, 6))
-    assert flat.line_box(50.0) == Rect(20.0, 100.0 - 0.24 * 6, 50.0, 6.0)
+    assert spot.line_box(50.0).as_mm() == pytest.approx(
+        Rect(20.0 - 0.88 * 5, 100.0, 5.0, 50.0).as_mm())
+    flat = LabelSpot(x=20.0, y=100.0, size=6.0, rotation=0, box=Rect(20, 99.28, 200, 6))
+    assert flat.line_box(50.0).as_mm() == pytest.approx(
+        Rect(20.0, 100.0 - 0.12 * 6, 50.0, 6.0).as_mm())
 
 
-def test_drawn_letter_sheet_puts_the_label_where_the_geometry_says() -> None:
-    """The sheet writer only draws: the label's glyphs land in the chosen spot, turned."""
+def _page(slots: list[Rect], marks: tuple[Segment, ...] = ()) -> PagePlan:
+    """An A4 portrait page with art (no bleed) at ``slots`` and the given crop marks."""
+    none = Bleed(0, 0, 0, 0)
+    return PagePlan(tuple(Slot(i, "front", 0, r, none) for i, r in enumerate(slots)), marks,
+                    (), False, "fronts", get_paper("a4", "portrait"), MARGIN)
+
+
+def test_a_tight_foot_band_holds_the_labels_ink() -> None:
+    """Art 5.5 pt + MARK_GAP above the printer margin: a 5.5 pt label whose ink fills the band.
+
+    Its ascenders end at the band's top, MARK_GAP under the art; with the
+    baseline 0.24 em up they reached 0.66 pt into that gap.
+    """
+    art = Rect(mm(30), MARGIN + 5.5 + MARK_GAP, mm(63), mm(88))
+    page = _page([art])
+    spot = place_label(page, width_of(LONGEST))
+    assert spot is not None and spot.rotation == 0
+    assert spot.size == pytest.approx(5.5) and spot.box.h == pytest.approx(5.5)
+    line = check_spot(page, spot, stringWidth(LONGEST, fonts.FONT_JA, spot.size))
+    assert line.y1 == pytest.approx(art.y - MARK_GAP, abs=0.01)
+    assert line.y == pytest.approx(MARGIN, abs=0.01)
+
+
+def _strip_page(left_gap: float, right_gap: float,
+                marks: tuple[Segment, ...] = ()) -> PagePlan:
+    """A page whose art leaves ``left_gap`` and ``right_gap`` (plus MARK_GAP) beside it."""
+    paper = get_paper("a4", "portrait")
+    x0 = MARGIN + left_gap + MARK_GAP
+    x1 = paper.width - MARGIN - right_gap - MARK_GAP
+    # art from the printer margin's foot to its head: no foot band, only the sides
+    return _page([Rect(x0, MARGIN, x1 - x0, paper.height - 2 * MARGIN)], marks)
+
+
+def test_the_deeper_side_strip_wins() -> None:
+    """Right margin 5.5 pt deep, left 4 pt: the label goes up the right one."""
+    page = _strip_page(4.0, 5.5)
+    box = side_label_box(page)
+    assert box is not None
+    assert box.w == pytest.approx(5.5)
+    assert box.x1 == pytest.approx(page.paper.width - MARGIN)
+    # and mirrored, the left one
+    box = side_label_box(_strip_page(5.5, 4.0))
+    assert box is not None and box.x == pytest.approx(MARGIN) and box.w == pytest.approx(5.5)
+
+
+def test_strips_deeper_than_a_label_compare_by_length() -> None:
+    """Both strips hold a full 6 pt label: depth beyond that buys nothing, length decides.
+
+    The left strip is 20 mm deep but a crop mark reaches into it halfway up;
+    the right one is 10 mm deep and free. Both count as 6 pt deep, so the
+    longer (right) stretch wins; the box is 6 pt wide, on the printer margin.
+    """
+    paper = get_paper("a4", "portrait")
+    mid = paper.height / 2
+    mark = (Segment(MARGIN, mid, MARGIN + mm(3), mid),)
+    page = _strip_page(mm(20), mm(10), mark)
+    box = side_label_box(page)
+    assert box is not None
+    assert box.w == pytest.approx(LABEL_MAX_SIZE)
+    assert box.x1 == pytest.approx(paper.width - MARGIN)
+    assert box.h == pytest.approx(paper.height - 2 * MARGIN)
+    spot = place_label(page, width_of(LONGEST))
+    assert spot is not None and spot.rotation == 90 and spot.size == pytest.approx(6.0)
+    check_spot(page, spot, stringWidth(LONGEST, fonts.FONT_JA, spot.size))
+
+
+def test_a_tie_between_the_side_strips_goes_left() -> None:
+    """Equal depth and length on both sides: the left strip (the documented tie rule)."""
+    box = side_label_box(_strip_page(5.5, 5.5))
+    assert box is not None and box.x == pytest.approx(MARGIN)
+
+
+def _drawn_label(paper: str, label: str
+                 ) -> tuple[LabelSpot, str, list[tuple[str, tuple[float, ...]]]]:
+    """Draw a full poker sheet on ``paper`` labelled ``label``; return its fronts page's spot,
+    the page's text and each drawn character with its glyph box (pdfium, points)."""
     from reportlab.pdfgen.canvas import Canvas
 
-    lay = compute_layout("letter", (mm(63), mm(88)))
-    sheets = grid_sheets(lay, 9)
-    label = "Fortune Clover - deck"
+    lay = compute_layout(paper, (mm(63), mm(88)))
+    sheets = grid_sheets(lay, lay.per_sheet)
     text = f"{label} - fronts - sheet 1/1"
     spot = place_label(sheets[0][0], width_of(text))
-    assert spot is not None and spot.rotation == 90
+    assert spot is not None
     buf = io.BytesIO()
     c = Canvas(buf, pagesize=(lay.paper.width, lay.paper.height), invariant=1,
                **fonts.canvas_kwargs())
-    draw_pages(c, sheets, [SheetItem(None, None)] * 9, place=lambda *a: None, label=label,
-               font=fonts.FONT_JA)
+    draw_pages(c, sheets, [SheetItem(None, None)] * lay.per_sheet, place=lambda *a: None,
+               label=label, font=fonts.FONT_JA)
     c.save()
     pdf = pdfium.PdfDocument(buf.getvalue())
     try:
         page = pdf[0].get_textpage()
-        assert page.get_text_range().strip() == text
-        boxes = [page.get_charbox(i) for i in range(page.count_chars())
-                 if page.get_text_range(i, 1).strip()]
+        found = page.get_text_range().strip()
+        glyphs = [(page.get_text_range(i, 1), page.get_charbox(i))
+                  for i in range(page.count_chars()) if page.get_text_range(i, 1).strip()]
     finally:
         pdf.close()
+    return spot, found, glyphs
+
+
+def test_drawn_letter_sheet_puts_the_label_where_the_geometry_says() -> None:
+    """The sheet writer only draws: the label's glyphs land in the chosen spot, turned."""
+    label = "Fortune Clover - deck"
+    text = f"{label} - fronts - sheet 1/1"
+    spot, found, glyphs = _drawn_label("letter", label)
+    assert spot.rotation == 90 and found == text
+    boxes = [b for _ch, b in glyphs]
     x0 = min(b[0] for b in boxes)
     x1 = max(b[2] for b in boxes)
     y0 = min(b[1] for b in boxes)
@@ -198,6 +316,31 @@ def test_drawn_letter_sheet_puts_the_label_where_the_geometry_says() -> None:
     assert line.x - 0.05 <= x0 and x1 <= line.x1 + 0.25
     assert y1 - y0 > 5 * (x1 - x0)                                  # turned: tall and thin
     assert line.y - 0.5 <= y0 and y1 <= line.y1 + 0.5
+
+
+def test_drawn_foot_label_inks_inside_its_line_box() -> None:
+    """A4: the foot label's drawn glyphs stay inside the line box the geometry reports.
+
+    Kanji nearly fill IPAexGothic's em box (here 第 reaches 0.83 em above
+    the baseline, the em box 0.88): with the baseline 0.24 em up, as it was,
+    they stood 0.07 em above the box the clearances were measured from.
+    Latin descenders (g, p, y) go 0.2 em down, 0.08 em below the em box:
+    that much below the line box is allowed, and no more.
+    """
+    label = "第2話 山札 (playing cards)"
+    text = f"{label} - fronts - sheet 1/1"
+    spot, found, glyphs = _drawn_label("a4", label)
+    assert spot.rotation == 0 and found == text
+    line = spot.line_box(stringWidth(text, fonts.FONT_JA, spot.size))
+    kanji = [b for ch, b in glyphs if ord(ch) >= 0x3000]
+    assert len(kanji) == 4
+    # the kanji's tops come within 0.06 em of the line box's top, and stay under it
+    assert max(b[3] for b in kanji) <= line.y1 + INK_TOL
+    assert max(b[3] for b in kanji) >= line.y1 - 0.06 * spot.size
+    assert min(b[1] for b in kanji) >= line.y - INK_TOL
+    assert max(b[3] for _ch, b in glyphs) <= line.y1 + INK_TOL
+    assert min(b[1] for _ch, b in glyphs) >= line.y - 0.08 * spot.size
+    assert min(b[0] for _ch, b in glyphs) >= line.x - INK_TOL
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
@@ -222,9 +365,6 @@ def test_packed_pages_have_a_footer_between_their_rows(paper: str, kind: str) ->
 
 def test_inner_band_known_answer() -> None:
     """Two rows of art with a 20 mm gap: the band is the gap less MARK_GAP each side."""
-    from pnp.printing.geometry import Bleed, Slot
-    from pnp.printing.papers import get_paper
-
     paper = get_paper("a4", "portrait")
     none = Bleed(0, 0, 0, 0)
     low = Slot(0, "front", 0, Rect(MARGIN, MARGIN, mm(200), mm(50)), none)
