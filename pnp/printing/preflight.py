@@ -79,10 +79,23 @@ class Report:
 
 @dataclass(frozen=True)
 class JsonRead:
-    """One JSON file read and parsed: its data, or why it could not be read (the message)."""
+    """One JSON file read and parsed: what the checks need of it, or why it could not be read.
 
-    data: Any = None
+    ``data`` is the parsed file only for a TTS save (an object with
+    ``ObjectStates``), and then only its ``ObjectStates``: the one part the
+    save's check and the PNG checks read. Other JSON (a ``pnp simulate
+    --json`` report) keeps ``data`` None, so a folder search does not hold
+    every report it passed over for the rest of the run. ``error`` is the
+    read's message.
+    """
+
+    data: dict[str, Any] | None = None
     error: str | None = None
+
+    @property
+    def is_save(self) -> bool:
+        """True if the file parsed as a TTS save (``ObjectStates`` present, whatever its value)."""
+        return self.data is not None
 
 
 class JsonFiles:
@@ -91,7 +104,8 @@ class JsonFiles:
     A folder search parses each JSON to tell a TTS save from other JSON, the
     save's own check needs it again, and every PNG's check reads the saves
     beside it to find the one using it: all three share one parse through
-    this. Only for one run: a file edited afterwards is not seen.
+    this. Only what those checks use is kept (:class:`JsonRead`). Only for
+    one run: a file edited afterwards is not seen.
     """
 
     def __init__(self) -> None:
@@ -103,10 +117,15 @@ class JsonFiles:
         known = self._read.get(path)
         if known is None:
             try:
-                known = JsonRead(json.loads(path.read_text("utf-8")))
+                parsed = json.loads(path.read_text("utf-8"))
             except (OSError, ValueError) as exc:   # UnicodeDecodeError is a ValueError
                 # the message only: the exception would keep the file's text alive
                 known = JsonRead(error=str(exc))
+            else:
+                # keep the saves' objects and drop the rest (it goes when this returns)
+                known = (JsonRead({"ObjectStates": parsed["ObjectStates"]})
+                         if isinstance(parsed, dict) and "ObjectStates" in parsed
+                         else JsonRead())
             self._read[path] = known
         return known
 
@@ -154,9 +173,7 @@ _SCREEN_FOLDER = re.compile(r"preview|rulebook(-[a-z]{2})?-images")
 
 def _looks_like_tts(read: JsonRead) -> bool:
     """True unless ``read`` is valid JSON without ``ObjectStates`` (a damaged save is checked)."""
-    if read.error is not None:
-        return True
-    return isinstance(read.data, dict) and "ObjectStates" in read.data
+    return read.error is not None or read.is_save
 
 
 def preflight_files(paths: list[Path], *, profile: str | None = None,

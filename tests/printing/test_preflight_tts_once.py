@@ -150,3 +150,44 @@ def test_a_read_error_is_kept_as_its_message(tmp_path: Path, reads: Counter[str]
     missing = json_files.read(tmp_path / "gone.json")
     assert missing.error is not None and "No such file" in missing.error
     assert reads == {"latin.json": 1, "gone.json": 1}
+
+
+def test_only_what_the_checks_use_is_kept(folder: Path, reads: Counter[str]) -> None:
+    """After the search a non-save keeps no data, a save only its ObjectStates."""
+    json_files = JsonFiles()
+    expand_paths([folder], [], json_files)
+    report = json_files.read(folder / "toy" / "report.json")
+    assert report.data is None and report.error is None and not report.is_save
+    save = json_files.read(folder / "toy" / "tts" / "deck.json")
+    assert save.is_save and list(save.data or {}) == ["ObjectStates"]
+    assert len(save.data["ObjectStates"]) == 1            # type: ignore[index]
+    damaged = json_files.read(folder / "toy" / "tts" / "bad.json")
+    assert damaged.data == {"ObjectStates": 5}            # still checked, and fails
+    assert reads["report.json"] == 1 and reads["deck.json"] == 1
+
+
+def test_a_large_report_is_not_held_after_the_search(tmp_path: Path) -> None:
+    """A simulate report beside the saves is parsed once and let go: the search holds no
+    more than a few kB afterwards, although parsing it took megabytes."""
+    import gc
+    import tracemalloc
+
+    seats = [{"seat": i, "score": i / 2, "bot": "greedy", "cards": [1, 2, 3]}
+             for i in range(40_000)]
+    (tmp_path / "report.json").write_text(json.dumps({"games": 3, "seats": seats}),
+                                          encoding="utf-8")
+    _save(tmp_path)
+    del seats
+    gc.collect()
+    json_files = JsonFiles()
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        expand_paths([tmp_path], [], json_files)
+        gc.collect()
+        held, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak - before > 5_000_000          # the parse itself was large
+    assert held - before < 50_000, f"{held - before} bytes held after the search"
+    assert json_files.read(tmp_path / "report.json").data is None
