@@ -1,4 +1,4 @@
-"""Shared pytest options: ``--bless`` rewrites golden files instead of comparing.
+"""Shared pytest options and fixtures: ``--bless`` rewrites golden files; ``chromium``.
 
 The whole suite runs with ``PNP_PREVIEW_SERVER=0``: a ``pnp preview`` in a
 test renders in its own process and never leaves a background preview
@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 
 import pytest
+
+from browser_support import find_chromium  # tests/browser_support.py
 
 # set at import, before any test (or a subprocess it starts) runs pnp preview
 os.environ["PNP_PREVIEW_SERVER"] = "0"
@@ -26,3 +28,17 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 def bless(request: pytest.FixtureRequest) -> bool:
     """True when the run was started with ``--bless``."""
     return bool(request.config.getoption("--bless"))
+
+
+@pytest.fixture(scope="session")
+def chromium() -> str:
+    """Path of a headless Chromium for the HTML page tests (tests/browser_support.py).
+
+    Installed from Debian's package when the tests run as root with apt-get;
+    otherwise a missing browser fails the test with the command to run.
+    """
+    path = find_chromium()
+    if path is None:
+        pytest.fail("no Chromium for the HTML page tests: install Debian's chromium "
+                    "(apt-get install chromium) or set PNP_CHROMIUM to a Chromium binary")
+    return path

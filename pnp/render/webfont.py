@@ -115,10 +115,11 @@ def woff_subset(codepoints: Iterable[int]) -> bytes:
     options = subset.Options()
     options.name_IDs = list(NAME_IDS)
     options.notdef_outline = True      # a missing glyph shows a box, not nothing
-    options.recalc_timestamp = False   # keep head.modified: the same bytes on every run
     subsetter = subset.Subsetter(options)
     subsetter.populate(unicodes=sorted(set(codepoints)))
-    # recalcTimestamp=False: save() would otherwise stamp head.modified with the clock
+    # recalcTimestamp=False: save() would otherwise stamp head.modified with the
+    # clock (the Subsetter never loads the font, so its recalc_timestamp option
+    # has no say here: this flag alone keeps the bytes the same on every run)
     with TTFont(str(ipaex_path()), recalcTimestamp=False) as font:
         subsetter.subset(font)
         font.flavor = "woff"

@@ -3,8 +3,9 @@
 The Japanese page carries every character it shows (and printable ASCII);
 a Latin page only the kana, kanji and symbols a Latin system font may lack;
 a page without those embeds nothing. Checked on the bytes (the font's cmap
-read back from the ``data:`` URL) and in a real headless Chromium, whose
-fixture and flags come from the chart-page test (tests/sim).
+read back from the ``data:`` URL) and in a real headless Chromium (the
+``chromium`` fixture of tests/conftest.py, flags and :func:`browse` from
+tests/browser_support.py, shared with the chart-page test).
 """
 
 from __future__ import annotations
@@ -14,25 +15,21 @@ import html
 import io
 import re
 import subprocess
-import sys
 from pathlib import Path
 from typing import Callable
 
 import pytest
+from fontTools.misc import timeTools
 from fontTools.ttLib import TTFont
 
+from browser_support import FLAGS, browse  # tests/browser_support.py
 from pnp.render.fonts import ipaex_path
-from pnp.render.webfont import FAMILY, unicode_range
+from pnp.render.webfont import FAMILY, unicode_range, woff_subset
 from pnp.rulebook import export_html
 from pnp.rulebook.html import render_html
 from pnp.rulebook.markdown import Heading, Para
 from pnp.rulebook.pdf import BookMeta
 from rulebook_books import SLUGS
-
-_SIM = str(Path(__file__).resolve().parents[1] / "sim")   # the chart-page test's folder
-if _SIM not in sys.path:
-    sys.path.insert(0, _SIM)
-from test_html_browser import FLAGS, _browse, chromium  # noqa: E402,F401  (fixture)
 
 _FACE = re.compile(r"url\(data:font/woff;base64,([A-Za-z0-9+/=]+)\)")
 
@@ -129,6 +126,26 @@ def test_same_bytes_on_every_run_and_in_any_folder(book: Book) -> None:
     assert book("ja", "episode2", "a") == book("ja", "episode2", "elsewhere/deeper")
 
 
+def test_the_clock_does_not_reach_the_font(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Subsets made at two different clock times are byte-identical, dated as the font is.
+
+    Two exports in one test run fall in the same second, so the clock is
+    moved for real: fontTools takes "now" from ``SOURCE_DATE_EPOCH`` when it
+    is set (the reproducible-builds convention), and a subset saved with its
+    timestamp recalculated would carry it in head.modified.
+    """
+    codepoints = [ord(ch) for ch in "第2話 A♠"]
+    subsets = []
+    for epoch in (1_000_000_000, 2_000_000_000):
+        monkeypatch.setenv("SOURCE_DATE_EPOCH", str(epoch))
+        assert timeTools.timestampNow() == epoch - timeTools.epoch_diff   # the clock moved
+        subsets.append(woff_subset(codepoints))
+    assert subsets[0] == subsets[1]
+    with TTFont(str(ipaex_path()), lazy=True) as original:
+        assert (TTFont(io.BytesIO(subsets[0]))["head"].modified
+                == original["head"].modified)
+
+
 def test_the_page_fetches_nothing(book: Book) -> None:
     """Every url() is a data: URL; no src or href leaves the page; no @import."""
     for lang in ("ja", "en"):
@@ -187,7 +204,7 @@ def test_embedded_face_loads_in_a_browser(chromium: str, book: Book, tmp_path: P
         breaks = "auto-phrase" if lang == "ja" else "normal"
         assert (_fonts_after_load(chromium, page, tmp_path)
                 == f"{FAMILY}=loaded word-break:{breaks}")
-    _dom, log, img = _browse(chromium, tmp_path / "rulebook-ja.html", tmp_path)
+    _dom, log, img = browse(chromium, tmp_path / "rulebook-ja.html", tmp_path)
     console = [line for line in log.splitlines() if ":CONSOLE" in line or "net::ERR" in line]
     assert console == [], console
     colours = img.resize((200, 450)).getcolors(maxcolors=100_000)

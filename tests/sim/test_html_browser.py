@@ -1,79 +1,31 @@
 """Chart pages: self-contained, deterministic, and rendered by a real headless browser.
 
-The browser is Debian's Chromium driven through its own command-line flags
-(``--headless --screenshot``, ``--dump-dom`` and ``--enable-logging`` for the
-console), so no browser download and no driver library are needed. When no
-Chromium is on the machine and the tests run as root with apt-get (CI's fresh
-machines), the fixture installs Debian's ``chromium`` package once; elsewhere
-it fails with the command to run (never a silent skip). README "Tests" says
-why.
+The browser is Debian's Chromium, driven by its command-line flags; the
+``chromium`` fixture (tests/conftest.py) and :func:`browse` come from
+tests/browser_support.py, which says how it is found or installed.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
-import pytest
 from PIL import Image
 
+from browser_support import browse  # tests/browser_support.py
 from pnp.data import load_game_data
 from pnp.sim import run_compare, run_simulation
 from pnp.sim.html import ladder_page, sweep_page
 
 DATA = Path(__file__).resolve().parents[2] / "card_data"
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-         "--disable-background-networking", "--disable-component-update", "--disable-sync",
-         "--hide-scrollbars", "--mute-audio"]
-
-
-def _find() -> str | None:
-    for name in (os.environ.get("PNP_CHROMIUM"), "chromium", "chromium-browser"):
-        if name and (path := shutil.which(name)):
-            return path
-    return None
-
-
-@pytest.fixture(scope="session")
-def chromium() -> str:
-    """Path of a Chromium binary, installing Debian's package as root if none is there."""
-    path = _find()
-    if path is None and os.geteuid() == 0 and shutil.which("apt-get"):
-        env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-        install = ["apt-get", "install", "-y", "-q", "--no-install-recommends", "chromium"]
-        if subprocess.run(install, env=env, capture_output=True).returncode:
-            subprocess.run(["apt-get", "update", "-q"], env=env, capture_output=True)
-            subprocess.run(install, env=env, capture_output=True)
-        path = _find()
-    if path is None:
-        pytest.fail("no Chromium for the chart-page test: install Debian's chromium "
-                    "(apt-get install chromium) or set PNP_CHROMIUM to a Chromium binary")
-    return path
-
-
-def _browse(chromium: str, page: Path, tmp: Path) -> tuple[str, str, Image.Image]:
-    """(DOM as the browser built it, console log, screenshot) of ``page``."""
-    profile = tmp / "profile"
-    shot = tmp / (page.stem + ".png")
-    common = [chromium, *FLAGS, f"--user-data-dir={profile}", "--enable-logging=stderr",
-              "--v=0"]
-    dom = subprocess.run([*common, "--dump-dom", page.as_uri()], capture_output=True,
-                         text=True, timeout=120)
-    snap = subprocess.run([*common, "--window-size=800,1800", f"--screenshot={shot}",
-                           page.as_uri()], capture_output=True, text=True, timeout=120)
-    assert shot.is_file(), snap.stderr[-2000:]
-    return dom.stdout, dom.stderr + snap.stderr, Image.open(shot).convert("RGB")
 
 
 def _check(chromium: str, html: str, tmp: Path, name: str, min_svgs: int) -> Image.Image:
     page = tmp / f"{name}.html"
     page.write_text(html, encoding="utf-8")
     assert not re.search(r"(src|href)=\"(https?:)?//", html), "the page must fetch nothing"
-    dom, log, img = _browse(chromium, page, tmp)
+    dom, log, img = browse(chromium, page, tmp)
     console = [line for line in log.splitlines() if ":CONSOLE" in line or "net::ERR" in line]
     assert console == [], console
     assert dom.count("<svg") == html.count("<svg") >= min_svgs
