@@ -26,6 +26,9 @@ follows when it can:
   when the line could also break outside the word, it breaks there and the
   whole word moves down (:func:`splits_word`). A word longer than a line
   still breaks inside, as it must; ``・`` ends a word (``カード・チップ``).
+  The line filler gives the rule up where it would cost the paragraph a
+  line or leave a visible hole at the line end (more than 3 em, or a
+  quarter of the line, :data:`pnp.render.textlayout.WORD_GAP_EM`).
 
 Text code asks :func:`keeps_together` about each pair of neighbouring
 characters; :func:`break_points` answers the same for a whole string.

@@ -30,6 +30,18 @@ _KATAKANA = kinsoku.KATAKANA
 #: A last line with this many characters or fewer is avoided when the line
 #: before it can give up a word (a 1–2 character last line reads as a mistake).
 SHORT_LAST_LINE = 2
+#: The katakana-word rule (:func:`kinsoku.splits_word`) may leave a line at
+#: most this many em short of the box edge, and at most :data:`WORD_GAP_SHARE`
+#: of the line's width; beyond that the word splits where it falls. Why these:
+#: left-aligned Japanese lines end within 1 em of the edge (kana and kanji are
+#: all 1 em wide), so a line a few em short is what the eye catches as a hole.
+#: 3 em still lets the words the rule is for (スート, チップ, ダメージ, split
+#: after one or two letters) move down whole, but not a long word with most
+#: of it on the line (the 第2話 aid's ゲームオーバー left a line 5 em short).
+#: The share keeps a narrow card box from lines a third empty (8 em box: 2 em).
+WORD_GAP_EM = 3.0
+#: The same cap as a share of the line's width (see :data:`WORD_GAP_EM`).
+WORD_GAP_SHARE = 0.25
 
 _SPACE, _CJK, _LATIN, _ICON, _BREAK = range(5)
 #: Inline icons are 1 em tall with this much space on each side (in em).
@@ -221,33 +233,53 @@ def _avoid_short_last_line(lines: list[tuple[list[tuple[_Chunk, bool]], float]],
     ``start`` is the index of the paragraph's first line. Only done when the
     moved words fit on the last line and the line before keeps at least one
     word, so the line count never changes; otherwise the lines stay as they were.
+    Where the fewest words that mend the last line would split a katakana
+    word the lines kept whole, the whole word comes down if it can within
+    the rule's limits (:func:`_word_gap`); if not, the fewest words do.
     """
     last = len(lines) - 1
     if last <= start or _visible(lines[last][0]) > SHORT_LAST_LINE:
         return
     prev = list(lines[last - 1][0])
     tail = list(lines[last][0])
-    eps = 1e-9
-    # Moving words must not split a katakana word the lines kept whole: keep
-    # pulling until the new break is outside it, or leave the lines alone.
     was_split = _splits_word(prev[-1][0], tail[0][0])
+    eps = 1e-9
 
-    def unsettled() -> bool:
-        """True while the last line is short or the new break splits a katakana word."""
-        return (_visible(tail) <= SHORT_LAST_LINE
-                or (not was_split and _splits_word(prev[-1][0], tail[0][0])))
-
-    while len(prev) > 1 and unsettled():
-        moved, _ = prev.pop()
+    def pull(prev: list[tuple[_Chunk, bool]], tail: list[tuple[_Chunk, bool]]
+             ) -> tuple[list[tuple[_Chunk, bool]], list[tuple[_Chunk, bool]]] | None:
+        """Move ``prev``'s last chunk to the front of ``tail``; None if it cannot go."""
+        if len(prev) < 2:
+            return None                  # the line before would be empty
+        moved, _ = prev[-1]
         first, _ = tail[0]
         candidate = [(moved, False), (first, True)] + tail[1:]
         if _width(candidate) > budget + eps:
+            return None
+        return prev[:-1], candidate
+
+    # the fewest words that lengthen the last line enough
+    while _visible(tail) <= SHORT_LAST_LINE:
+        step = pull(prev, tail)
+        if step is None:
             return
-        tail = candidate
-    if unsettled():
-        return
+        prev, tail = step
+    # If the new break splits a katakana word the lines kept whole, the whole
+    # word comes down too where it fits and leaves the line before no more
+    # than the rule's gap short (as in _word_start); else the soft rule gives
+    # way and the word splits where the pull left it.
+    if not was_split:
+        whole: tuple[list[tuple[_Chunk, bool]], list[tuple[_Chunk, bool]]] | None = (prev, tail)
+        while whole is not None and _splits_word(whole[0][-1][0], whole[1][0][0]):
+            whole = pull(*whole)
+        if whole is not None and budget - _width(whole[0]) <= _word_gap(budget) + eps:
+            prev, tail = whole
     lines[last - 1] = (prev, _width(prev))
     lines[last] = (tail, _width(tail))
+
+
+def _word_gap(budget: float) -> float:
+    """The most (in em) the katakana-word rule may leave a line of ``budget`` em short."""
+    return min(WORD_GAP_EM, WORD_GAP_SHARE * budget)
 
 
 def _splits_word(left: _Chunk, right: _Chunk) -> bool:
@@ -265,10 +297,13 @@ def _word_start(line: list[tuple[_Chunk, bool]], chs: list[_Chunk], i: int,
                 budget: float) -> int:
     """Where a full line should end when chunk ``chs[i]`` does not fit on it.
 
-    Returns ``len(line)`` (break before ``chs[i]``, the greedy choice) unless
-    that break would split a katakana word which could move down whole: the
-    line has another break before the word, and the word fits on one line.
-    Then it returns the index in ``line`` of the word's first chunk.
+    ``line`` holds the chunks ``chs[i - len(line):i]``. Returns ``len(line)``
+    (break before ``chs[i]``, the greedy choice) unless that break would
+    split a katakana word which can move down whole at no cost: the line has
+    another break before the word, the word fits on one line, the line is
+    left at most :func:`_word_gap` short, and the paragraph needs no more
+    lines for it (:func:`_costs_a_line`). Then it returns the index in
+    ``line`` of the word's first chunk.
     """
     if not _splits_word(line[-1][0], chs[i]):
         return len(line)
@@ -277,12 +312,55 @@ def _word_start(line: list[tuple[_Chunk, bool]], chs: list[_Chunk], i: int,
         k -= 1
     if k == 0:
         return len(line)         # no other break on the line: split the word
+    if budget - _width(line[:k]) > _word_gap(budget) + 1e-9:
+        return len(line)         # a visible hole at the line end: split the word
     width = sum(c.width for c, _ in line[k:]) + chs[i].width
     j = i
     while j + 1 < len(chs) and _splits_word(chs[j], chs[j + 1]):
         j += 1
         width += chs[j].width
-    return k if width <= budget + 1e-9 else len(line)
+    if width > budget + 1e-9:
+        return len(line)         # longer than a line: it splits anyway
+    if _costs_a_line(chs, i - len(line) + k, i, budget):
+        return len(line)         # the paragraph would need one more line
+    return k
+
+
+def _next_line(chs: list[_Chunk], p: int, budget: float) -> int:
+    """Index of the chunk after the greedy line that starts with ``chs[p]``.
+
+    Plain greedy filling (no katakana rule): the line ends at a hard break
+    or before the first chunk that does not fit.
+    """
+    lw = chs[p].width
+    q = p
+    while not chs[q].hard and q + 1 < len(chs):
+        nxt = chs[q + 1]
+        lw += nxt.glue + nxt.width
+        if lw > budget + 1e-9:
+            break
+        q += 1
+    return q + 1
+
+
+def _costs_a_line(chs: list[_Chunk], w: int, i: int, budget: float) -> bool:
+    """True if lines from ``chs[w]`` need more lines to the paragraph's end than from ``chs[i]``.
+
+    ``w < i``, both starting a line of the same paragraph. Greedy filling
+    needs the fewest lines, and the lines the katakana rule makes from a
+    start need no more than greedy from there (this check, each time), so
+    comparing greedy from both starts decides whether moving a word down to
+    start at ``w`` instead of ``i`` costs the paragraph a line. The two
+    layouts are stepped line by line: a line from the earlier start never
+    ends after one from the later, and once two lines end at the same chunk
+    the rest is the same, so this usually stops after a line or two.
+    """
+    a, b = w, i
+    while a != b:
+        if b == len(chs) or chs[b - 1].hard:
+            return True          # from i the paragraph is done, from w it is not
+        a, b = _next_line(chs, a, budget), _next_line(chs, b, budget)
+    return False
 
 
 #: Broken lines: (list of (chunk, keep its glue), line width in em).
