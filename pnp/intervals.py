@@ -37,22 +37,59 @@ def mean_interval(total: float, total_sq: float, n: int) -> tuple[float, float, 
 
 
 def normal_quantile(p: float) -> float:
-    """The standard normal quantile Φ⁻¹(p) for 0 < p < 1, to double precision.
+    """The standard normal quantile Φ⁻¹(p) for 0 < p < 1, to a few ulps for p ≥ 1e-300.
 
-    Newton steps on Φ(x) = erfc(−x/√2)/2 from 0 (Φ is log-concave, so the
-    steps never overshoot past the root once on one side); no table needed.
+    Acklam's rational approximation (relative error below 1.2e-9 everywhere)
+    as the start, then Newton steps on Φ(x) = erfc(−x/√2)/2: from that start
+    two or three steps reach the root, far tails included (from 0, as this
+    was, 100 steps stopped at −14.06 for p = 1e-100, whose quantile is −21.27).
+    Raises ValueError if the steps do not settle (not seen for any double p).
     """
     if not 0.0 < p < 1.0:
         raise ValueError(f"normal_quantile: p = {p!r}, expected 0 < p < 1")
-    x = 0.0
-    for _ in range(100):
-        cdf = 0.5 * math.erfc(-x / math.sqrt(2.0))
+    x = _acklam(p)
+    for _ in range(50):
+        # Φ(x) − p for the lower tail; the upper tail through 1 − Φ(x) keeps
+        # digits a difference of nearly-1 values would lose.
+        if x <= 0:
+            diff = 0.5 * math.erfc(-x / math.sqrt(2.0)) - p
+        else:
+            diff = (1.0 - p) - 0.5 * math.erfc(x / math.sqrt(2.0))
         pdf = math.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi)
-        step = (cdf - p) / pdf
-        x -= step
-        if abs(step) < 1e-15 * max(1.0, abs(x)):
+        if pdf == 0.0:
             break
-    return x
+        step = diff / pdf
+        x -= step
+        if abs(step) <= 1e-15 * max(1.0, abs(x)):
+            return x
+    raise ValueError(f"normal_quantile: no convergence at p = {p!r}")
+
+
+#: Acklam's coefficients (numerator a, denominator b of the central region;
+#: c, d of the tails).
+_ACKLAM_A = (-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
+             1.383577518672690e+02, -3.066479806614716e+01, 2.506628277459239e+00)
+_ACKLAM_B = (-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
+             6.680131188771972e+01, -1.328068155288572e+01)
+_ACKLAM_C = (-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
+             -2.549732539343734e+00, 4.374664141464968e+00, 2.938163982698783e+00)
+_ACKLAM_D = (7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
+             3.754408661907416e+00)
+
+
+def _acklam(p: float) -> float:
+    """Acklam's approximation of Φ⁻¹(p) (relative error < 1.2e-9), the Newton start."""
+    a, b, c, d = _ACKLAM_A, _ACKLAM_B, _ACKLAM_C, _ACKLAM_D
+    if 0.02425 <= p <= 1 - 0.02425:
+        q = p - 0.5
+        r = q * q
+        return ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q
+                / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1))
+    # tails: in √(−2 ln p) (or of 1 − p), which stays finite down to p = 5e-324
+    q = math.sqrt(-2 * math.log(p if p < 0.5 else 1 - p))
+    x = ((((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5])
+         / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1))
+    return x if p < 0.5 else -x
 
 
 #: Up to this many degrees of freedom the t quantile is solved on the exact
@@ -176,30 +213,40 @@ def none_differ_bound(n: int) -> float:
     return 1.0 - (1.0 - _UPPER) ** (1.0 / n)
 
 
-def paired_interval(diff_total: float, diff_sq: float, n: int, lowest: float,
-                    highest: float) -> tuple[float, float, float, bool]:
+def paired_interval(diff_total: float, diff_sq: float, n: int, smallest: float,
+                    largest: float, *, lowest: float, highest: float
+                    ) -> tuple[float, float, float, bool]:
     """``(mean difference, low, high, no_spread)`` of ``n`` paired differences.
 
+    ``smallest`` and ``largest`` are the least and greatest difference seen.
     The Student t interval of the mean difference (:func:`t_interval`), except
-    when every difference was the same value d (sample sd 0): a t or normal
-    interval then has zero width and would call the change certain from,
-    say, three games. Instead the bound says what the data can: the share of
-    games whose difference is *not* d is at most :func:`none_differ_bound`
-    (``q``), and such a game's difference lies in ``[lowest, highest]`` (the
-    range a difference can take), so the mean lies in
+    when every difference was the same value d: a t or normal interval then
+    has zero width and would call the change certain from, say, three games.
+    Instead the bound says what the data can: the share of games whose
+    difference is *not* d is at most :func:`none_differ_bound` (``q``), and
+    such a game's difference lies in ``[lowest, highest]`` (the range the
+    caller takes a difference to have), so the mean lies in
     ``[d − q·(d − lowest), d + q·(highest − d)]``. ``no_spread`` says which
     was used. It is conservative: it assumes every unseen difference sits at
-    the far end of the range.
+    the far end of the range. Both sides have width as long as ``lowest < d
+    < highest`` (the caller's range must reach beyond the d it saw).
+
+    "Every difference the same" is decided from ``smallest`` and
+    ``largest``, not from the sd: Σd² − (Σd)²/n leaves a float residue
+    (d = 1/3 over 10 games gives sd ≈ 3e-9, not 0), and any threshold on it
+    misses some constant d. The seen values themselves differ by at most one
+    rounding of ``y − x`` when every game is alike, hence the 1e-12 relative
+    tolerance on their range.
     """
     if n <= 0:
         return 0.0, 0.0, 0.0, False
-    mean, sd, low, high = t_interval(diff_total, diff_sq, n)
-    # sd from sums: a float residue of ~1e-9 relative is still "no spread"
-    if sd > 1e-9 * max(1.0, abs(mean)):
+    mean, _sd, low, high = t_interval(diff_total, diff_sq, n)
+    if largest - smallest > 1e-12 * max(1.0, abs(smallest), abs(largest)):
         return mean, low, high, False
+    d = min(max(mean, smallest), largest)   # Σd/n may stray from d by a residue
     q = none_differ_bound(n)
-    lowest, highest = min(lowest, mean), max(highest, mean)
-    return mean, mean - q * (mean - lowest), mean + q * (highest - mean), True
+    lowest, highest = min(lowest, d), max(highest, d)
+    return d, d - q * (d - lowest), d + q * (highest - d), True
 
 
 def welch_half_width(sd_a: float, sd_b: float, n: int) -> float:
@@ -267,7 +314,8 @@ def share_over_games(credit: float, seat_games: int, games: int) -> tuple[float,
 
 
 def ratio_mean_interval(total: float, units: float, clusters: int, units_sq: float,
-                        total_sq: float, cross: float) -> tuple[float, float, float]:
+                        total_sq: float, cross: float
+                        ) -> tuple[float, float | None, float | None]:
     """``(mean, low, high)``: a mean per unit (Σ S / Σ m) with a 95 % interval over clusters.
 
     Each cluster (a game) gives a sum ``S`` over its ``m`` units (the seats
@@ -277,13 +325,22 @@ def ratio_mean_interval(total: float, units: float, clusters: int, units_sq: flo
     ``R`` the mean and ``k`` clusters, and the interval Student t on k − 1
     degrees of freedom: seats of one game are not counted as independent.
     With one unit per cluster it is the usual t interval of a mean.
+
+    The bounds are None when there is no spread to measure: one cluster, or
+    every cluster's sum exactly R times its units (every game alike). A
+    zero-width interval would read as certain; callers say why there is
+    none instead.
     """
     if units <= 0 or clusters <= 0:
-        return 0.0, 0.0, 0.0
+        return 0.0, None, None
     mean = total / units
     if clusters < 2:
-        return mean, mean, mean
+        return mean, None, None
     resid = max(0.0, total_sq - 2.0 * mean * cross + mean * mean * units_sq)
+    # Σ(S − R·m)² from sums: a zero spread leaves a float residue of about
+    # 1e-16 of Σ S²; a real spread that small is not one games produce.
+    if resid <= 1e-12 * max(total_sq, 1e-300):
+        return mean, None, None
     se = math.sqrt(resid / (clusters * (clusters - 1))) / (units / clusters)
     half = t_quantile(_UPPER, clusters - 1) * se
     return mean, mean - half, mean + half

@@ -59,7 +59,39 @@ def _r(x: float) -> float:
     return round(float(x), 6)
 
 
-def _key_intervals(row: Sequence[float]) -> tuple[float, float, float, float, float, float]:
+def interval_text(row: dict[str, Any], games: int, low: str = "score_ci_low",
+                  high: str = "score_ci_high") -> str:
+    """A mean's 95 % interval as the reports show it: ``(3.10–4.20)``, or why there is none.
+
+    ``row[low]`` is None when the games gave no spread to measure: one game
+    (``(1 game: no interval)``) or every game the same value (``(every game
+    alike: no interval)``); a zero-width ``(4.33–4.33)`` would read as certain.
+    One wording for the text and chart pages.
+    """
+    if row.get(low) is None or row.get(high) is None:
+        return "(1 game: no interval)" if games < 2 else "(every game alike: no interval)"
+    return f"({row[low]:.2f}–{row[high]:.2f})"
+
+
+def no_spread(mean: float, sd: float, distinct: int) -> bool:
+    """Every value was the same, from a t interval's sd and the values' histogram.
+
+    ``distinct`` is the number of histogram bins seen (values rounded to
+    whole numbers): more than one means a spread. With one bin, the sd from
+    Σx and Σx² is only a float residue when every value is equal (about 1e-8
+    of the mean for 1/3 over ten games) and a real spread inside one
+    whole-number bin is far above 1e-6.
+    """
+    return distinct <= 1 and sd <= 1e-6 * max(1.0, abs(mean))
+
+
+def _opt(x: float | None) -> float | None:
+    """Round a bound that may be missing (no interval)."""
+    return None if x is None else _r(x)
+
+
+def _key_intervals(row: Sequence[float]
+                   ) -> tuple[float, float, float, float, float | None, float | None]:
     """``(win share, low, high, mean return, low, high)`` of one key, over games.
 
     A full row (:attr:`pnp.sim.aggregate.Aggregate.cards`) carries per-game
@@ -79,8 +111,10 @@ def _key_intervals(row: Sequence[float]) -> tuple[float, float, float, float, fl
     n = int(uses)
     share = credit / n if n else 0.0
     low, high = wilson_interval(share, n)
-    mean, _sd, mlo, mhi = t_interval(total, sq, n)
-    return share, low, high, mean, mlo, mhi
+    mean, sd, tlo, thi = t_interval(total, sq, n)
+    if n < 2 or sd <= 1e-6 * max(1.0, abs(mean)):   # no spread (no histogram here)
+        return share, low, high, mean, None, None
+    return share, low, high, mean, tlo, thi
 
 
 def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str, Any]]:
@@ -112,14 +146,15 @@ def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str
         value, lo, hi, avg = (mean, mlo, mhi, avg_mean) if solo else (share, low, high,
                                                                        avg_share)
         flag = ""
-        if uses >= MIN_USES and avg > 0:
+        # no interval (one game, no spread): nothing to judge a flag on
+        if uses >= MIN_USES and avg > 0 and lo is not None and hi is not None:
             if lo > avg and value >= LIFT * avg:
                 flag = "dominant"
             elif hi < avg and value <= avg / LIFT:
                 flag = "trap"
         row.update({"win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
-                    "score_mean": _r(mean), "score_ci_low": _r(mlo),
-                    "score_ci_high": _r(mhi), "group_win_share": _r(avg_share),
+                    "score_mean": _r(mean), "score_ci_low": _opt(mlo),
+                    "score_ci_high": _opt(mhi), "group_win_share": _r(avg_share),
                     "group_score_mean": _r(avg_mean), "flag": flag})
         rows.append(row)
     rank = "score_mean" if solo else "win_share"
@@ -406,8 +441,7 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
                 win = ("" if n == 1 else f"  win {100 * row['win_share']:5.1f}% "
                        f"({100 * row['ci_low']:4.1f}–{100 * row['ci_high']:4.1f})")
                 # one game gives no spread: "63.00 (63.00–63.00)" would read as certain
-                spread = (f"({row['score_ci_low']:.2f}–{row['score_ci_high']:.2f})"
-                          if row.get("games", 2) >= 2 else "(1 game: no interval)")
+                spread = interval_text(row, row.get("games", row["uses"]))
                 out.append(
                     f"    {row['name']:<22} {row['uses']:>7} {unit}{win}  score "
                     f"{row['score_mean']:6.2f} {spread}"

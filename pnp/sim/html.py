@@ -27,8 +27,8 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from pnp.sim.findings import fired_share, otherwise_note
-from pnp.sim.paired import excludes_zero, outcome_label, shown_outcomes
+from pnp.sim.findings import fired_share, interval_text, otherwise_note
+from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
 
 #: Chart size (SVG user units = CSS px).
@@ -132,12 +132,14 @@ def _nice(x: float) -> float:
     return 10 * power
 
 
-def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = True,
+def bar_chart(rows: Sequence[tuple[str, float, float | None, float | None]], *,
+              pct: bool = True,
               ref: float | None = None, ref_label: str = "", flags: Sequence[str] = (),
               diff: bool = False) -> str:
     """Horizontal bars with 95% interval whiskers and an optional reference line.
 
-    ``rows`` are (label, value, low, high); ``flags`` (same length, may be
+    ``rows`` are (label, value, low, high), low and high None for a value
+    without an interval (no whisker is drawn); ``flags`` (same length, may be
     empty) colour a bar green ("dominant") or red ("trap"). ``diff`` marks
     the values as differences (signed labels; shares in points).
     """
@@ -148,8 +150,8 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
     top = 22 if ref is not None else 6
     h = top + row_h * len(rows) + 24
     # Axis ends rounded out to readable values (40%, not 34.7%).
-    hi = _nice(max([r[3] for r in rows] + [ref or 0.0]))
-    least = min([r[2] for r in rows] + [0.0])
+    hi = _nice(max([r[1] if r[3] is None else r[3] for r in rows] + [ref or 0.0]))
+    least = min([r[1] if r[2] is None else r[2] for r in rows] + [0.0])
     lo = -_nice(-least) if least < 0 else 0.0  # never "-0.0%"
     if hi == lo:
         hi = 1.0
@@ -169,11 +171,12 @@ def bar_chart(rows: Sequence[tuple[str, float, float, float]], *, pct: bool = Tr
                    f'font-size="13">{escape(label)}</text>')
         out.append(f'<rect x="{x0:.1f}" y="{y + 4}" width="{max(x1 - x0, 0.5):.1f}" '
                    f'height="{row_h - 8}" fill="{fill}"/>')
-        out.append(f'<line x1="{x(low):.1f}" y1="{y + row_h / 2:.1f}" x2="{x(high):.1f}" '
-                   f'y2="{y + row_h / 2:.1f}" stroke="{WHISKER}" stroke-width="2"/>')
-        for v in (low, high):
-            out.append(f'<line x1="{x(v):.1f}" y1="{y + 6}" x2="{x(v):.1f}" '
-                       f'y2="{y + row_h - 6}" stroke="{WHISKER}" stroke-width="2"/>')
+        if low is not None and high is not None:
+            out.append(f'<line x1="{x(low):.1f}" y1="{y + row_h / 2:.1f}" x2="{x(high):.1f}" '
+                       f'y2="{y + row_h / 2:.1f}" stroke="{WHISKER}" stroke-width="2"/>')
+            for v in (low, high):
+                out.append(f'<line x1="{x(v):.1f}" y1="{y + 6}" x2="{x(v):.1f}" '
+                           f'y2="{y + row_h - 6}" stroke="{WHISKER}" stroke-width="2"/>')
         out.append(f'<text x="{WIDTH - right + 6}" y="{y + 15}" font-size="13">'
                    f'{_fmt(value, pct, diff)}</text>')
     if ref is not None:
@@ -380,7 +383,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     unit = cfg.get("score_unit") or ""
     sections.append(_section("Score distribution by seat" + (f" ({unit})" if unit else ""), *[
         histogram(s["score_histogram"], label=f"seat {s['seat']}: mean "
-                  f"{s['score_mean']:.2f} ({s['score_ci_low']:.2f}–{s['score_ci_high']:.2f})",
+                  f"{s['score_mean']:.2f} {interval_text(s, rep['completion']['completed'])}",
                   height=130, span=span) for s in seats]))
     ln = rep["length_turns"]
     length = cfg.get("length_unit") or "turns"
@@ -394,7 +397,8 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
             sections.append(_section("Win shares by bot (per seat-game)", bar_chart(
                 rows, ref=rep["fair_share"], ref_label=f"luck {_pct(rep['fair_share'])}"),
                 '<p class="note">Intervals count games, not seats: a bot\'s seats in one '
-                "game are not independent (of its three seats, usually one at most wins).</p>"))
+                "game are not independent (at most one of them wins, or they share the "
+                "win).</p>"))
             # The win matrix as the text gives it (row finishes ahead of column).
             names = bots["names"]
             sections.append(_section("Head to head", _table(
@@ -483,7 +487,7 @@ def ladder_page(doc: dict[str, Any]) -> str:
                        pct=not solo, ref=ref, ref_label=ref_label,
                        x_label="iterations per decision")
     def score(r: dict[str, Any]) -> str:
-        return f"{r['score_mean']:.2f} ({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})"
+        return f"{r['score_mean']:.2f} {interval_text(r, doc['games'])}"
 
     if solo:
         # As the text: the field bot alone first, then each rung's paired
@@ -604,7 +608,8 @@ def compare_page(doc: dict[str, Any]) -> str:
               f"({_fmt(diffs[n]['low'], n.startswith('win_'), True)} … "
               f"{_fmt(diffs[n]['high'], n.startswith('win_'), True)})"
               # every game alike: a bound, not a t interval (pnp.intervals.paired_interval)
-              + (" bound, every game alike" if diffs[n].get("no_spread") else ""),
+              + (" bound, every game alike" if diffs[n].get("no_spread") else "")
+              + (f", {CLIPPED}" if diffs[n].get("clipped") else ""),
               "±" + _fmt(diffs[n]["unpaired_half_width"], n.startswith("win_")).rstrip("%")
               + (" pt" if n.startswith("win_") else ""),
               "yes" if excludes_zero(diffs[n]) else "")

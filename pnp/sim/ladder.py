@@ -21,6 +21,7 @@ from pnp.games.search import SearchBot
 from pnp.games.stats import GameStats
 from pnp.intervals import ratio_mean_interval, share_over_games, t_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
+from pnp.sim.findings import interval_text, no_spread
 from pnp.sim.sweep import is_rate
 
 
@@ -72,15 +73,20 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
                                                  int(games_in), seats_sq, sum_sq, cross)
         else:
             g = t.completed
-            mean, _sd, mlo, mhi = t_interval(t.score_sum[0], t.score_sq[0], g)
+            mean, sd, tlo, thi = t_interval(t.score_sum[0], t.score_sq[0], g)
+            # one game or every game alike: no score interval (interval_text)
+            alike = g < 2 or no_spread(mean, sd, len(t.score_hist[0]))
+            mlo, mhi = (None, None) if alike else (tlo, thi)
         rung: dict[str, Any] = {
             "bot": name, "budget": int(name.partition(":")[2] or 0), "seat_games": g,
-            "score_mean": round(mean, 6), "score_ci_low": round(mlo, 6),
-            "score_ci_high": round(mhi, 6), "ok": result.ok}
+            "score_mean": round(mean, 6),
+            "score_ci_low": None if mlo is None else round(mlo, 6),
+            "score_ci_high": None if mhi is None else round(mhi, 6), "ok": result.ok}
         if solo:
-            # No rivals: the rung's figure is its mean score.
-            rung.update(win_share=rung["score_mean"], ci_low=rung["score_ci_low"],
-                        ci_high=rung["score_ci_high"])
+            # No rivals: the rung's figure is its mean score (the chart's band and
+            # the sentences' comparison take the t interval, zero-width if alike).
+            rung.update(win_share=rung["score_mean"], ci_low=round(tlo, 6),
+                        ci_high=round(thi, 6))
         else:
             rung.update(win_share=round(share, 6), ci_low=round(low, 6),
                         ci_high=round(high, 6))
@@ -117,13 +123,13 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     if solo:
         b = doc["baseline"]
         out.append(f"  {doc['field']} alone on the same deals: {score} {b['score_mean']:.2f} "
-                   f"({b['score_ci_low']:.2f}–{b['score_ci_high']:.2f})")
+                   f"{interval_text(b, doc['games'])}")
         out.append(f"  {'iterations':>10}  {score + ' (95%)':<22}  difference vs "
                    f"{doc['field']} (paired 95%)")
         for r in doc["rungs"]:
             d = r["paired_vs_field"]
-            out.append(f"  {r['budget']:>10}  {r['score_mean']:6.2f} ({r['score_ci_low']:.2f}–"
-                       f"{r['score_ci_high']:.2f})   {d['mean']:+.2f} ({d['low']:+.2f} … "
+            out.append(f"  {r['budget']:>10}  {r['score_mean']:6.2f} "
+                       f"{interval_text(r, doc['games'])}   {d['mean']:+.2f} ({d['low']:+.2f} … "
                        f"{d['high']:+.2f})" + ("" if r["ok"] else "  FAILURES"))
     else:
         fair = doc["fair_share"]
@@ -133,7 +139,7 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
             win = (f"{100 * r['win_share']:5.1f}% ({100 * r['ci_low']:.1f}–"
                    f"{100 * r['ci_high']:.1f})")
             out.append(f"  {r['budget']:>10}  {win:<34}  {r['score_mean']:.2f} "
-                       f"({r['score_ci_low']:.2f}–{r['score_ci_high']:.2f})"
+                       f"{interval_text(r, doc['games'])}"
                        + ("" if r["ok"] else "  FAILURES"))
     for r in doc["rungs"]:
         figs = r.get("game_figures") or []

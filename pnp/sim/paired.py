@@ -5,11 +5,11 @@ same deal and bot seeds. For each game the runner keeps a few outcomes (game
 length, winner's margin, each seat's return and win credit, the win credit of
 each ``--bots`` position); :class:`Paired` subtracts variant 0's outcome from
 variant ``i``'s for the same game and keeps only sums and sums of squares of
-the differences (and each outcome's smallest and largest value). The paired
+the differences (and the smallest and largest difference and value). The paired
 95% interval (mean difference ± t·sd/√n, Student t on n−1 degrees of freedom,
 honest from 2 games on) is then usually much narrower than the interval from
 two independent runs, because the luck of the deal cancels; both are reported
-so the gain is visible. When every game gave the same difference (sd 0, common
+so the gain is visible. When every game gave the same difference (common
 with a handful of games) the interval is a bound instead, never of zero width
 (:func:`pnp.intervals.paired_interval`).
 """
@@ -40,14 +40,18 @@ class Paired:
         self.names = outcome_names(num_players, self.bots[0])[:2 + 2 * num_players + k]
         width = len(self.names)
         #: Per variant: games paired, then per field [Σd, Σd², Σbase, Σbase², Σv, Σv²,
-        #: smallest and largest value under either rule].
+        #: smallest and largest d, of base, of v]: a fixed size however many games.
         self.n = [0] * len(self.bots)
-        self.sums = [[[0.0] * 6 + [math.inf, -math.inf] for _ in range(width)]
+        self.sums = [[[0.0] * 6 + [math.inf, -math.inf] * 3 for _ in range(width)]
                      for _ in self.bots]
 
     def add(self, variant: int, base: Sequence[tuple[float, ...]],
             other: Sequence[tuple[float, ...]]) -> None:
-        """Difference one chunk: ``other`` (variant's outcomes) minus ``base`` (variant 0's)."""
+        """Difference one chunk: ``other`` (variant's outcomes) minus ``base`` (variant 0's).
+
+        Chunks arrive in game order whatever ``--jobs`` is (the runner), and
+        sums, minima and maxima are kept exactly as a one-process run would.
+        """
         rows = self.sums[variant]
         width = len(self.names)
         for a, b in zip(base, other):
@@ -64,38 +68,60 @@ class Paired:
                 r[3] += x * x
                 r[4] += y
                 r[5] += y * y
-                if x < r[6] or y < r[6]:
-                    r[6] = min(x, y)
-                if x > r[7] or y > r[7]:
-                    r[7] = max(x, y)
+                # the extremes decide "every game alike" exactly (paired_interval)
+                r[6], r[7] = min(r[6], d), max(r[7], d)
+                r[8], r[9] = min(r[8], x), max(r[9], x)
+                r[10], r[11] = min(r[10], y), max(r[11], y)
 
     def to_dict(self, variant: int) -> dict[str, Any]:
         """Mean difference per outcome with paired and unpaired 95% intervals.
 
         ``no_spread`` marks an outcome whose every paired difference was the
-        same: its interval is then the bound of :func:`paired_interval`,
-        taking a game's difference to lie within ±1 for a win credit (a
-        share of one game's win) and within ± the outcome's observed range,
-        at least 1 (lengths and scores count in whole steps), otherwise.
+        same d: its interval is then the bound of :func:`paired_interval`,
+        which needs the range a game's difference can take. For a win credit
+        (a share of one game's win) that is truly −1 … +1. A length or score
+        has no such limit; the bound takes ± (the observed range of the
+        outcome, at least 1, plus |d|): an unseen game may move as far as
+        every value seen spans and then as far again as the change did, so
+        both ends of the bound lie beyond d (with the range alone, constant
+        base and variant values gave a side of zero width). It is an
+        assumption, stated in docs/simulation.md, not a guarantee.
+
+        ``clipped`` marks a win-share difference whose t interval (or the
+        two-runs half-width) reached past ±1 (a t on 1 degree of freedom is
+        12.7 sd wide) and was cut there: a share difference cannot be larger.
         """
         n = self.n[variant]
         out: dict[str, Any] = {"games_paired": n, "differences": {}}
         for name, r in zip(self.names, self.sums[variant]):
-            reach = 1.0 if name.startswith("win_") or not n else max(1.0, r[7] - r[6])
-            mean, low, high, flat = paired_interval(r[0], r[1], n, -reach, reach)
-            _bm, bsd, _bl, _bh = t_interval(r[2], r[3], n)
-            _vm, vsd, _vl, _vh = t_interval(r[4], r[5], n)
+            win = name.startswith("win_")
+            mean = r[0] / n if n else 0.0
+            seen = max(r[9], r[11]) - min(r[8], r[10]) if n else 0.0
+            reach = 1.0 if win or not n else max(1.0, seen) + abs(mean)
+            mean, low, high, flat = paired_interval(r[0], r[1], n, r[6], r[7],
+                                                    lowest=-reach, highest=reach)
+            # a run whose every game gave the same value has sd 0 exactly
+            # (its sums would leave a residue, as the differences' do)
+            bsd = t_interval(r[2], r[3], n)[1] if n and r[8] < r[9] else 0.0
+            vsd = t_interval(r[4], r[5], n)[1] if n and r[10] < r[11] else 0.0
             half = welch_half_width(bsd, vsd, n)
             if half == 0.0 and n:
                 # Neither run varied: two independent runs could say no more than
                 # the bound (each mean within q·range of its value), not "±0".
                 half = none_differ_bound(n) * reach
+            clipped = False
+            if win and n and (low < -1.0 or high > 1.0 or half > 1.0):
+                low, high, half, clipped = max(low, -1.0), min(high, 1.0), min(half, 1.0), True
             out["differences"][name] = {
                 "mean": round(mean, 6), "low": round(low, 6), "high": round(high, 6),
-                "no_spread": flat, "unpaired_half_width": round(half, 6),
+                "no_spread": flat, "unpaired_half_width": round(half, 6), "clipped": clipped,
                 "base_mean": round(r[2] / n, 6) if n else None,
                 "variant_mean": round(r[4] / n, 6) if n else None}
         return out
+
+
+#: Said after a win-share difference whose interval was cut at ±100 points.
+CLIPPED = "clipped to ±100 points"
 
 
 def outcome_label(name: str, bots: Sequence[str], length_unit: str = "turns") -> str:
@@ -136,10 +162,11 @@ def format_difference(name: str, d: dict[str, Any], label: str | None = None) ->
                      else (f"{d['base_mean']:8.2f}", f"{d['variant_mean']:8.2f}"))
     # every game gave the same difference: the interval is a bound (paired_interval)
     how = "95% bound, every game alike" if d.get("no_spread") else "95% paired"
+    clip = f"; {CLIPPED}" if d.get("clipped") else ""
     return (f"{label or name:<16} {base} → {changed}  "
             f"{k * d['mean']:+7.2f}{unit} ({how} {k * d['low']:+.2f} … "
             f"{k * d['high']:+.2f}; two independent runs would give ±"
-            f"{k * d['unpaired_half_width']:.2f}){'  *' if sig else ''}")
+            f"{k * d['unpaired_half_width']:.2f}{clip}){'  *' if sig else ''}")
 
 
 def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str],

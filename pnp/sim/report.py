@@ -23,7 +23,7 @@ from pnp.intervals import (chi_square_uniform, ratio_mean_interval, share_over_g
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
 from pnp.sim.findings import (card_table, drama_figures, fired_share, format_findings,
-                              rule_table, sentences)
+                              interval_text, no_spread, rule_table, sentences)
 from pnp.sim.runner import SimResult
 
 INTERVAL_METHOD = "Wilson score, 95% (shares); Student t, 95%, n - 1 df (means)"
@@ -121,6 +121,8 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
     seats = []
     for s in range(n):
         mean, sd, lo, hi = t_interval(t.score_sum[s], t.score_sq[s], m)
+        # one game, or every game the same score: no interval (interval_text says why)
+        spread = m >= 2 and not no_spread(mean, sd, len(t.score_hist[s]))
         share = rules_credit[s] / m if m else 0.0
         low, high = wilson_interval(share, m)
         split = split_credit[s] / m if m else 0.0
@@ -128,7 +130,8 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
         seats.append({
             "seat": s,
             "score_mean": _r(mean) if m else None, "score_sd": _r(sd) if m > 1 else None,
-            "score_ci_low": _r(lo) if m else None, "score_ci_high": _r(hi) if m else None,
+            "score_ci_low": _r(lo) if spread else None,
+            "score_ci_high": _r(hi) if spread else None,
             "win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
             "split_share": _r(split), "split_ci_low": _r(slow), "split_ci_high": _r(shigh),
             "decisions_per_game": _r(t.decisions[s] / m) if m else None,
@@ -234,7 +237,8 @@ def _bot_stats(t: Aggregate) -> dict[str, Any]:
         mean, slo, shi = ratio_mean_interval(ssum, g, int(games), seats_sq, sum_sq, cross)
         win[b] = {"seat_games": g, "games": int(games), "win_share": _r(share),
                   "ci_low": _r(low), "ci_high": _r(high), "score_mean": _r(mean),
-                  "score_ci_low": _r(slo), "score_ci_high": _r(shi)}
+                  "score_ci_low": None if slo is None else _r(slo),
+                  "score_ci_high": None if shi is None else _r(shi)}
     h2h = {a: {b: (_r(t.pairs[(a, b)][1] / (2 * t.pairs[(a, b)][0]))
                    if (a, b) in t.pairs and t.pairs[(a, b)][0] else None)
                for b in names if b != a} for a in names}
@@ -337,9 +341,10 @@ def _format_seats(rep: dict[str, Any], out: list[str]) -> None:
     unit = cfg.get("score_unit") or ""
     if cfg["players"] == 1:
         s = rep["seats"][0]
+        spread = interval_text(s, rep["completion"]["completed"])
+        spread = f"(95% {spread[1:]}" if s["score_ci_low"] is not None else spread
         out.append(f"Score{f' ({unit})' if unit else ''}: mean {_num(s['score_mean'])} "
-                   f"(95% {_num(s['score_ci_low'])}–"
-                   f"{_num(s['score_ci_high'])}), sd {_num(s['score_sd'])}")
+                   f"{spread}, sd {_num(s['score_sd'])}")
         return
     ties = rep["ties"]
     out.append(f"Ties: top score shared in {_pct(ties['top_score_tie_rate'])} of games; "
@@ -355,7 +360,7 @@ def _format_seats(rep: dict[str, Any], out: list[str]) -> None:
                + "decisions/game")
     for s in rep["seats"]:
         flag = "  EDGE" if s["edge"] else ""
-        score = f"{_num(s['score_mean'])} ({_num(s['score_ci_low'])}–{_num(s['score_ci_high'])})"
+        score = f"{_num(s['score_mean'])} {interval_text(s, rep['completion']['completed'])}"
         rules = f"{_pct(s['win_share'])} ({_pct(s['ci_low'])}–{_pct(s['ci_high'])})"
         split = (f"{_pct(s['split_share'])} ({_pct(s['split_ci_low'])}–"
                  f"{_pct(s['split_ci_high'])})")
@@ -390,8 +395,10 @@ def _format_bots(rep: dict[str, Any], out: list[str]) -> None:
         out.append("Bots (mean score per run; alternate games, so different deals):")
         for name in b["names"]:
             w = b["win"][name]
-            out.append(f"  {name:<12} {_num(w['score_mean'])} ({_num(w['score_ci_low'])}–"
-                       f"{_num(w['score_ci_high'])}, {w['seat_games']} runs)")
+            # the interval's bracket holds the run count too: "(3.1–4.2, 9 runs)"
+            out.append(f"  {name:<12} {_num(w['score_mean'])} "
+                       f"{interval_text(w, w.get('games', w['seat_games']))[:-1]}, "
+                       f"{w['seat_games']} runs)")
         return
     # intervals count games, not seat-games (a bot's seats in one game are not
     # independent): the header says so, each row gives both counts
@@ -404,7 +411,7 @@ def _format_bots(rep: dict[str, Any], out: list[str]) -> None:
                    f"{w['seat_games']} seat-games"
                    + (f" in {w['games']} games" if "games" in w else "") + "); "
                    f"score {_num(w['score_mean'])} "
-                   f"({_num(w['score_ci_low'])}–{_num(w['score_ci_high'])})")
+                   f"{interval_text(w, w.get('games', w['seat_games']))}")
     out.append("Head-to-head (row finishes ahead of column):")
     out.append("  " + " " * 12 + "".join(f"{c:>12}" for c in b["names"]))
     for a in b["names"]:

@@ -63,14 +63,14 @@ def test_no_spread_bound_by_hand() -> None:
     """
     assert round(none_differ_bound(5), 6) == 0.521824
     assert round(none_differ_bound(2), 6) == 0.841886
-    mean, low, high, flat = paired_interval(0.0, 0.0, 5, -1.0, 1.0)
+    mean, low, high, flat = paired_interval(0.0, 0.0, 5, 0.0, 0.0, lowest=-1.0, highest=1.0)
     assert flat and mean == 0.0 and (round(low, 6), round(high, 6)) == (-0.521824, 0.521824)
-    _m, low5, high5, _f = paired_interval(5.0, 5.0, 5, -1.0, 1.0)
+    _m, low5, high5, _f = paired_interval(5.0, 5.0, 5, 1.0, 1.0, lowest=-1.0, highest=1.0)
     assert round(low5, 4) == -0.0436 and high5 == 1.0
-    _m, low6, _h, _f = paired_interval(6.0, 6.0, 6, -1.0, 1.0)
+    _m, low6, _h, _f = paired_interval(6.0, 6.0, 6, 1.0, 1.0, lowest=-1.0, highest=1.0)
     assert round(low6, 4) == 0.0815
-    # a spread, however small, is the t interval
-    assert paired_interval(1.0, 1.0, 4, -1.0, 1.0)[3] is False
+    # a spread, however small, is the t interval (differences 0, 0, 0, 1)
+    assert paired_interval(1.0, 1.0, 4, 0.0, 1.0, lowest=-1.0, highest=1.0)[3] is False
 
 
 def test_welch_half_width_by_hand() -> None:
@@ -83,8 +83,9 @@ def test_paired_three_games_alike_are_not_certain() -> None:
     """Three games, the same winner under both rules and 2 turns longer each time.
 
     Before: every interval of zero width ("certain"). Now: win share ±0.707598
-    (q for n 3); turns 10, 12, 14 → 12, 14, 16 (observed range 6):
-    2 − q·(2 + 6) … 2 + q·(6 − 2) = −3.660786 … 4.830393.
+    (q for n 3); turns 10, 12, 14 → 12, 14, 16 (observed range 6, so a
+    difference is taken to lie within ±(6 + 2)):
+    2 − q·(2 + 8) … 2 + q·(8 − 2) = −5.075982 … 6.245589.
     """
     pairs = Paired(2, [("a",), ("a",)])
     base = [(10.0, 3.0, 5.0, 2.0, 1.0, 0.0, 0.5), (12.0, 3.0, 5.0, 2.0, 1.0, 0.0, 0.5),
@@ -96,12 +97,12 @@ def test_paired_three_games_alike_are_not_certain() -> None:
     assert round(none_differ_bound(3), 6) == q
     assert d["win_seat0"]["no_spread"] and (d["win_seat0"]["low"], d["win_seat0"]["high"]) == (
         pytest.approx(-q, abs=1e-6), pytest.approx(q, abs=1e-6))
-    assert (d["turns"]["low"], d["turns"]["high"]) == (pytest.approx(-3.660786, abs=1e-6),
-                                                       pytest.approx(4.830393, abs=1e-6))
+    assert (d["turns"]["low"], d["turns"]["high"]) == (pytest.approx(-5.075982, abs=1e-6),
+                                                       pytest.approx(6.245589, abs=1e-6))
     # neither rule varied the win share: two runs give the same bound, not ±0
     assert d["win_seat0"]["unpaired_half_width"] == pytest.approx(q, abs=1e-6)
     line = format_difference("turns", d["turns"])
-    assert "95% bound, every game alike -3.66 … +4.83" in line and "*" not in line
+    assert "95% bound, every game alike -5.08 … +6.25" in line and "*" not in line
 
 
 def test_a_two_game_comparison_has_no_interval_of_zero_width() -> None:
