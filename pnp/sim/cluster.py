@@ -91,14 +91,18 @@ class _HeldCtrlC:
         self.pressed = False
         self._old: Any = None
         self._blocked = False
+        self._changed = False   # __enter__ replaced the handler: __exit__ must restore it
 
     def _record(self, signum: int, frame: FrameType | None) -> None:
+        """The SIGINT handler during start-up: note the Ctrl-C, raise nothing."""
         self.pressed = True
 
     def __enter__(self) -> "_HeldCtrlC":
+        """Hold Ctrl-C (block and record it, or ignore it) until :meth:`__exit__`."""
         if threading.current_thread() is not threading.main_thread():
             return self  # only the main thread may touch signal handlers
         self._old = signal.getsignal(signal.SIGINT)
+        self._changed = True
         if hasattr(signal, "pthread_sigmask"):
             # multiprocessing starts its resource tracker on first use with
             # SIGINT blocked, then *unblocks* it (rather than restoring the
@@ -115,8 +119,15 @@ class _HeldCtrlC:
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._old is None and not self._blocked:
+        """Unblock SIGINT (a held Ctrl-C sets :attr:`pressed`) and restore the old handler.
+
+        Restores whenever :meth:`__enter__` changed anything, whatever
+        ``getsignal`` returned then (None, for a handler not set from Python,
+        must not leave SIG_IGN installed).
+        """
+        if not self._changed:
             return
+        self._changed = False
         if self._blocked:
             # unblocked while the recording handler is still in place, so a
             # held Ctrl-C is delivered (CPython runs handlers on unblocking)

@@ -161,3 +161,35 @@ def test_seat_table_says_why_there_is_no_interval() -> None:
 def test_normal_quantile_far_tails(p: float, expected: float) -> None:
     """Against scipy.stats.norm.ppf: Newton from 0 stopped at −14.06 for 1e-100 and 1e-300."""
     assert normal_quantile(p) == pytest.approx(expected, rel=1e-13)
+
+
+def test_undecim_action_card_vp_interval_is_student_t() -> None:
+    """An action card played 4 times for 1, 2, 3, 4 VP: 2.5 ± 3.182446·1.290994/2 = ± 2.054260.
+
+    The normal 1.96 gave ± 1.265.
+    """
+    from pnp.games.undecim.stats import _mean
+    vals = [1.0, 2.0, 3.0, 4.0]
+    got = _mean(sum(vals), sum(v * v for v in vals), 4)
+    assert got == {"mean": 2.5, "low": 0.4457, "high": 4.5543, "n": 4}
+
+
+def test_held_ctrl_c_restores_the_handler_when_getsignal_gave_none(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without pthread_sigmask (Windows) start-up ignores SIGINT; leaving restores a handler
+    even if getsignal said None (a handler not set from Python), never leaving SIG_IGN."""
+    import signal
+
+    from pnp.sim.cluster import _HeldCtrlC
+
+    before = signal.getsignal(signal.SIGINT)
+    try:
+        monkeypatch.delattr(signal, "pthread_sigmask", raising=False)
+        monkeypatch.setattr(signal, "getsignal", lambda _sig: None)
+        with _HeldCtrlC():
+            monkeypatch.undo()
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    finally:
+        monkeypatch.undo()
+        signal.signal(signal.SIGINT, before)
