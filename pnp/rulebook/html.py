@@ -6,7 +6,7 @@ it can be mailed or opened offline as a single file and reads the same on a
 machine without Japanese fonts. The pictures are the same drawings as the
 PDF's, rasterised at 2× for sharp screens. The font is a subset of the PDF's
 IPAexGothic holding the characters the page shows (see
-:mod:`pnp.render.webfont`: all of them in the Japanese edition, which is
+:mod:`pnp.webfont`: all of them in the Japanese edition, which is
 drawn wholly in it as its PDF is; only kana, kanji and symbols in a Latin
 edition, and nothing in a page without them).
 """
@@ -18,11 +18,12 @@ import html
 import re
 from typing import Mapping
 
-from pnp.render.webfont import FAMILY, embedded_codepoints, font_face, shown_text
+from pnp.render.fonts import ipaex_path
 from pnp.rulebook.markdown import (Block, Heading, ListBlock, Note, Para, Picture, TableBlock,
                                    strip_ruling_tags)
 from pnp.rulebook.pdf import BookMeta, plain_text
 from pnp.rulebook.pictures import Scene, pictures_to_png
+from pnp.webfont import FAMILY, embedded_codepoints, font_face, shown_text
 
 #: The reader's own fonts, after the embedded face (which, by its unicode-range, draws
 #: only the characters it holds): what a page without an embedded face names.
@@ -142,7 +143,9 @@ def render_html(blocks: list[Block], meta: BookMeta, pictures: Mapping[str, Scen
     shown = (f'<header class="cover"><h1>{title}</h1>'
              f'<p class="subtitle">{html.escape(meta.subtitle)}</p></header>\n'
              + "\n".join(body))
-    face = font_face(embedded_codepoints(shown_text(shown), japanese=meta.lang == "ja"))
+    font = ipaex_path()   # the PDFs' IPAexGothic (pnp.webfont takes the file from its caller)
+    face = font_face(embedded_codepoints(shown_text(shown), japanese=meta.lang == "ja",
+                                         font=font), font=font)
     fonts = f'"{FAMILY}", {SYSTEM_FONTS}' if face else SYSTEM_FONTS
     style = f"{face}{STYLE}body {{ font-family: {fonts}; }}\n"
     return (f'<!DOCTYPE html>\n<html lang="{meta.lang}">\n<head>\n<meta charset="utf-8">\n'

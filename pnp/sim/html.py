@@ -13,15 +13,14 @@ Japanese text (titles such as 第2話, card names such as ♠A) must render on a
 machine without Japanese fonts and without network: the page embeds a
 subset of IPAexGothic holding exactly the non-Latin characters it uses (a
 few kilobytes; the font ships with the required package matplotlib-fontja,
-and its licence allows embedding), subset with fontTools (which comes with
-matplotlib). Without fontTools the page names the usual system fonts only.
+and its licence allows embedding), as WOFF with a matching unicode-range, by
+the same subsetter as the HTML rulebook (:mod:`pnp.webfont`). Without the
+font the page names the usual system fonts only.
 """
 
 from __future__ import annotations
 
-import base64
 import importlib.util
-import io
 import math
 from html import escape
 from pathlib import Path
@@ -30,6 +29,8 @@ from typing import Any, Iterable, Sequence
 from pnp.sim.findings import fired_share, interval_text, otherwise_note
 from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
+from pnp.webfont import FAMILY, cmap
+from pnp.webfont import font_face as _webfont_face
 
 #: Chart size (SVG user units = CSS px).
 WIDTH = 720
@@ -38,23 +39,23 @@ WIDTH = 720
 INK, MUTED, BAR, WHISKER, REF, GOOD, BAD = ("#1a1a1a", "#4a4a4a", "#4c78a8", "#1f3b5c",
                                             "#b03a2e", "#1e6b34", "#9c2a1c")
 
-CSS = """
-body { font-family: "pnp-ipaex", "IPAexGothic", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK JP",
+CSS = f"""
+body {{ font-family: "{FAMILY}", "IPAexGothic", "Hiragino Sans", "Yu Gothic", "Noto Sans CJK JP",
        "Noto Sans JP", system-ui, sans-serif; color: #1a1a1a; background: #ffffff;
-       margin: 24px auto; max-width: 760px; font-size: 15px; line-height: 1.5; }
-h1 { font-size: 22px; margin: 0 0 4px; }
-h2 { font-size: 18px; margin: 28px 0 6px; border-bottom: 1px solid #999; }
-p.meta { color: #4a4a4a; margin: 0 0 12px; }
-ul.findings li { margin: 4px 0; }
-table { border-collapse: collapse; font-size: 14px; margin: 8px 0; }
-th, td { border-bottom: 1px solid #ccc; padding: 3px 8px; text-align: right; }
-th:first-child, td:first-child { text-align: left; }
-td.flag { color: #9c2a1c; font-weight: bold; text-align: left; }
-svg { display: block; margin: 8px 0; }
-svg text { font-family: inherit; fill: #1a1a1a; }
-.note { color: #4a4a4a; font-size: 14px; }
-pre { font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", "pnp-ipaex", monospace;
-      font-size: 12px; line-height: 1.4; overflow-x: auto; }
+       margin: 24px auto; max-width: 760px; font-size: 15px; line-height: 1.5; }}
+h1 {{ font-size: 22px; margin: 0 0 4px; }}
+h2 {{ font-size: 18px; margin: 28px 0 6px; border-bottom: 1px solid #999; }}
+p.meta {{ color: #4a4a4a; margin: 0 0 12px; }}
+ul.findings li {{ margin: 4px 0; }}
+table {{ border-collapse: collapse; font-size: 14px; margin: 8px 0; }}
+th, td {{ border-bottom: 1px solid #ccc; padding: 3px 8px; text-align: right; }}
+th:first-child, td:first-child {{ text-align: left; }}
+td.flag {{ color: #9c2a1c; font-weight: bold; text-align: left; }}
+svg {{ display: block; margin: 8px 0; }}
+svg text {{ font-family: inherit; fill: #1a1a1a; }}
+.note {{ color: #4a4a4a; font-size: 14px; }}
+pre {{ font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", "{FAMILY}", monospace;
+      font-size: 12px; line-height: 1.4; overflow-x: auto; }}
 """
 
 
@@ -65,7 +66,11 @@ SUITS = range(0x2660, 0x2668)
 
 
 def _ipaex() -> Path | None:
-    """``ipaexg.ttf`` of matplotlib-fontja, found without importing matplotlib."""
+    """``ipaexg.ttf`` of matplotlib-fontja, found without importing matplotlib.
+
+    The simulator never imports the renderer (whose ``ipaex_path`` raises
+    when the font is missing); a chart page then just names system fonts.
+    """
     spec = importlib.util.find_spec("matplotlib_fontja")
     if spec is None or not spec.submodule_search_locations:
         return None
@@ -76,32 +81,16 @@ def _ipaex() -> Path | None:
 def font_face(text: str) -> str:
     """An ``@font-face`` rule embedding IPAexGothic cut down to ``text``'s CJK and symbols.
 
-    Empty when ``text`` needs none, or fontTools or the font is missing. The
-    subset keeps the original font's timestamps, so the bytes are the same
-    every time.
+    Empty when ``text`` needs none or the font is missing. The subset is
+    :func:`pnp.webfont.font_face`'s, the HTML rulebook's: WOFF with the
+    licence name records and a unicode-range, the same bytes every time.
     """
-    chars = sorted({ord(ch) for ch in text if ord(ch) >= FIRST_EMBEDDED or ord(ch) in SUITS})
+    chars = {ord(ch) for ch in text if ord(ch) >= FIRST_EMBEDDED or ord(ch) in SUITS}
     path = _ipaex()
     if not chars or path is None:
         return ""
-    try:
-        from fontTools import subset
-        from fontTools.ttLib import TTFont
-    except ImportError:  # pragma: no cover - fontTools comes with matplotlib
-        return ""
-    font = TTFont(str(path), recalcTimestamp=False)
-    options = subset.Options()
-    options.recalc_timestamp = False
-    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # keep the copyright and licence names
-    options.notdef_outline = True
-    sub = subset.Subsetter(options)
-    sub.populate(unicodes=chars)
-    sub.subset(font)
-    buf = io.BytesIO()
-    font.save(buf)
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return ("@font-face { font-family: \"pnp-ipaex\"; "
-            f"src: url(data:font/ttf;base64,{data}) format(\"truetype\"); }}\n")
+    # as the rulebook: what the font has no glyph for stays with the reader's fonts
+    return _webfont_face(sorted(chars & cmap(path)), font=path)
 
 
 def _page(title: str, meta: str, sections: Iterable[str]) -> str:

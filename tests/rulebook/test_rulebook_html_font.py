@@ -24,7 +24,7 @@ from fontTools.ttLib import TTFont
 
 from browser_support import FLAGS, browse  # tests/browser_support.py
 from pnp.render.fonts import ipaex_path
-from pnp.render.webfont import FAMILY, unicode_range, woff_subset
+from pnp.webfont import FAMILY, unicode_range, woff_subset
 from pnp.rulebook import export_html
 from pnp.rulebook.html import render_html
 from pnp.rulebook.markdown import Heading, Para
@@ -139,7 +139,7 @@ def test_the_clock_does_not_reach_the_font(monkeypatch: pytest.MonkeyPatch) -> N
     for epoch in (1_000_000_000, 2_000_000_000):
         monkeypatch.setenv("SOURCE_DATE_EPOCH", str(epoch))
         assert timeTools.timestampNow() == epoch - timeTools.epoch_diff   # the clock moved
-        subsets.append(woff_subset(codepoints))
+        subsets.append(woff_subset(codepoints, font=ipaex_path()))
     assert subsets[0] == subsets[1]
     with TTFont(str(ipaex_path()), lazy=True) as original:
         assert (TTFont(io.BytesIO(subsets[0]))["head"].modified

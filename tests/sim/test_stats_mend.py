@@ -193,3 +193,12 @@ def test_held_ctrl_c_restores_the_handler_when_getsignal_gave_none(
     finally:
         monkeypatch.undo()
         signal.signal(signal.SIGINT, before)
+
+
+def test_a_bar_without_interval_has_no_whisker() -> None:
+    """The chart pages draw a mean without an interval as a bare bar (three lines a whisker)."""
+    from pnp.sim.html import bar_chart
+    both = bar_chart([("a", 2.0, 1.0, 3.0), ("b", 4.0, None, None)], pct=False)
+    one = bar_chart([("a", 2.0, 1.0, 3.0), ("b", 4.0, 3.0, 5.0)], pct=False)
+    assert both.count("<line") == 3 and one.count("<line") == 6
+    assert ">4.00</text>" in both

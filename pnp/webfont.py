@@ -1,13 +1,20 @@
 """IPAexGothic as a web font: the subset one HTML page needs, inlined as a ``data:`` URL.
 
 A page that names only system fonts shows boxes for Japanese on a machine
-without a Japanese font. The HTML rulebook therefore carries the same
-IPAexGothic the PDFs embed (:func:`pnp.render.fonts.ipaex_path`), cut down
-with fontTools to the characters the page shows and packed as WOFF (zlib;
-WOFF2 would need brotli, which pnp does not depend on), in an
-``@font-face`` rule whose ``unicode-range`` lists exactly those characters.
+without a Japanese font. The HTML rulebook and the simulation chart pages
+therefore carry the same IPAexGothic the PDFs embed, cut down with fontTools
+to the characters the page shows and packed as WOFF (zlib; WOFF2 would need
+brotli, which pnp does not depend on), in an ``@font-face`` rule whose
+``unicode-range`` lists exactly those characters.
 
-Which characters, per edition (:func:`embedded_codepoints`):
+One subsetter for both: it sits at the bottom of the package, beside
+:mod:`pnp.intervals`, and imports nothing of pnp, because the simulator
+(which never imports the renderer) and the rulebook (which does) both use
+it. The caller passes the font file: the rulebook
+:func:`pnp.render.fonts.ipaex_path`, the chart pages their own look-up.
+
+Which characters, per edition of the rulebook (:func:`embedded_codepoints`;
+a chart page chooses its own, :func:`pnp.sim.html.font_face`):
 
 - a Japanese page draws every character in IPAexGothic, as its PDF does, so
   the subset holds all of its text plus printable ASCII (the browser writes
@@ -28,9 +35,8 @@ from __future__ import annotations
 import base64
 import io
 from html.parser import HTMLParser
+from pathlib import Path
 from typing import Iterable, Sequence
-
-from pnp.render.fonts import ipaex_path
 
 #: The embedded face's CSS family name (the simulation pages use the same one).
 FAMILY = "pnp-ipaex"
@@ -80,11 +86,11 @@ def shown_text(markup: str) -> str:
     return "".join(collector.parts)
 
 
-def embedded_codepoints(text: str, *, japanese: bool) -> list[int]:
+def embedded_codepoints(text: str, *, japanese: bool, font: Path) -> list[int]:
     """The code points to embed for a page showing ``text``, sorted (see the module doc).
 
-    Characters IPAexGothic has no glyph for are left out: the browser takes
-    them from the reader's fonts, as before.
+    Characters ``font`` (IPAexGothic) has no glyph for are left out: the
+    browser takes them from the reader's fonts, as before.
     """
     if japanese:
         wanted = {ord(ch) for ch in text if ord(ch) >= 0x20} | set(ASCII)
@@ -92,19 +98,19 @@ def embedded_codepoints(text: str, *, japanese: bool) -> list[int]:
         wanted = {ord(ch) for ch in text if ord(ch) >= FIRST_SYMBOL and ord(ch) != MINUS}
     if not wanted:
         return []
-    return sorted(wanted & _cmap())
+    return sorted(wanted & cmap(font))
 
 
-def _cmap() -> set[int]:
-    """Every code point IPAexGothic maps to a glyph."""
+def cmap(font: Path) -> set[int]:
+    """Every code point ``font`` maps to a glyph."""
     from fontTools.ttLib import TTFont
 
-    with TTFont(str(ipaex_path()), lazy=True) as font:
-        return set(font.getBestCmap())
+    with TTFont(str(font), lazy=True) as face:
+        return set(face.getBestCmap())
 
 
-def woff_subset(codepoints: Iterable[int]) -> bytes:
-    """IPAexGothic cut down to ``codepoints``, as WOFF bytes (the same for the same set).
+def woff_subset(codepoints: Iterable[int], *, font: Path) -> bytes:
+    """``font`` (IPAexGothic) cut to ``codepoints``, as WOFF bytes (the same for the same set).
 
     Hinting, kerning and the layout features of those glyphs stay, so the
     page renders as the font was made; the rest of the 6 MB font goes.
@@ -120,11 +126,11 @@ def woff_subset(codepoints: Iterable[int]) -> bytes:
     # recalcTimestamp=False: save() would otherwise stamp head.modified with the
     # clock (the Subsetter never loads the font, so its recalc_timestamp option
     # has no say here: this flag alone keeps the bytes the same on every run)
-    with TTFont(str(ipaex_path()), recalcTimestamp=False) as font:
-        subsetter.subset(font)
-        font.flavor = "woff"
+    with TTFont(str(font), recalcTimestamp=False) as face:
+        subsetter.subset(face)
+        face.flavor = "woff"
         out = io.BytesIO()
-        font.save(out)
+        face.save(out)
     return out.getvalue()
 
 
@@ -139,11 +145,11 @@ def unicode_range(codepoints: Sequence[int]) -> str:
     return ", ".join(f"U+{lo:X}" if lo == hi else f"U+{lo:X}-{hi:X}" for lo, hi in runs)
 
 
-def font_face(codepoints: Sequence[int]) -> str:
-    """An ``@font-face`` rule for :data:`FAMILY` holding ``codepoints`` ("" for none)."""
+def font_face(codepoints: Sequence[int], *, font: Path) -> str:
+    """An ``@font-face`` rule for :data:`FAMILY`: ``font`` cut to ``codepoints`` ("" for none)."""
     if not codepoints:
         return ""
-    data = base64.b64encode(woff_subset(codepoints)).decode("ascii")
+    data = base64.b64encode(woff_subset(codepoints, font=font)).decode("ascii")
     return (f'@font-face {{ font-family: "{FAMILY}"; '
             f'src: url(data:font/woff;base64,{data}) format("woff"); '
             f"unicode-range: {unicode_range(codepoints)}; }}\n")
