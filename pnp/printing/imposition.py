@@ -33,7 +33,7 @@ A4 portrait 3 x 3: 2.47 mm column gutters (1.23 mm bleed on every left and
 right edge), 6 mm row gutters (3 mm top and bottom). Letter portrait 3 x 3:
 gapless rows with 0.9 mm outer bleed (the band is 2.7 mm and keeps 1.8 mm
 for marks, too little under the grid for the label), so rule 7 keeps
-0.26 mm more of each side margin: 4.26 mm column gutters (2.13 mm left and
+0.41 mm more of each side margin: 4.16 mm column gutters (2.08 mm left and
 right; 2.22 mm without the label), the label up the side. The "bleed"
 priority gives 8 cards (4 x 2 landscape) on A4 and 6 (3 x 2 landscape) on
 Letter, 3 mm on every edge. Gutter-fold A4: landscape, 4 fronts above a
@@ -86,15 +86,15 @@ LABEL_MIN_SIZE: float = 5.0
 #: label turned up a side margin has its ascent towards the paper edge, so
 #: its baseline keeps this much from the printer margin.
 LABEL_ASCENT: float = EM_ASCENT
-#: How far it reaches below the baseline (em): the rest of IPAexGothic's
-#: 1 em box (0.12, its hhea descender). A foot label's baseline sits this far
-#: above the bottom of its box, so the line's ink fills the 1 em
-#: :meth:`LabelSpot.line_box` reports. (A Vera-era 0.24 put kana and kanji
-#: up to 0.12 em above that box, into the clearance the box keeps from the
-#: marks. Latin descenders, down to 0.196 em in IPAexGothic, are the one
-#: part of the font outside its em box: at most 0.16 mm at 6 pt, which a
-#: foot label's g or p reaches into the printer margin.)
-LABEL_DESCENT: float = 1.0 - EM_ASCENT
+#: How far its ink reaches below the baseline (em): IPAexGothic's Latin
+#: descenders (g j p q y) go down to 0.196 em, further than its 1 em box
+#: (0.12 below the baseline), so a label's line box is taken 0.2 em deep
+#: below the baseline. With the em box alone, a foot label's g or p reached
+#: up to 0.16 mm into the printer margin, where a home printer clips it.
+LABEL_DESCENT: float = 0.2
+#: The depth of a label's ink per point of font size: a label of size s
+#: needs a band s * LABEL_DEPTH deep (sizes are chosen to fit it).
+LABEL_DEPTH: float = LABEL_ASCENT + LABEL_DESCENT
 #: A page keeps room for a label this long at the 5 pt minimum (rule 7): the
 #: longest shipped label ("Fortune Clover - Player aid (English) - fronts -
 #: sheet 1/1") is about 46 mm at 5 pt.
@@ -690,7 +690,7 @@ def _with_label_room(lay: SheetLayout, build: Callable[[float], SheetLayout],
     side margins (the grid stays centred, and a back page's mirror image
     keeps the room) then keep the label's depth plus ``MARK_GAP`` free of
     art, which costs every left and right edge a little bleed (poker on
-    Letter: 2.22 -> 2.13 mm). Kept only if the sheet holds as many cards
+    Letter: 2.22 -> 2.08 mm). Kept only if the sheet holds as many cards
     and, under the "bleed" priority, every edge keeps ``min_bleed`` if it
     had it.
     """
@@ -698,9 +698,9 @@ def _with_label_room(lay: SheetLayout, build: Callable[[float], SheetLayout],
         return lay
     fronts = lay.slots_on_page(0)
     depth = min(s.bleed_rect.x for s in fronts) - MARK_GAP - lay.margin
-    if depth >= LABEL_MIN_SIZE:
+    if depth >= LABEL_MIN_SIZE * LABEL_DEPTH:
         return lay                    # the strip is deep enough; marks block it
-    roomy = build(LABEL_MIN_SIZE - depth + 1e-6)
+    roomy = build(LABEL_MIN_SIZE * LABEL_DEPTH - depth + 1e-6)
     if roomy.per_sheet != lay.per_sheet or not _has_label_room(roomy):
         return lay
     if (priority == "bleed" and lay.smallest_bleed() >= lay.min_bleed - EPS
@@ -880,11 +880,10 @@ class LabelSpot:
 
     ``rotation`` is 0 (along the foot of the page, left to right) or 90 (up a
     side margin, bottom to top, turned about the origin). ``box`` is the
-    free area the label was placed in; the text's line box (1 em deep, as
-    long as the text) lies inside it. The line box is the font's own em box:
-    from :data:`LABEL_DESCENT` below the baseline to :data:`LABEL_ASCENT`
-    above it, which holds every kana, kanji and full-width glyph; only
-    Latin descenders (g j p q y) reach up to 0.08 em further down.
+    free area the label was placed in; the text's line box (as long as the
+    text, :data:`LABEL_DEPTH` em deep) lies inside it. The line box holds all
+    of the label's ink: from :data:`LABEL_DESCENT` below the baseline (Latin
+    descenders included) to :data:`LABEL_ASCENT` above it.
     """
 
     x: float
@@ -894,8 +893,8 @@ class LabelSpot:
     box: Rect
 
     def line_box(self, length: float) -> Rect:
-        """Return the page area the label's line (``length`` long, 1 em deep) can ink."""
-        depth = (LABEL_ASCENT + LABEL_DESCENT) * self.size
+        """Return the page area the label's line (``length`` long) can ink."""
+        depth = LABEL_DEPTH * self.size
         if self.rotation == 90:
             # turned by +90 degrees: the text runs up, its ascent points left
             return Rect(self.x - LABEL_ASCENT * self.size, self.y, depth, length)
@@ -927,7 +926,7 @@ def side_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | None
     for left in (True, False):
         depth = (min(r.x for r in arts) - MARK_GAP - area.x if left
                  else area.x1 - max(r.x1 for r in arts) - MARK_GAP)
-        depth = min(depth, LABEL_MAX_SIZE)
+        depth = min(depth, LABEL_MAX_SIZE * LABEL_DEPTH)
         if depth <= EPS:
             continue
         strip = Rect(area.x if left else area.x1 - depth, area.y, depth, area.h)
@@ -961,7 +960,7 @@ def inner_label_box(layout: SheetLayout | PagePlan, page: int = 0) -> Rect | Non
               for r in (m.box(MARK_WIDTH) for m in marks)]
     cursor = area.y
     for lo, hi in _merge(taken) + [(area.y1, area.y1)]:
-        if min(lo, area.y1) - cursor >= LABEL_MIN_SIZE - EPS:
+        if min(lo, area.y1) - cursor >= LABEL_MIN_SIZE * LABEL_DEPTH - EPS:
             return Rect(area.x, cursor, area.w, min(lo, area.y1) - cursor)
         cursor = max(cursor, hi)
         if cursor >= area.y1:
@@ -991,19 +990,19 @@ def place_label(layout: SheetLayout | PagePlan, text_width: Callable[[float], fl
     """
     foot = label_box(layout, page)
     if foot is not None:
-        size = min(LABEL_MAX_SIZE, foot.h)
+        size = min(LABEL_MAX_SIZE, foot.h / LABEL_DEPTH)
         if size >= LABEL_MIN_SIZE - EPS and text_width(size) <= foot.w + EPS:
             return LabelSpot(foot.x, foot.y + LABEL_DESCENT * size, size, 0, foot)
     side = side_label_box(layout, page)
     if side is not None:
-        size = min(LABEL_MAX_SIZE, side.w)
+        size = min(LABEL_MAX_SIZE, side.w / LABEL_DEPTH)
         if size >= LABEL_MIN_SIZE - EPS and text_width(size) <= side.h + EPS:
             # turned about its origin, the line's ascent points left: the
             # baseline stands one ascent right of the strip's outer edge
             return LabelSpot(side.x + LABEL_ASCENT * size, side.y, size, 90, side)
     inner = inner_label_box(layout, page)
     if inner is not None:
-        size = min(LABEL_MAX_SIZE, inner.h)
+        size = min(LABEL_MAX_SIZE, inner.h / LABEL_DEPTH)
         if text_width(size) <= inner.w + EPS:
             return LabelSpot(inner.x, inner.y + LABEL_DESCENT * size, size, 0, inner)
     return None

@@ -168,7 +168,7 @@ def test_full_gutters_give_full_bleed() -> None:
 
 
 def test_poker_bleed_figures() -> None:
-    """The module's worked figures: A4 1.23 mm columns / 3 mm rows; Letter 2.13 / 0.9 mm."""
+    """The module's worked figures: A4 1.23 mm columns / 3 mm rows; Letter 2.08 / 0.9 mm."""
     a4 = layout_for("A4", "poker")
     # Balanced column gutters: 3 x 63 + 2 g + 2 (g/2 + 1.8) = 200 -> g = 2.467 mm.
     assert a4.gutter_x == pytest.approx(mm(2 * 7.4 / 6)) and a4.gutter_y == pytest.approx(mm(6))
@@ -177,9 +177,10 @@ def test_poker_bleed_figures() -> None:
         assert s.bleed.top == pytest.approx(BLEED) == s.bleed.bottom
     letter = layout_for("Letter", "poker")
     # Columns: (205.9 - 189 - 3.6) / 6 = 2.217 mm a side would leave the label no
-    # room (1.5 mm under the grid and beside it); rule 7 keeps r = 5 pt - 1.5 mm
-    # more of each side margin: (13.3 - 2 r) / 6 = 2.129 mm a side. Rows stay gapless.
-    side = (13.3 - 2 * (5 * 25.4 / 72 - 1.5)) / 6
+    # room (1.5 mm under the grid and beside it); rule 7 keeps r = 5.4 pt - 1.5 mm
+    # more of each side margin (a 5 pt label's ink, descenders included, is
+    # 1.08 em deep): (13.3 - 2 r) / 6 = 2.082 mm a side. Rows stay gapless.
+    side = (13.3 - 2 * (5 * 1.08 * 25.4 / 72 - 1.5)) / 6
     assert letter.gutter_x == pytest.approx(mm(2 * side)) and letter.gutter_y == 0
     assert all(s.bleed.left == pytest.approx(mm(side)) for s in letter.fronts)
     top_row = [s for s in letter.fronts if s.trim.y1 == max(t.trim.y1 for t in letter.fronts)]
