@@ -8,37 +8,17 @@ from __future__ import annotations
 
 import pytest
 
-from pnp.printing.geometry import Rect, Segment, Slot
+from pnp.printing.geometry import Rect, Slot
 from pnp.printing.imposition import (LABEL_CLEARANCE, MARK_GAP, MARK_WIDTH, PagePlan,
                                      compute_layout, label_box, plan_sheet,
                                      widest_free_stretch)
 from pnp.printing.packing import Piece, pack_label_sheets, pack_pieces
 from pnp.units import mm
 
-TOL = 1e-6
+from mark_geometry import PRESETS, TOL, distance, stroke  # tests/mark_geometry.py
+
 MARGIN = mm(5)
 CARDS_MM = {"poker": (63.0, 88.0), "mini": (44.0, 67.0), "token": (25.0, 25.0)}
-#: The home presets' sheet settings: (paper, kind, priority).
-PRESETS = [("a4", "duplex", "cards"), ("letter", "duplex", "cards"),
-           ("a4", "duplex", "bleed"), ("letter", "duplex", "bleed"),
-           ("a4", "gutterfold", "cards"), ("letter", "gutterfold", "cards")]
-
-
-def stroke(seg: Segment) -> Rect:
-    """The area a butt-capped stroke of ``seg`` covers (computed here, not by the code)."""
-    half = MARK_WIDTH / 2
-    if abs(seg.x0 - seg.x1) < TOL:
-        lo, hi = sorted((seg.y0, seg.y1))
-        return Rect(seg.x0 - half, lo, MARK_WIDTH, hi - lo)
-    lo, hi = sorted((seg.x0, seg.x1))
-    return Rect(lo, seg.y0 - half, hi - lo, MARK_WIDTH)
-
-
-def distance(a: Rect, b: Rect) -> float:
-    """Shortest distance between two rectangles (0 when they touch or overlap)."""
-    dx = max(0.0, b.x - (a.x + a.w), a.x - (b.x + b.w))
-    dy = max(0.0, b.y - (a.y + a.h), a.y - (b.y + b.h))
-    return float((dx * dx + dy * dy) ** 0.5)
 
 
 def art(slot: Slot) -> Rect:

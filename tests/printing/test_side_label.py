@@ -28,7 +28,8 @@ from pnp.printing.sheets import SheetItem, draw_pages, grid_sheets
 from pnp.render import fonts
 from pnp.units import mm, to_mm
 
-TOL = 1e-6
+from mark_geometry import PRESETS, TOL, distance, stroke  # tests/mark_geometry.py
+
 #: Slack for clearances measured from the font's ink: the code rounds
 #: IPAexGothic's 1802/2048 em ascender to 0.88, a 0.0007 pt difference at 6 pt.
 INK_TOL = 0.01
@@ -36,29 +37,8 @@ MARGIN = mm(5)
 #: Card sizes printed on grids (tokens go on packed small-parts pages, where a
 #: page whose 25 mm grid of marks leaves no 46 mm stretch has no footer).
 CARDS_MM = {"poker": (63.0, 88.0), "mini": (44.0, 67.0), "tarot": (70.0, 120.0)}
-#: The home presets' sheet settings: (paper, kind, priority).
-PRESETS = [("a4", "duplex", "cards"), ("letter", "duplex", "cards"),
-           ("a4", "duplex", "bleed"), ("letter", "duplex", "bleed"),
-           ("a4", "gutterfold", "cards"), ("letter", "gutterfold", "cards")]
 #: The longest shipped label, about 46 mm at 5 pt.
 LONGEST = "Fortune Clover - Player aid (English) - fronts - sheet 1/1"
-
-
-def stroke(seg: Segment) -> Rect:
-    """The area a butt-capped stroke of ``seg`` covers (computed here, not by the code)."""
-    half = MARK_WIDTH / 2
-    if abs(seg.x0 - seg.x1) < TOL:
-        lo, hi = sorted((seg.y0, seg.y1))
-        return Rect(seg.x0 - half, lo, MARK_WIDTH, hi - lo)
-    lo, hi = sorted((seg.x0, seg.x1))
-    return Rect(lo, seg.y0 - half, hi - lo, MARK_WIDTH)
-
-
-def distance(a: Rect, b: Rect) -> float:
-    """Shortest distance between two rectangles (0 when they touch or overlap)."""
-    dx = max(0.0, b.x - (a.x + a.w), a.x - (b.x + b.w))
-    dy = max(0.0, b.y - (a.y + a.h), a.y - (b.y + b.h))
-    return float((dx * dx + dy * dy) ** 0.5)
 
 
 @pytest.fixture(autouse=True)
