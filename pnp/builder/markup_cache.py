@@ -42,6 +42,10 @@ from pnp.render.layout import use_layout_store
 MARKUP_DISK_LIMIT = 32 * 2**20
 #: Bump when the key's parts change.
 MARKUP_FORMAT = "markup-1"
+#: The same for the kept answers of :meth:`MarkupStore.reads`.
+READS_FORMAT = "reads-tables-1"
+#: Most bytes those answers keep on disk (a few dozen bytes each).
+READS_DISK_LIMIT = 2**20
 #: Image files enter the templates digest by size and date (they are read only
 #: when drawn, never by a template); every other file by its content, unless
 #: it is larger than any template.
@@ -124,10 +128,15 @@ def _raise(error: OSError) -> None:
 class MarkupStore:
     """Rendered card markup kept on disk, keyed by everything the render reads."""
 
-    def __init__(self, cache: DiskCache, salt: str) -> None:
-        """Keep markup in ``cache``; ``salt`` covers the code, the fonts and the templates."""
+    def __init__(self, cache: DiskCache, salt: str, answers: DiskCache | None = None) -> None:
+        """Keep markup in ``cache``; ``salt`` covers the code, the fonts and the templates.
+
+        ``answers`` keeps what :meth:`reads` found out (a folder of its own:
+        one tiny entry per template, kept apart from the card sides).
+        """
         self.cache = cache
         self.salt = salt
+        self.answers = answers
         #: Per game (held, so its id stays unique): the digest of all its tables.
         self._tables: dict[int, tuple[GameData, str]] = {}
         #: Per template: whether it (or what it includes) may read ``tables``.
@@ -146,10 +155,24 @@ class MarkupStore:
         return hit[1]
 
     def reads(self, template_name: str, ask: Callable[[], bool]) -> bool:
-        """Whether ``template_name`` may read ``tables`` (``ask`` answers; once per build)."""
+        """Whether ``template_name`` may read ``tables`` (``ask`` answers; once per build).
+
+        The answer is kept on disk too: it depends only on the templates
+        folder's files and pnp's code, which the salt covers, and asking
+        means loading the template and all it pulls in, which a build whose
+        sheets all come from the sheet cache would otherwise not do at all.
+        """
         hit = self._reads_tables.get(template_name)
         if hit is None:
-            hit = self._reads_tables[template_name] = ask()
+            key = digest(READS_FORMAT, self.salt, template_name)
+            kept = self.answers.get(key) if self.answers is not None else None
+            if kept in (b"0", b"1"):
+                hit = kept == b"1"
+            else:
+                hit = ask()
+                if self.answers is not None:
+                    self.answers.put(key, b"1" if hit else b"0")
+            self._reads_tables[template_name] = hit
         return hit
 
     def key(self, game: GameData, template_name: str, context: dict[str, Any], *,
@@ -190,4 +213,5 @@ def use_build_caches(env: PnpEnvironment) -> None:
     use_layout_store(env, salt)
     folder = folder_digest(env.templates_dir)
     if folder is not None:
-        env.markup_store = MarkupStore(cache, digest(salt, folder))
+        env.markup_store = MarkupStore(cache, digest(salt, folder),
+                                       open_cache("template-reads", READS_DISK_LIMIT))
