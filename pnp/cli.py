@@ -785,8 +785,14 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
                    "game's own bot]; `--bots list` shows the game's bots.")
 @click.option("--seed", type=int, default=1, show_default=True,
               help="Seed; the same seed gives the same results for any --jobs.")
-@click.option("--jobs", "-j", type=int, default=1, show_default=True,
-              help="Worker processes.")
+@click.option("--jobs", "-j", type=int,
+              # All cores by default, as `pnp build` does: the report is the same
+              # for any number, and a run never starts more workers than it has
+              # chunks of games (250, or 5 when a bot searches), so a short run
+              # stays in one process.
+              default=lambda: min(os.cpu_count() or 1, 64),
+              show_default="the CPU count, at most 64",
+              help="Worker processes (never more than the run has chunks of games).")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable).")
 @click.option("--sweep", "sweeps", multiple=True, metavar="KEY=LO:HI:STEP|KEY=a,b,c",
