@@ -1086,9 +1086,11 @@ def build(games: list[GameData], options: BuildOptions,
     drawing) and closed when the build ends.
     """
     env = make_environment(resolve_templates_dir(options.templates_dir))
-    # One build renders each template as it was when the build began (its
-    # caches key on that); Jinja need not check every template's date again
-    # on each of the hundreds of renders (`pnp watch` keeps checking).
+    # Jinja need not check every template's date again on each of the
+    # hundreds of renders (`pnp watch` keeps checking). This alone does not
+    # pin what is rendered: a template is loaded when first used, so one
+    # saved mid-build would be read anew; use_build_caches serves the bytes
+    # its keys were made of instead (ConfinedLoader.pin).
     env.auto_reload = False
     use_build_caches(env)
     # whole sheet files are kept only where every card side is markup-cached

@@ -37,6 +37,7 @@ from pnp.data.inventory import GameData
 from pnp.render.diskcache import DiskCache, digest, open_cache
 from pnp.render.jinja_env import PnpEnvironment
 from pnp.render.layout import use_layout_store
+from pnp.render.sandbox import ConfinedLoader
 
 #: Most bytes the markup cache keeps on disk.
 MARKUP_DISK_LIMIT = 32 * 2**20
@@ -73,8 +74,8 @@ def layout_salt(env: PnpEnvironment) -> str:
                      *(font_tag(name) for name in (FONT_JA, FONT_DISPLAY, FONT_LATIN))])
 
 
-def folder_digest(folder: Path, *, by_content: bool = False,
-                  names_only: bool = False) -> str | None:
+def folder_digest(folder: Path, *, by_content: bool = False, names_only: bool = False,
+                  keep: dict[str, bytes | None] | None = None) -> str | None:
     """A digest of every file under ``folder`` (names and contents); None if unstable.
 
     None when a template uses the ``random`` filter or ``lipsum`` (its output
@@ -83,7 +84,10 @@ def folder_digest(folder: Path, *, by_content: bool = False,
     or when it cannot be read. Images and very large files enter by size and
     date unless ``by_content`` (what a rulebook draws: the pixels count).
     ``names_only``: the file names alone (which files exist: what a lookup
-    that tries several places finds), the same checks made.
+    that tries several places finds), the same checks made. ``keep``, if
+    given, receives every file's name relative to ``folder`` ("a/b.xml.j2")
+    and the bytes the digest read (None for a file that entered by size and
+    date): what :meth:`pnp.render.sandbox.ConfinedLoader.pin` serves.
     """
     h = hashlib.blake2b(digest_size=20)
     try:
@@ -96,7 +100,8 @@ def folder_digest(folder: Path, *, by_content: bool = False,
             dirs.sort()
             for name in sorted(files):
                 path = os.path.join(top, name)
-                h.update(os.path.relpath(path, folder).encode("utf-8", "surrogateescape"))
+                relative = os.path.relpath(path, folder)
+                h.update(relative.encode("utf-8", "surrogateescape"))
                 h.update(b"\0")
                 if names_only:
                     if name.endswith(".j2"):
@@ -108,6 +113,8 @@ def folder_digest(folder: Path, *, by_content: bool = False,
                                        or os.path.getsize(path) > _BY_STAT_SIZE):
                     st = os.stat(path)
                     h.update(f"{st.st_size}:{st.st_mtime_ns}".encode())
+                    if keep is not None:
+                        keep[relative.replace(os.sep, "/")] = None
                 else:
                     with open(path, "rb") as handle:
                         data = handle.read()
@@ -115,6 +122,8 @@ def folder_digest(folder: Path, *, by_content: bool = False,
                         return None
                     h.update(len(data).to_bytes(8, "little"))
                     h.update(data)
+                    if keep is not None:
+                        keep[relative.replace(os.sep, "/")] = data
     except OSError:
         return None
     return h.hexdigest()
@@ -205,13 +214,28 @@ class MarkupStore:
 
 
 def use_build_caches(env: PnpEnvironment) -> None:
-    """Give ``env`` the build's on-disk caches (layouts; markup where templates are stable)."""
+    """Give ``env`` the build's on-disk caches (layouts; markup where templates are stable).
+
+    With markup kept, ``env`` loads its templates from then on from the very
+    bytes the templates digest (part of every key) was made of
+    (:meth:`ConfinedLoader.pin`): Jinja loads a template when it is first
+    used, and one saved in between would otherwise be rendered, and kept,
+    under the key of what it held before. ``env`` no longer sees template
+    edits: it serves one build (or one lint run).
+    """
     cache = open_cache("markup", MARKUP_DISK_LIMIT)
     if cache is None:     # no cache folder, or PNP_BUILD_CACHE=0
         return
     salt = layout_salt(env)
     use_layout_store(env, salt)
-    folder = folder_digest(env.templates_dir)
+    files: dict[str, bytes | None] = {}
+    folder = folder_digest(env.templates_dir, keep=files)
     if folder is not None:
+        if isinstance(env.loader, ConfinedLoader):
+            env.loader.pin(files)
+            if env.cache is not None:   # any template loaded before is loaded again
+                env.cache.clear()
+        else:   # a loader that cannot be pinned would let an edit in under an old key
+            return
         env.markup_store = MarkupStore(cache, digest(salt, folder),
                                        open_cache("template-reads", READS_DISK_LIMIT))

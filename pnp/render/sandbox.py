@@ -35,7 +35,7 @@ import threading
 import time
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, Mapping
 
 import jinja2
 from jinja2 import nodes
@@ -44,7 +44,7 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.errors import PnpError
-from pnp.fileio import read_user_text
+from pnp.fileio import decode_user_text, read_user_text
 
 #: Characters in one string value.
 MAX_STRING = 1_000_000
@@ -440,16 +440,45 @@ class ConfinedLoader(jinja2.FileSystemLoader):
         """Load templates from ``root``."""
         super().__init__(str(root))
         self.root = Path(root)
+        #: When set (:meth:`pin`): per file name relative to ``root`` ("a/b.xml.j2"),
+        #: the bytes to serve, or None for a file to read from disk as usual.
+        self.snapshot: Mapping[str, bytes | None] | None = None
+
+    def pin(self, snapshot: Mapping[str, bytes | None]) -> None:
+        """Serve templates from ``snapshot`` from now on, never from the disk.
+
+        A build keys its caches by the digest of the folder's files as read
+        when it began (:func:`pnp.builder.markup_cache.folder_digest`), but
+        Jinja loads each template the first time it is used; served from
+        those very bytes, a template saved while the build runs cannot be
+        rendered under the key of its old content. A name missing from the
+        snapshot was not in the folder then: not found.
+        """
+        self.snapshot = snapshot
 
     def get_source(self, environment: jinja2.Environment,
                    template: str) -> tuple[str, str, Callable[[], bool]]:
         """Return (source, file name, up-to-date check) of ``template``."""
-        path = self.root.joinpath(*split_template_path(template))
-        if not path.is_file():
+        parts = split_template_path(template)
+        path = self.root.joinpath(*parts)
+        pinned = self.snapshot
+        data = None
+        if pinned is not None:
+            name = "/".join(parts)
+            if name not in pinned:
+                raise jinja2.TemplateNotFound(template)
+            data = pinned[name]
+        if data is None and not path.is_file():
             raise jinja2.TemplateNotFound(template)
         confine(path, self.root, "template")
-        source, _encoding = read_user_text(path, "template")
+        if data is None:
+            source, _encoding = read_user_text(path, "template")
+        else:
+            source, _encoding = decode_user_text(data, path, "template")
         filename = os.path.normpath(path)
+        if pinned is not None:
+            # the source is what the snapshot holds, whatever the disk says now
+            return source, filename, _always_current
         mtime = os.path.getmtime(filename)
 
         def uptodate() -> bool:
@@ -459,3 +488,8 @@ class ConfinedLoader(jinja2.FileSystemLoader):
                 return False
 
         return source, filename, uptodate
+
+
+def _always_current() -> bool:
+    """The up-to-date check of a pinned template (:meth:`ConfinedLoader.pin`): always."""
+    return True
