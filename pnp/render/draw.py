@@ -17,6 +17,7 @@ from reportlab.pdfgen.canvas import Canvas
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, to_hex
 from pnp.render.fonts import AlreadyFlate, ensure_font, registered_fonts
 from pnp.render.layout import Layout
+from pnp.render.memo import BoundedMemo, ops_bytes
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Text
 from pnp.render.pathdata import Ops
 
@@ -59,7 +60,8 @@ def _precompress(form: PDFFormXObject) -> None:
     form.compression = 0  # ReportLab would otherwise set its own filter again
 
 
-_NUMS: dict[float, str] = {}
+#: Formatted numbers (a few characters each: bounded by entries).
+_NUMS: BoundedMemo[float, str] = BoundedMemo(200_000)
 
 
 def num(v: float) -> str:
@@ -75,35 +77,34 @@ def num(v: float) -> str:
     text = text.rstrip("0").rstrip(".")
     if text == "-0":
         text = "0"
-    if len(_NUMS) > 200_000:
-        _NUMS.clear()
-    _NUMS[v] = text
-    return text
+    return _NUMS.put(v, text)
 
 
-#: Path operators by path: frames, pips and suit shapes recur on many cards.
-_PATHS: dict[Ops, str] = {}
+def _path_bytes(ops: Ops, code: str) -> int:
+    """A rough estimate of one path entry's memory: its operators and their text."""
+    return ops_bytes(ops) + len(code)
+
+
+#: Path operators by path: frames, pips and suit shapes recur on many cards
+#: (bounded by an estimate of bytes: each entry keeps its ops tuple alive).
+_PATHS: BoundedMemo[Ops, str] = BoundedMemo(4 * 2**20, _path_bytes)
 #: The same by the identity of the ops tuple (shapes are shared between cards:
 #: pnp.render.markup), so a repeated path is found without hashing its every
-#: number; each entry holds its tuple, so an id is never reused while kept.
-_PATHS_BY_ID: dict[int, tuple[Ops, str]] = {}
+#: number; each entry holds its tuple, so an id is never reused while kept
+#: (bounded like :data:`_PATHS`: the tuples it holds may be held nowhere else).
+_PATHS_BY_ID: BoundedMemo[int, tuple[Ops, str]] = BoundedMemo(
+    4 * 2**20, lambda _id, entry: _path_bytes(*entry))
 
 
 def path_code(ops: Ops) -> str:
     """Return PDF path-construction operators for ``ops`` (memoised, bounded)."""
     same = _PATHS_BY_ID.get(id(ops))
-    if same is not None and same[0] is ops:
+    if same is not None and same[0] is ops:   # not another path that had this id
         return same[1]
     hit = _PATHS.get(ops)
     if hit is None:
-        hit = _path_code(ops)
-        if len(_PATHS) > 4096:
-            _PATHS.clear()
-            _PATHS_BY_ID.clear()
-        _PATHS[ops] = hit
-    if len(_PATHS_BY_ID) > 4096:
-        _PATHS_BY_ID.clear()
-    _PATHS_BY_ID[id(ops)] = (ops, hit)
+        hit = _PATHS.put(ops, _path_code(ops))
+    _PATHS_BY_ID.put(id(ops), (ops, hit))
     return hit
 
 

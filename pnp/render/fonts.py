@@ -25,6 +25,7 @@ from reportlab.pdfbase.ttfonts import TTEncoding, TTFont, TTFontFace
 
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
+from pnp.render.memo import BoundedMemo
 
 #: ReportLab name of the Japanese-capable sans (IPAexGothic).
 FONT_JA = "IPAexGothic"
@@ -171,7 +172,7 @@ class _CachedFace(TTFontFace):
                 data = super().makeSubset(subset)
                 packed = zlib.compress(data)  # what ReportLab's Flate filter would write
                 if made is not None:
-                    _remember_subset(made, (data, packed))
+                    _made_subsets.put(made, (data, packed))
             if store is not None:
                 store.put(key, packed)   # a missing or damaged entry is written anew
         self._packed = (data, packed)
@@ -210,22 +211,12 @@ class AlreadyFlate:
         return data
 
 
-#: Subsets made in this process: (font tag, code points) -> (font program, compressed).
-_made_subsets: dict[tuple[str, tuple[int, ...]], tuple[bytes, bytes]] = {}
 #: Most bytes :data:`_made_subsets` holds (a few dozen subsets of ~50 KB each).
 MADE_SUBSETS_LIMIT = 16 * 2**20
-_made_bytes = 0
-
-
-def _remember_subset(key: tuple[str, tuple[int, ...]], made: tuple[bytes, bytes]) -> None:
-    """Keep a subset for this process, forgetting all once :data:`MADE_SUBSETS_LIMIT` is passed."""
-    global _made_bytes
-    size = len(made[0]) + len(made[1])
-    if _made_bytes + size > MADE_SUBSETS_LIMIT:
-        _made_subsets.clear()
-        _made_bytes = 0
-    _made_subsets[key] = made
-    _made_bytes += size
+#: Subsets made in this process: (font tag, code points) -> (font program, compressed),
+#: forgotten all at once when they would pass :data:`MADE_SUBSETS_LIMIT` bytes.
+_made_subsets: BoundedMemo[tuple[str, tuple[int, ...]], tuple[bytes, bytes]] = BoundedMemo(
+    MADE_SUBSETS_LIMIT, lambda _key, made: len(made[0]) + len(made[1]))
 
 
 #: Most bytes the font subset cache keeps (see :mod:`pnp.render.diskcache`).

@@ -22,6 +22,7 @@ from PIL import Image as PILImage
 from pnp.errors import PnpError
 from pnp.render import fonts
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, parse_color, parse_paint
+from pnp.render.memo import ENTRY_BYTES, BoundedMemo, ops_bytes
 from pnp.render.nodes import (Group, Icon, IconUse, Image, Node, Paint, Shape, Style, Text,
                                TextRun)
 from pnp.render.srcmap import ATTR, split_at
@@ -171,6 +172,12 @@ class _Inh:
 
 
 IconResolver = Callable[[str], Icon]
+
+#: A strict-mode shape's memo key (:meth:`Parser.shape_key`): tag, attributes,
+#: the :class:`_Inh` fields but ``font``, then scale, ref_w and ref_h.
+ShapeKey = tuple[str, tuple[tuple[str, str], ...], Paint, RGB | str | None, float,
+                 tuple[float, ...], int, int, bool, float, RGB | str | None, float, float,
+                 float]
 
 
 @dataclass
@@ -469,19 +476,25 @@ class Parser:
         """
         tag = el.tag
         if self.strict and tag in _SHAPES:
-            key = (tag, tuple(el.attrs.items()), inh.fill, inh.stroke, inh.stroke_width,
-                   inh.dash, inh.join, inh.cap, inh.evenodd, inh.opacity, inh.color,
-                   self.scale, self.ref_w, self.ref_h)
+            key = self.shape_key(el, inh)
             try:
-                return _PARSED[key]
+                return _PARSED.data[key]
             except KeyError:
                 pass
-            node = self._parse_element(el, inh)
-            if len(_PARSED) >= _PARSED_LIMIT:
-                _PARSED.clear()
-            _PARSED[key] = node
-            return node
+            return _PARSED.put(key, self._parse_element(el, inh))
         return self._parse_element(el, inh)
+
+    def shape_key(self, el: _El, inh: _Inh) -> ShapeKey:
+        """Everything a strict-mode shape's node depends on (the key of :data:`_PARSED`).
+
+        Every :class:`_Inh` field but ``font`` (shapes draw no text; the
+        tests check that a new field is either here or listed as left out).
+        ``scale`` is always millimetres in strict mode: redundant, kept so
+        the key stays right if icons (scale 1) are ever memoised too.
+        """
+        return (el.tag, tuple(el.attrs.items()), inh.fill, inh.stroke, inh.stroke_width,
+                inh.dash, inh.join, inh.cap, inh.evenodd, inh.opacity, inh.color,
+                self.scale, self.ref_w, self.ref_h)
 
     def _parse_element(self, el: _El, inh: _Inh) -> Node | None:
         """Parse one element by its tag (the work :meth:`_element` may skip)."""
@@ -766,14 +779,32 @@ class Parser:
 #: same attributes; each is parsed once (lengths, transform, style, path,
 #: bounding box) instead of once per card. Only elements that parsed are
 #: kept, so every error is still found and located as before.
-_PARSED: dict[tuple, Node | None] = {}
-_PARSED_LIMIT = 20_000
+#: Bounded by an estimate of bytes (the attribute text and the node's path),
+#: not by entries: a card of long distinct paths would otherwise keep hundreds
+#: of megabytes (review 2: 2,500 cards x 8 hundred-segment paths).
+_PARSED: BoundedMemo[ShapeKey, Node | None] = BoundedMemo(
+    8 * 2**20, lambda key, node: _attrs_bytes(key[1]) + node_bytes(node))
 
 #: Shapes seen while parsing, so identical shapes of many cards (frames,
 #: panels, rules) are one object: a build's memory then grows with what differs
-#: between cards, not with their number.
-_SHAPES_SEEN: dict[Shape, Shape] = {}
-_SHAPES_LIMIT = 50_000
+#: between cards, not with their number (bounded by an estimate of bytes).
+_SHAPES_SEEN: BoundedMemo[Shape, Shape] = BoundedMemo(
+    8 * 2**20, lambda shape, _same: node_bytes(shape))
+
+
+
+def node_bytes(node: Node | None) -> int:
+    """A rough estimate of the memory ``node`` holds (its path's operators dominate)."""
+    if isinstance(node, Shape):
+        return ENTRY_BYTES + ops_bytes(node.ops)
+    if isinstance(node, Group):
+        return ENTRY_BYTES + sum(node_bytes(child) for child in node.children)
+    return ENTRY_BYTES
+
+
+def _attrs_bytes(attrs: tuple[tuple[str, str], ...]) -> int:
+    """A rough estimate of the memory of an element's attribute pairs (its text)."""
+    return sum(ENTRY_BYTES + len(name) + len(value) for name, value in attrs)
 
 
 def _intern(shape: Shape) -> Shape:
@@ -781,10 +812,7 @@ def _intern(shape: Shape) -> Shape:
     hit = _SHAPES_SEEN.get(shape)
     if hit is not None:
         return hit
-    if len(_SHAPES_SEEN) >= _SHAPES_LIMIT:
-        _SHAPES_SEEN.clear()
-    _SHAPES_SEEN[shape] = shape
-    return shape
+    return _SHAPES_SEEN.put(shape, shape)
 
 
 def collapse_spaces(pieces: list[tuple]) -> list[tuple]:

@@ -9,9 +9,9 @@ drawing code has only one curve type to emit.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 
 from pnp.errors import PnpError
+from pnp.render.memo import BoundedMemo, ops_bytes
 
 #: One path operation (see module docstring).
 Op = tuple
@@ -185,13 +185,25 @@ def _arc_to_beziers(x1: float, y1: float, rx: float, ry: float, phi_deg: float,
     return ops
 
 
-@lru_cache(maxsize=8192)
+#: Parsed path data by its text: icons and frames recur. Bounded by an estimate
+#: of bytes, not entries: 8,192 long distinct paths (2,500 cards of
+#: hundred-segment paths) kept over 100 MB.
+_PATHS_PARSED: BoundedMemo[str, Ops] = BoundedMemo(
+    8 * 2**20, lambda d, ops: ops_bytes(ops) + len(d))
+
+
 def parse_path(d: str) -> Ops:
-    """Parse SVG path data into absolute M/L/C/Z operations.
+    """Parse SVG path data into absolute M/L/C/Z operations (remembered, bounded).
 
     Supports M L H V C S Q T A Z in absolute and relative forms, implicit
     repeated commands, and compact number syntax (``1-2``, ``.5.5``).
     """
+    hit = _PATHS_PARSED.get(d)
+    return hit if hit is not None else _PATHS_PARSED.put(d, _parse_path(d))
+
+
+def _parse_path(d: str) -> Ops:
+    """:func:`parse_path` without the memo (errors are never remembered)."""
     sc = _Scanner(d)
     ops: list[Op] = []
     cx = cy = 0.0          # current point

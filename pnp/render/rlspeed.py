@@ -34,6 +34,8 @@ import sys
 from math import log
 from typing import Any, Callable
 
+from pnp.render.memo import BoundedMemo
+
 #: ReportLab modules that bound ``fp_str`` at import time.
 _MODULES = ("reportlab.pdfbase.pdfdoc", "reportlab.pdfgen.canvas", "reportlab.pdfgen.pathobject",
             "reportlab.pdfgen.textobject", "reportlab.pdfbase.ttfonts",
@@ -112,18 +114,15 @@ def memoised_name(original: Callable[[str], str]) -> Callable[[str], str]:
     each time an object is written; a PDF file has a few dozen distinct keys
     written thousands of times.
     """
-    memo: dict[str, str] = {}
+    memo: BoundedMemo[str, str] = BoundedMemo(MEMO_LIMIT)
+    get, put = memo.get, memo.put
 
     def pdf_name(data: str) -> str:
         """ReportLab's ``PDFName``, remembered (see :mod:`pnp.render.rlspeed`)."""
-        hit = memo.get(data) if type(data) is str else None
-        if hit is None:
-            hit = original(data)
-            if type(data) is str:
-                if len(memo) >= MEMO_LIMIT:
-                    memo.clear()
-                memo[data] = hit
-        return hit
+        if type(data) is not str:
+            return original(data)
+        hit = get(data)
+        return hit if hit is not None else put(data, original(data))
 
     pdf_name.__wrapped__ = original  # type: ignore[attr-defined]
     return pdf_name
@@ -136,20 +135,16 @@ def memoised(original: Callable[..., str]) -> Callable[..., str]:
     (``1`` and ``1.0``) share a key, which is sound because ``fp_str`` formats
     both the same way; a list argument (unhashable) goes straight through.
     """
-    memo: dict[tuple[Any, ...], str] = {}
+    memo: BoundedMemo[tuple[Any, ...], str] = BoundedMemo(MEMO_LIMIT)
+    get, put = memo.get, memo.put
 
     def fp_str(*args: Any) -> str:
         """ReportLab's ``fp_str``, remembered (see :mod:`pnp.render.rlspeed`)."""
         try:
-            hit = memo.get(args)
+            hit = get(args)
         except TypeError:  # a list or another unhashable argument
             return original(*args)
-        if hit is None:
-            hit = original(*args)
-            if len(memo) >= MEMO_LIMIT:
-                memo.clear()
-            memo[args] = hit
-        return hit
+        return hit if hit is not None else put(args, original(*args))
 
     fp_str.__wrapped__ = original  # type: ignore[attr-defined]
     return fp_str

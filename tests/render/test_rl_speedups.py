@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import zlib
+
 import pytest
 from reportlab.pdfbase import pdfdoc
 from reportlab.pdfbase.ttfonts import TTFontFace
 
 from pnp.render import fonts, rlspeed
+from pnp.render.memo import BoundedMemo
 from pnp.render.rlspeed import pdfdoc_encode
 
 
@@ -81,8 +84,8 @@ def test_names_are_reportlabs_and_remembered() -> None:
 def test_a_glyph_set_is_subset_once_per_process(monkeypatch: pytest.MonkeyPatch) -> None:
     """The same font and characters again (another PDF file): ReportLab's bytes, made once."""
     monkeypatch.setattr(fonts, "_subset_store", None)      # no disk cache: only the process
-    monkeypatch.setattr(fonts, "_made_subsets", {})
-    monkeypatch.setattr(fonts, "_made_bytes", 0)
+    memo = BoundedMemo(fonts.MADE_SUBSETS_LIMIT, fonts._made_subsets.size_of)
+    monkeypatch.setattr(fonts, "_made_subsets", memo)
     made: list[int] = []
     real = TTFontFace.makeSubset
 
@@ -100,6 +103,6 @@ def test_a_glyph_set_is_subset_once_per_process(monkeypatch: pytest.MonkeyPatch)
     assert again == first == real(TTFontFace(str(fonts.ipaex_path())), latin)
     assert other != first
     assert face._packed[0] is other                        # what addSubsetObjects swaps in
-    monkeypatch.setattr(fonts, "MADE_SUBSETS_LIMIT", len(first))   # too small for two
+    memo.limit = len(first) + len(zlib.compress(first))      # room for this one, not two
     face.makeSubset(list(range(40, 60)))
     assert len(fonts._made_subsets) == 1                   # forgotten all at once, then kept

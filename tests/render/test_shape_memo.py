@@ -6,6 +6,7 @@ import pytest
 
 from pnp.errors import PnpError
 from pnp.render import markup
+from pnp.render.memo import BoundedMemo
 from pnp.render.nodes import Group, Shape
 
 MM = 72 / 25.4
@@ -21,7 +22,8 @@ def test_a_frame_on_many_cards_is_parsed_once(card, monkeypatch: pytest.MonkeyPa
         parsed.append(el.tag)
         return real(self, el, inh)
 
-    monkeypatch.setattr(markup, "_PARSED", {})
+    monkeypatch.setattr(markup, "_PARSED", BoundedMemo(markup._PARSED.limit,
+                                                       markup._PARSED.size_of))
     monkeypatch.setattr(markup.Parser, "shape", spy)
     first = card(FRAME).nodes[0]
     second = card(f"<!-- another line -->\n{FRAME}").nodes[0]
@@ -74,7 +76,6 @@ def test_a_bad_shape_fails_on_every_card(card) -> None:
 
 def test_the_table_is_bounded(card, monkeypatch: pytest.MonkeyPatch) -> None:
     """Past its limit the table starts again: memory stays flat however many shapes."""
-    monkeypatch.setattr(markup, "_PARSED", {})
-    monkeypatch.setattr(markup, "_PARSED_LIMIT", 3)
+    monkeypatch.setattr(markup, "_PARSED", BoundedMemo(3))
     card("".join(f'<circle cx="{i}" cy="5" r="1"/>' for i in range(1, 8)))
     assert 0 < len(markup._PARSED) <= 3
