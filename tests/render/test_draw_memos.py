@@ -8,12 +8,14 @@ import pytest
 
 from pnp.render import draw
 from pnp.render.layout import render_layout
+from pnp.render.memo import BoundedMemo
 
 
 def test_path_code_by_identity_and_by_value(monkeypatch: pytest.MonkeyPatch) -> None:
     """A shared ops tuple is answered by identity; an equal copy gets the same text."""
-    monkeypatch.setattr(draw, "_PATHS", {})
-    monkeypatch.setattr(draw, "_PATHS_BY_ID", {})
+    monkeypatch.setattr(draw, "_PATHS", BoundedMemo(draw._PATHS.limit, draw._PATHS.size_of))
+    monkeypatch.setattr(draw, "_PATHS_BY_ID", BoundedMemo(draw._PATHS_BY_ID.limit,
+                                                          draw._PATHS_BY_ID.size_of))
     made: list[int] = []
     real = draw._path_code
 
@@ -31,7 +33,7 @@ def test_path_code_by_identity_and_by_value(monkeypatch: pytest.MonkeyPatch) -> 
     assert made == [4]                                   # formatted once
     other = (("M", 1.0, 1.0), ("L", 2.0, 2.0))
     assert draw.path_code(other) == "1 1 m 2 2 l"
-    assert draw._PATHS_BY_ID[id(other)][0] is other       # the entry holds its tuple
+    assert draw._PATHS_BY_ID.data[id(other)][0] is other       # the entry holds its tuple
 
 
 def test_icon_folders_are_per_template(templates: Path, env) -> None:
@@ -54,3 +56,17 @@ def test_icon_folders_are_per_template(templates: Path, env) -> None:
     assert mine[0].icons[0].icon.path.parent.parent.name == "test"
     assert theirs.icons[0].icon.path.parent.parent.name == "other"
     assert theirs.key != mine[0].key             # same markup, other icon folders
+
+
+def test_an_entry_under_a_reused_id_is_not_another_paths(monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    """An id entry whose tuple is not the one asked about is ignored (ids are reused)."""
+    monkeypatch.setattr(draw, "_PATHS", BoundedMemo(draw._PATHS.limit, draw._PATHS.size_of))
+    monkeypatch.setattr(draw, "_PATHS_BY_ID", BoundedMemo(draw._PATHS_BY_ID.limit,
+                                                          draw._PATHS_BY_ID.size_of))
+    ops = (("M", 0.0, 0.0), ("L", 3.0, 4.0))
+    stale = (("M", 9.0, 9.0), ("L", 8.0, 8.0))
+    # what the table would hold had a freed tuple once had ops's id
+    draw._PATHS_BY_ID.data[id(ops)] = (stale, "9 9 m 8 8 l")
+    assert draw.path_code(ops) == "0 0 m 3 4 l"
+    assert draw._PATHS_BY_ID.data[id(ops)][0] is ops      # and the entry is now its own
