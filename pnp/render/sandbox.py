@@ -15,8 +15,9 @@ including compiling its template.
   output) is at most :data:`MAX_OUTPUT` characters;
 - one card side renders in at most :data:`RENDER_SECONDS` seconds: checked
   at every step of every ``{% for %}`` loop, every call and attribute
-  lookup, and every 256 chunks of output, in whatever thread renders (``pnp watch`` answers
-  previews from a background thread, where no signal can reach), so even a
+  lookup, and every :data:`CHUNKS_PER_CHECK` chunks of output, in whatever
+  thread renders (``pnp watch`` answers previews from a background thread,
+  where no signal can reach), so even a
   loop that does nothing is stopped; in the main thread on POSIX a timer
   signal also interrupts Python code a template set going that never
   reaches a check (a filter grinding through a huge string).
@@ -190,8 +191,16 @@ def _bounded_lipsum(func: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
-def bounded_concat(parts: Iterable[str]) -> str:
-    """``"".join(parts)`` that stops once the text passes :data:`MAX_OUTPUT` characters."""
+def bounded_concat(parts: Iterable[str], check_every: int = 0) -> str:
+    """``"".join(parts)`` that stops once the text passes :data:`MAX_OUTPUT` characters.
+
+    ``check_every`` (a power of two), if given: also check the render's time
+    once per that many parts (:func:`render_bounded`).
+    """
+    if check_every & (check_every - 1):
+        raise ValueError(f"check_every={check_every}: expected a power of two")
+    # with no check, a mask of all ones: a non-empty list's length never masks to 0
+    mask = check_every - 1 if check_every else -1
     collected: list[str] = []
     total = 0
     for part in parts:
@@ -199,6 +208,8 @@ def bounded_concat(parts: Iterable[str]) -> str:
         if total > MAX_OUTPUT:
             raise _too_big("output", total, MAX_OUTPUT, "characters")
         collected.append(part)
+        if not len(collected) & mask:
+            check_time()
     return "".join(collected)
 
 
@@ -395,18 +406,8 @@ def render_bounded(template: Any, context: dict[str, Any]) -> str:
     is checked anyway, so a chunk check only adds cost: without a loop or a
     call the number of chunks is bounded by the template's length).
     """
-    mask = CHUNKS_PER_CHECK - 1
     with render_budget():
-        collected: list[str] = []
-        total = 0
-        for part in template.generate(context):
-            total += len(part)
-            if total > MAX_OUTPUT:
-                raise _too_big("output", total, MAX_OUTPUT, "characters")
-            collected.append(part)
-            if not len(collected) & mask:
-                check_time()
-        return "".join(collected)
+        return bounded_concat(template.generate(context), CHUNKS_PER_CHECK)
 
 
 def confine(path: Path, root: Path, what: str) -> Path:
