@@ -309,6 +309,17 @@ def peak_mb(cmd: list[str], cwd: Path, env: dict[str, str]) -> tuple[float, floa
     return float(out[0]), float(out[1])
 
 
+def in_turn(codes: list[tuple[str, Path]], round_no: int) -> list[tuple[int, tuple[str, Path]]]:
+    """``enumerate(codes)``, reversed every other round.
+
+    Running the baseline always second would always give it the page cache
+    the same build just warmed, and the same phase of any load swing: a bias
+    that best-of-N does not remove.
+    """
+    order = list(enumerate(codes))
+    return order if round_no % 2 == 0 else order[::-1]
+
+
 def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) -> None:
     """Build time per face against bare ReportLab (cold and warm caches), and memory.
 
@@ -327,9 +338,10 @@ def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) 
       sheet file is drawn).
 
     ``baseline``: another copy of pnp's code (e.g. ``git archive`` of an older
-    commit, unpacked); its builds run in the same rounds, each right after
-    the same build of this checkout's code, with caches of its own, and are
-    printed below them (the same data and templates, this checkout's).
+    commit, unpacked); its builds run in the same rounds, right after or
+    right before the same build of this checkout's code (the order turns
+    each round: :func:`in_turn`), with caches of its own, and are printed
+    below them (the same data and templates, this checkout's).
     """
     # a copy of the data whose one card (a Fortune Clover fortune) changes every round
     edited = tmp / "card_data"
@@ -361,7 +373,7 @@ def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) 
     bare = []
     for i in range(repeat):
         for kind in ("cold", "cold_build", "off", "warm", "books"):
-            for k, (_, code) in enumerate(codes):
+            for k, (_, code) in in_turn(codes, i):
                 c = tmp / f"code{k}"
                 if kind == "cold":
                     done = run(code, c / f"build-cold{i}", c / f"cache-cold{i}")
@@ -378,10 +390,10 @@ def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) 
                 runs[(k, kind)].append(done)
         table.write_text(text.replace("4枚しかないので", f"4枚しかないので{'。' * (i + 1)}", 1),
                          encoding="utf-8")
-        for k, (_, code) in enumerate(codes):
+        for k, (_, code) in in_turn(codes, i):
             c = tmp / f"code{k}"
             runs[(k, "edit")].append(run(code, c / f"build-edit{i}", c / "cache-edit", edited))
-        for k, (_, code) in enumerate(codes):
+        for k, (_, code) in in_turn(codes, i):
             c = tmp / f"code{k}"
             runs[(k, "books_edit")].append(run(code, c / f"build-books-edit{i}",
                                                c / "cache-books-edit", edited, rulebooks=True))
