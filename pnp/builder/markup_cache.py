@@ -235,6 +235,7 @@ def use_build_caches(env: PnpEnvironment) -> None:
             env.loader.pin(files)
             if env.cache is not None:   # any template loaded before is loaded again
                 env.cache.clear()
+            env.resolvers.clear()       # icons too are then found in the snapshot
         else:   # a loader that cannot be pinned would let an edit in under an old key
             return
         env.markup_store = MarkupStore(cache, digest(salt, folder),

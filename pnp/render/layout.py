@@ -96,7 +96,9 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
         return hit
     resolver = env.resolvers.get(rel)
     if resolver is None:
-        resolver = env.resolvers[rel] = IconResolver(dirs, template_name)
+        # a build pinned to its templates snapshot reads its icons from it too
+        resolver = env.resolvers[rel] = IconResolver(
+            dirs, template_name, snapshot=getattr(env.loader, "snapshot", None))
     store: LayoutStore | None = getattr(env, "layout_store", None) if keep else None
     layout = store.load(template_name, rel, markup, resolver) if store is not None else None
     if layout is None or layout.key != key:

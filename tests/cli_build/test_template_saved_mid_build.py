@@ -1,9 +1,9 @@
-"""A template saved while ``pnp build`` runs never lands in the caches under its old key.
+"""A template (or icon) saved while ``pnp build`` runs never lands in the caches under its old key.
 
 The build keys its markup and sheet caches by the templates folder's digest,
 made when it begins; Jinja loads a template the first time it is used. The
 build's loader therefore serves the bytes that digest was made of
-(:meth:`pnp.render.sandbox.ConfinedLoader.pin`).
+(:meth:`pnp.render.sandbox.ConfinedLoader.pin`), and finds its icons there too.
 """
 
 from __future__ import annotations
@@ -22,6 +22,8 @@ _CARD = ('<card width="{{{{ width }}}}" height="{{{{ height }}}}">\n'
          '  <background fill="{fill}"/>\n'
          '  <text x="5" y="8" width="40" height="10" size="12">{label} {{{{ card.n }}}}</text>\n'
          '</card>\n')
+
+_DOT = '<svg viewBox="0 0 10 10"><circle cx="5" cy="5" r="4" fill="#c9a227"/></svg>'
 
 
 def _game(folder: Path) -> tuple[Path, Path]:
@@ -50,8 +52,12 @@ qty = {{ type = "qty" }}
     templates.mkdir(parents=True)
     (templates / "cards.xml.j2").write_text(_CARD.format(fill="#f4ead5", label="Card"),
                                             encoding="utf-8")
-    (templates / "tokens.xml.j2").write_text(_CARD.format(fill="#203040", label="Token"),
-                                             encoding="utf-8")
+    (templates / "tokens.xml.j2").write_text(
+        _CARD.format(fill="#203040", label="Token").replace(
+            "</card>", '  <icon name="dot" x="20" y="30" width="20" height="20"/>\n</card>'),
+        encoding="utf-8")
+    (templates / "icons").mkdir()
+    (templates / "icons" / "dot.svg").write_text(_DOT, encoding="utf-8")
     return folder / "card_data", folder / "templates"
 
 
@@ -73,13 +79,16 @@ def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return folder
 
 
-def test_a_template_saved_mid_build_is_not_kept_under_its_old_key(
-        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """Edit a not-yet-loaded template at the first card side; undo it; warm == cold."""
+@pytest.mark.parametrize("saved", ["tokens.xml.j2", "icons/dot.svg"])
+def test_a_file_saved_mid_build_is_not_kept_under_its_old_key(
+        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, saved: str) -> None:
+    """Edit a not-yet-loaded template (or icon) at the first card side; undo it; warm == cold."""
     data, templates = _game(tmp_path / "game")
-    token = templates / "mini" / "tokens.xml.j2"
+    token = templates / "mini" / saved
     original = token.read_text(encoding="utf-8")
-    edited = original.replace("#203040", "#ff00ff").replace("Token", "Edited")
+    edited = (original.replace("#203040", "#ff00ff").replace("Token", "Edited")
+              .replace('<circle cx="5" cy="5" r="4"', '<rect width="10" height="10"'))
+    assert edited != original
     real = decks.render_side
     seen: list[bool] = []
 
