@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import pytest
 
 from pnp.render import draw, markup, pathdata
@@ -44,8 +46,8 @@ def _long_path(seed: int, segments: int = 100) -> str:
                                for j in range(segments)) + " Z"
 
 
-def test_long_distinct_paths_stay_within_the_byte_limits(card, monkeypatch: pytest.MonkeyPatch
-                                                         ) -> None:
+def test_long_distinct_paths_stay_within_the_byte_limits(card: Callable[..., Any],
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     """Cards of long distinct paths: every table holding paths stays under its limit."""
     tables = {"parsed": (markup, "_PARSED"), "seen": (markup, "_SHAPES_SEEN"),
               "paths": (draw, "_PATHS"), "by_id": (draw, "_PATHS_BY_ID"),

@@ -8,7 +8,7 @@ field from the key would hand the second card the first card's node.
 from __future__ import annotations
 
 import dataclasses
-from typing import Any
+from typing import Any, Callable
 
 import pytest
 
@@ -66,7 +66,7 @@ def _shape(node: Any) -> Shape:
 
 
 @pytest.mark.parametrize("field", sorted(CASES))
-def test_each_inherited_setting_separates_shapes(card, field: str) -> None:
+def test_each_inherited_setting_separates_shapes(card: Callable[..., Any], field: str) -> None:
     """The same element under groups differing in one setting gives two different shapes."""
     first, second, inner = CASES[field]
     a = _shape(card(f"<g {first}>{inner}</g>").nodes[0])
@@ -76,7 +76,7 @@ def test_each_inherited_setting_separates_shapes(card, field: str) -> None:
 
 
 @pytest.mark.parametrize("field", sorted(SIZES))
-def test_percentages_follow_each_card_dimension(card, field: str) -> None:
+def test_percentages_follow_each_card_dimension(card: Callable[..., Any], field: str) -> None:
     """Cards differing in width only (or height only): a percentage length differs."""
     first, second, inner = SIZES[field]
     a = _shape(card(inner, size=first).nodes[0])
@@ -86,8 +86,8 @@ def test_percentages_follow_each_card_dimension(card, field: str) -> None:
 
 def _parser(**changes: Any) -> markup.Parser:
     """A strict card parser (63 x 88 mm), with ``changes`` to its fields."""
-    fields = dict(what="t", scale=markup.MM, ref_w=63 * markup.MM, ref_h=88 * markup.MM,
-                  strict=True)
+    fields: dict[str, Any] = dict(what="t", scale=markup.MM, ref_w=63 * markup.MM,
+                                  ref_h=88 * markup.MM, strict=True)
     fields.update(changes)
     return markup.Parser(**fields)
 
