@@ -62,6 +62,8 @@ def _precompress(form: PDFFormXObject) -> None:
 
 #: Formatted numbers (a few characters each: bounded by entries).
 _NUMS: BoundedMemo[float, str] = BoundedMemo(200_000)
+#: Its look-up, bound once: num runs for every number drawn.
+_nums_get = _NUMS.get
 
 
 def num(v: float) -> str:
@@ -70,7 +72,7 @@ def num(v: float) -> str:
     ReportLab's own formatter runs in pure Python without its C accelerator
     and dominated the drawing time, so paths are written as literals.
     """
-    hit = _NUMS.get(v)
+    hit = _nums_get(v)
     if hit is not None:
         return hit
     text = "%.3f" % v
