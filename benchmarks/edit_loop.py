@@ -249,8 +249,21 @@ def watch_latency(tmp: Path, repeat: int) -> None:
           f"done at {last:.0f} ms)   (target 150 ms)")
 
 
-def make_game(folder: Path, n: int) -> tuple[Path, Path]:
-    """A generated game of ``n`` distinct cards: (data folder, templates folder)."""
+#: Eight 100-segment paths that differ on every card (their points come from
+#: the card's number): what the renderer's memos of shapes and paths keep.
+DISTINCT_PATHS = """{% for k in range(8) %}
+  <path d="M 1 1{% for j in range(100) %} L {{ 1 + (card.n * 8 + k + j) % 60 }}.{{ j % 10 }} \
+{{ 1 + (j * 3) % 85 }}.{{ (card.n * 8 + k) % 997 }}{% endfor %} Z" fill="none" stroke="#6b4f1d" \
+stroke-width="0.2"/>{% endfor %}
+"""
+
+
+def make_game(folder: Path, n: int, paths: bool = False) -> tuple[Path, Path]:
+    """A generated game of ``n`` distinct cards: (data folder, templates folder).
+
+    ``paths``: each face also draws :data:`DISTINCT_PATHS` (the memory case
+    of long shapes that are never the same twice).
+    """
     data = folder / "card_data" / "scale"
     data.mkdir(parents=True)
     (data / "manifest.toml").write_text(f"""[game]
@@ -288,7 +301,7 @@ qty = {{ type = "qty" }}
   <icon name="bolt" x="21.5" y="18" width="20" height="20" color="#6b4f1d"/>
   <circle cx="31.5" cy="48" r="6" fill="#c9a227" stroke="#6b4f1d" stroke-width="0.4"/>
   {{ m.rules(card.text, y=58, height=24, min_size=6.5) }}
-</card>
+""" + (DISTINCT_PATHS if paths else "") + """</card>
 """, encoding="utf-8")
     (templates / "scale" / "back.xml.j2").write_text("""<card width="{{ width }}" height="{{ height }}" bleed="3mm">
   <background fill="#203040"/>
@@ -425,13 +438,14 @@ def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) 
     print("  (the default `pnp build`: every game's sheets and its two rulebooks; the edit "
           "typesets the edited game's rulebooks again)")
     env = env_with(tmp / "cache-memory")      # cold build caches: every layout made
-    for n in big:
-        folder = tmp / f"g{n}"
-        data, templates = make_game(folder, n)
+    for n, paths in [(n, paths) for n in big for paths in (False, True)]:
+        folder = tmp / f"g{n}{'-paths' if paths else ''}"
+        data, templates = make_game(folder, n, paths)
         mb, wall = peak_mb(PNP + ["build", "scale", "--no-rulebook", "-q", "--out",
                                   str(folder / "out"), "--data-dir", str(data),
                                   "--templates-dir", str(templates)], folder, env)
-        print(f"memory, {n:5d} distinct cards {mb:6.1f} MB peak, {wall:.1f} s "
+        what = "distinct cards" + (", 8 distinct 100-segment paths each" if paths else "")
+        print(f"memory, {n:5d} {what} {mb:6.1f} MB peak, {wall:.1f} s "
               f"({2 * n} faces){'   (target 150 MB)' if n == 2500 else ''}")
 
 

@@ -60,8 +60,9 @@ def _precompress(form: PDFFormXObject) -> None:
     form.compression = 0  # ReportLab would otherwise set its own filter again
 
 
-#: Formatted numbers (a few characters each: bounded by entries).
-_NUMS: BoundedMemo[float, str] = BoundedMemo(200_000)
+#: Formatted numbers (~120 bytes each with the float and the dict slot: 50,000
+#: keep ~6 MB; a full build of the shipped games formats ~5,000 distinct ones).
+_NUMS: BoundedMemo[float, str] = BoundedMemo(50_000)
 #: Its look-up, bound once: num runs for every number drawn.
 _nums_get = _NUMS.get
 

@@ -14,8 +14,22 @@ from markupsafe import Markup, escape
 
 from pnp.errors import PnpError
 from pnp.render.colors import darken, lighten, mix
+from pnp.render.memo import BoundedMemo
 from pnp.render.sandbox import BoundedSandbox, ConfinedLoader, render_bounded
 from pnp.render.srcmap import SourceLines
+
+
+#: Most bytes (estimated) of parsed layouts an environment keeps (a full build of
+#: the shipped games: 279 layouts, ~7 MB; the 256 entries kept before could hold
+#: 33 MB of long distinct paths).
+LAYOUT_CACHE_BYTES = 8 * 2**20
+
+
+def _layout_bytes(_key: str, layout: Any) -> int:
+    """A rough estimate of a kept layout's memory (its nodes' paths dominate)."""
+    from pnp.render.markup import node_bytes   # loaded by then: it made the layout
+
+    return sum(node_bytes(node) for node in layout.nodes)
 
 
 class PnpEnvironment(BoundedSandbox):
@@ -30,7 +44,10 @@ class PnpEnvironment(BoundedSandbox):
     def __init__(self, templates_dir: Path, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.templates_dir = templates_dir
-        self.layout_cache: dict[str, Any] = {}
+        #: Parsed layouts by key (:func:`pnp.render.layout.layout_of_markup`),
+        #: bounded by an estimate of their bytes (long distinct paths are large).
+        self.layout_cache: BoundedMemo[str, Any] = BoundedMemo(LAYOUT_CACHE_BYTES,
+                                                                _layout_bytes)
         self.resolvers: dict[tuple[str, ...], Any] = {}
         #: Layouts kept on disk across builds (:func:`pnp.render.layout.use_layout_store`).
         self.layout_store: Any = None

@@ -15,8 +15,6 @@ from pnp.render.jinja_env import PnpEnvironment, display_path, render_template
 from pnp.render.markup import parse_card
 from pnp.render.nodes import Icon, IconUse, Node, draws_image
 
-#: How many parsed layouts an environment keeps (identical cards share one).
-LAYOUT_CACHE_SIZE = 256
 _AT = re.compile(r' _at="[^"]*"')
 
 
@@ -90,7 +88,7 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
     h.update(b"\0")
     h.update("\0".join(rel).encode("utf-8"))
     key = h.hexdigest()
-    cache: dict[str, Layout] = env.layout_cache
+    cache = env.layout_cache     # bounded by bytes (PnpEnvironment)
     hit = cache.get(key)
     if hit is not None:
         return hit
@@ -109,10 +107,7 @@ def layout_of_markup(env: PnpEnvironment, template_name: str, markup: str, *,
         layout = Layout(width, height, bleed, nodes, key, icons, template_name, at)
         if store is not None:
             store.save(template_name, rel, markup, layout)
-    if len(cache) >= LAYOUT_CACHE_SIZE:
-        cache.pop(next(iter(cache)))
-    cache[key] = layout
-    return layout
+    return cache.put(key, layout)
 
 
 #: Most bytes the layout cache keeps on disk (see :mod:`pnp.render.diskcache`).

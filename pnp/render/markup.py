@@ -783,13 +783,13 @@ class Parser:
 #: not by entries: a card of long distinct paths would otherwise keep hundreds
 #: of megabytes (review 2: 2,500 cards x 8 hundred-segment paths).
 _PARSED: BoundedMemo[ShapeKey, Node | None] = BoundedMemo(
-    8 * 2**20, lambda key, node: _attrs_bytes(key[1]) + node_bytes(node))
+    4 * 2**20, lambda key, node: _attrs_bytes(key[1]) + node_bytes(node))
 
 #: Shapes seen while parsing, so identical shapes of many cards (frames,
 #: panels, rules) are one object: a build's memory then grows with what differs
 #: between cards, not with their number (bounded by an estimate of bytes).
 _SHAPES_SEEN: BoundedMemo[Shape, Shape] = BoundedMemo(
-    8 * 2**20, lambda shape, _same: node_bytes(shape))
+    4 * 2**20, lambda shape, _same: node_bytes(shape))
 
 
 

@@ -189,7 +189,7 @@ def _arc_to_beziers(x1: float, y1: float, rx: float, ry: float, phi_deg: float,
 #: of bytes, not entries: 8,192 long distinct paths (2,500 cards of
 #: hundred-segment paths) kept over 100 MB.
 _PATHS_PARSED: BoundedMemo[str, Ops] = BoundedMemo(
-    8 * 2**20, lambda d, ops: ops_bytes(ops) + len(d))
+    4 * 2**20, lambda d, ops: ops_bytes(ops) + len(d))
 
 
 def parse_path(d: str) -> Ops:
