@@ -16,7 +16,6 @@ import pytest
 
 from pnp.builder import decks
 from pnp.builder.decks import BuildOptions, build, load_for_build
-from pnp.render import fonts
 
 _CARD = ('<card width="{{{{ width }}}}" height="{{{{ height }}}}">\n'
          '  <background fill="{fill}"/>\n'
@@ -69,19 +68,9 @@ def _build(data: Path, templates: Path, out: Path) -> dict[str, str]:
             for p in sorted(out.rglob("*")) if p.is_file()}
 
 
-@pytest.fixture()
-def cache_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A fresh pnp cache folder with the build caches on."""
-    folder = tmp_path / "cache"
-    monkeypatch.setenv("PNP_CACHE_DIR", str(folder))
-    monkeypatch.delenv("PNP_BUILD_CACHE", raising=False)
-    monkeypatch.setattr(fonts, "_subset_store", False)
-    return folder
-
-
 @pytest.mark.parametrize("saved", ["tokens.xml.j2", "icons/dot.svg"])
 def test_a_file_saved_mid_build_is_not_kept_under_its_old_key(
-        tmp_path: Path, cache_dir: Path, monkeypatch: pytest.MonkeyPatch, saved: str) -> None:
+        tmp_path: Path, cache: Path, monkeypatch: pytest.MonkeyPatch, saved: str) -> None:
     """Edit a not-yet-loaded template (or icon) at the first card side; undo it; warm == cold."""
     data, templates = _game(tmp_path / "game")
     token = templates / "mini" / saved
