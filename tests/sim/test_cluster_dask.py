@@ -48,6 +48,25 @@ def _session_members(sid: int) -> int:
     return count
 
 
+#: The one line a Ctrl-C during a cluster run ends with.
+_STOPPED = "error: interrupted: cluster tasks cancelled; nothing was written"
+
+
+def _assert_stopped(proc: "subprocess.Popen[bytes]", text: str, deadline: float,
+                    last_only: bool) -> None:
+    """Exit 130, no traceback or Dask warning, the one line (last, or only), no worker left."""
+    import time
+
+    assert proc.returncode == 130, text
+    assert "Traceback" not in text and "WARNING" not in text, text
+    lines = text.strip().splitlines()
+    assert (lines[-1:] if last_only else lines) == [_STOPPED], text
+    # no worker left behind (a worker may take a moment to finish exiting)
+    while _session_members(proc.pid) and time.monotonic() < deadline + 20:
+        time.sleep(0.2)
+    assert _session_members(proc.pid) == 0
+
+
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux /proc")
 def test_ctrl_c_on_a_local_cluster_is_one_line() -> None:
     """Ctrl-C (SIGINT to the whole process group) mid-run: exit 130, one line, no traceback.
@@ -78,15 +97,7 @@ def test_ctrl_c_on_a_local_cluster_is_one_line() -> None:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    text = err.decode()
-    assert proc.returncode == 130, text
-    assert "Traceback" not in text and "WARNING" not in text, text
-    assert text.strip().splitlines()[-1] == ("error: interrupted: cluster tasks cancelled; "
-                                             "nothing was written")
-    # no worker left behind (a worker may take a moment to finish exiting)
-    while _session_members(proc.pid) and time.monotonic() < deadline + 20:
-        time.sleep(0.2)
-    assert _session_members(proc.pid) == 0
+    _assert_stopped(proc, err.decode(), deadline, last_only=True)
 
 
 #: Run ``pnp simulate`` with a LocalCluster whose start-up pauses at a marker:
@@ -158,11 +169,4 @@ def test_ctrl_c_while_the_local_cluster_starts_is_not_lost(tmp_path: Path, when:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-    text = err.decode()
-    assert proc.returncode == 130, text
-    assert "Traceback" not in text and "WARNING" not in text, text
-    assert text.strip().splitlines() == ["error: interrupted: cluster tasks cancelled; "
-                                         "nothing was written"]
-    while _session_members(proc.pid) and time.monotonic() < deadline + 20:
-        time.sleep(0.2)
-    assert _session_members(proc.pid) == 0
+    _assert_stopped(proc, err.decode(), deadline, last_only=False)
