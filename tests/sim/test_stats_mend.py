@@ -24,6 +24,8 @@ from pnp.sim.paired import Paired, format_difference
 from pnp.sim.report import build_report, format_report
 from pnp.sim.runner import SimResult
 
+from ended_game import EndedGame  # tests/sim/ended_game.py
+
 
 def _sums(values: Sequence[float]) -> tuple[float, float]:
     """Σx and Σx², added one by one as Paired does."""
@@ -116,30 +118,11 @@ def test_no_interval_from_one_game_or_from_games_alike() -> None:
     assert not no_spread(3.0, 0.01, 1)
 
 
-class _Ended:
-    """A finished 2-player game: seat 0 scores ``a``, seat 1 ``b``."""
-
-    def __init__(self, a: float, b: float) -> None:
-        self._ret = [a, b]
-
-    def turns(self) -> int:
-        return 10
-
-    def returns(self) -> list[float]:
-        return self._ret
-
-    def winners(self) -> list[int]:
-        return [0] if self._ret[0] >= self._ret[1] else [1]
-
-    def events(self) -> dict[str, int]:
-        return {}
-
-
 def _report(pairs: Sequence[tuple[float, float]]) -> str:
     """The text report of games whose seats scored ``pairs``."""
     agg = Aggregate(2, (), ("x",))
     for a, b in pairs:
-        agg.add_game(_Ended(a, b), ("x", "x"), [1, 1], [1, 1])  # type: ignore[arg-type]
+        agg.add_game(EndedGame(a, b), ("x", "x"), [1, 1], [1, 1])  # type: ignore[arg-type]
     result = SimResult(slug="toy", title="Toy", params={}, event_names=(), num_players=2,
                        games=len(pairs), bots=("x",), seed=1, invariants="off",
                        step_cap=100, totals=agg)

@@ -19,32 +19,14 @@ from pnp.sim.report import INTERVAL_METHOD, build_report, format_report
 from pnp.sim.runner import SimResult
 from pnp.sim.sweep import format_sweep, key_figures
 
-
-class _Ended:
-    """A finished 2-player game: seat 0 scores ``a``, seat 1 ``b``, lasting ``turns``."""
-
-    def __init__(self, a: float, b: float, turns: int = 10) -> None:
-        self._ret = [a, b]
-        self._turns = turns
-
-    def turns(self) -> int:
-        return self._turns
-
-    def returns(self) -> list[float]:
-        return self._ret
-
-    def winners(self) -> list[int]:
-        return [0] if self._ret[0] >= self._ret[1] else [1]
-
-    def events(self) -> dict[str, int]:
-        return {}
+from ended_game import EndedGame  # tests/sim/ended_game.py
 
 
 def _result(seat0: Sequence[float], turns: Sequence[int] | None = None) -> SimResult:
     """A run whose seat 0 scored ``seat0`` (seat 1 always 0) over ``len(seat0)`` games."""
     agg = Aggregate(2, (), ("x",))
     for i, v in enumerate(seat0):
-        agg.add_game(_Ended(v, 0.0, turns[i] if turns else 10), ("x", "x"),  # type: ignore
+        agg.add_game(EndedGame(v, 0.0, turns[i] if turns else 10), ("x", "x"),  # type: ignore
                      [1, 1], [1, 1])
     return SimResult(slug="toy", title="Toy", params={}, event_names=(), num_players=2,
                      games=len(seat0), bots=("x",), seed=1, invariants="off",
