@@ -263,13 +263,6 @@ def _variants(data: "GameData", grid: Sequence[Mapping[str, str]], players: int 
     return out, n0
 
 
-def _length_unit(slug: str) -> str:
-    """What the game's length counts ("turns", or the word the game registered)."""
-    from pnp.games.registry import game_entry
-
-    return game_entry(slug).length_unit
-
-
 def _params_key(variant: Variant) -> tuple[tuple[str, str], ...]:
     """The rules a variant plays, as the game read them: ``7`` and ``07``, or
     ``false`` and ``False``, give one key (a sweep or comparison given both
@@ -332,7 +325,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
     game0 = prepared[0].game
     doc = {"slug": data.slug, "title": game0.title, "swept": swept, "players": n0,
            "games": games, "seed": seed, "bots": list(prepared[0].bots),
-           "length_unit": _length_unit(data.slug),
+           "length_unit": prepared[0].length_unit,
            "invariants": invariants,
            "fixed_params": {k: v for k, v in sorted(game0.params.items()) if k not in swept},
            "rows": rows}
@@ -404,7 +397,7 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
                                            step_cap, bar, cluster=cluster, paired=True)
     assert pairs is not None
     game0 = prepared[0].game
-    unit = _length_unit(data.slug)
+    unit = prepared[0].length_unit
     rows = []
     for i, (change, result) in enumerate(zip(grid, results)):
         row = _row(result, change)

@@ -15,6 +15,7 @@ from typing import Any, Sequence
 
 from pnp.errors import PnpError
 from pnp.intervals import t_interval, wilson_interval
+from pnp.sim.paired import outcome_label
 from pnp.sim.runner import SimResult
 
 #: Key figures every game has (:func:`key_figures`); the rest are the game's own.
@@ -183,7 +184,7 @@ def format_sweep(doc: dict[str, Any]) -> str:
         out.append("")
         out.append(f"Paired differences against {first} (the same deals; 95% intervals):")
         out.append("  " + "value".ljust(key_w) + "".join(
-            f"  {unit if n == 'turns' else n:>26}" for n in names))
+            f"  {outcome_label(n, doc['bots'], unit):>26}" for n in names))
         for r in paired:
             key = " ".join(f"{k}={v}" for k, v in r["values"].items())
             cells = []
