@@ -261,7 +261,16 @@ def welch_half_width(sd_a: float, sd_b: float, n: int) -> float:
     va, vb = sd_a * sd_a / n, sd_b * sd_b / n
     if va + vb <= 0.0:
         return 0.0
-    df = (va + vb) ** 2 / (va * va / (n - 1) + vb * vb / (n - 1))
+    return _welch_half(va, vb, n, n)
+
+
+def _welch_half(va: float, vb: float, n_a: int, n_b: int) -> float:
+    """95 % half-width from two means' variances ``va``, ``vb`` (sd² / n) and counts.
+
+    Student t on the Welch–Satterthwaite degrees of freedom, rounded down
+    (the conservative side); ``va + vb`` must be positive, both counts ≥ 2.
+    """
+    df = (va + vb) ** 2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1))
     # + 1e-9: a df of exactly 8 computed as 7.999… must not lose a degree
     return t_quantile(_UPPER, max(1, int(df + 1e-9))) * math.sqrt(va + vb)
 
@@ -284,9 +293,7 @@ def welch_interval(total_a: float, sq_a: float, n_a: int, total_b: float, sq_b: 
     va, vb = sd_a * sd_a / n_a, sd_b * sd_b / n_b
     if va + vb <= 1e-18 * max(1.0, mean_a * mean_a, mean_b * mean_b):
         return None
-    df = (va + vb) ** 2 / (va * va / (n_a - 1) + vb * vb / (n_b - 1))
-    # + 1e-9: a df of exactly 8 computed as 7.999… must not lose a degree
-    half = t_quantile(_UPPER, max(1, int(df + 1e-9))) * math.sqrt(va + vb)
+    half = _welch_half(va, vb, n_a, n_b)
     diff = mean_a - mean_b
     return diff, diff - half, diff + half
 
