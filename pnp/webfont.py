@@ -33,6 +33,7 @@ in fontTools' fixed order, and nothing about the file's location goes in.
 from __future__ import annotations
 
 import base64
+import functools
 import io
 from html.parser import HTMLParser
 from pathlib import Path
@@ -101,12 +102,13 @@ def embedded_codepoints(text: str, *, japanese: bool, font: Path) -> list[int]:
     return sorted(wanted & cmap(font))
 
 
-def cmap(font: Path) -> set[int]:
-    """Every code point ``font`` maps to a glyph."""
+@functools.lru_cache(maxsize=4)
+def cmap(font: Path) -> frozenset[int]:
+    """Every code point ``font`` maps to a glyph (read once per font and process)."""
     from fontTools.ttLib import TTFont
 
     with TTFont(str(font), lazy=True) as face:
-        return set(face.getBestCmap())
+        return frozenset(face.getBestCmap())
 
 
 def woff_subset(codepoints: Iterable[int], *, font: Path) -> bytes:
