@@ -82,11 +82,6 @@ _KATAKANA_RANGES = ((0x30A1, 0x30FA), (0x30FC, 0x30FE), (0x31F0, 0x31FF), (0xFF6
 KATAKANA = frozenset(chr(cp) for lo, hi in _KATAKANA_RANGES for cp in range(lo, hi + 1))
 
 
-def is_katakana(ch: str) -> bool:
-    """Return True for a character that belongs to a katakana word (see :data:`_KATAKANA_RANGES`)."""
-    return ch in KATAKANA       # "" (an icon, the start of the text) is not
-
-
 def splits_word(a: str, b: str) -> bool:
     """Return True if a break between ``a`` and ``b`` would split a katakana word.
 

@@ -33,7 +33,7 @@ from typing import Any, Sequence
 
 from pnp.games.api import Game, State
 from pnp.games.stats import GameStats, KeyFigure
-from pnp.intervals import mean_interval, t_interval, wilson_interval
+from pnp.intervals import t_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
                      UndecimGame, UndecimState)
@@ -255,7 +255,7 @@ class UndecimStats(GameStats):
                          "by_round": list(self.by_round[i]),
                          "mean_round": round(mean_round, 3),
                          "split": _rate(self.split[i], got)}
-        _m, _sd, nights_lo, nights_hi = mean_interval(self.nights, self.nights_sq, self.games)
+        _m, _sd, nights_lo, nights_hi = t_interval(self.nights, self.nights_sq, self.games)
         return {
             "games": self.games,
             "vp_by_seat": vp_by_seat,
