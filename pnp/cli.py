@@ -824,12 +824,7 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @user_errors
-def simulate_command(game: str, players: int | None, games: int, bots: str | None, seed: int,
-                     jobs: int, params: tuple[str, ...], sweeps: tuple[str, ...],
-                     invariants: str, no_invariants: bool, step_cap: int,
-                     compares: tuple[str, ...], ladder: bool, budgets: str | None,
-                     json_path: Path | None, html_path: Path | None, cluster: str | None,
-                     quiet: bool, data_dir: Path | None) -> None:
+def simulate_command(**options: Any) -> None:
     """Play GAME many times with automated players and report how it plays.
 
     Exits 1 if any game broke an invariant or hit the step cap (the report
@@ -841,9 +836,9 @@ def simulate_command(game: str, players: int | None, games: int, bots: str | Non
 
     with recording_writes() as written:
         try:
-            code = _simulate(game, players, games, bots, seed, jobs, params, sweeps,
-                             invariants, no_invariants, step_cap, compares, ladder, budgets,
-                             json_path, html_path, cluster, quiet, data_dir)
+            # by name: the options are typed once, on _simulate (click passes
+            # them by name, so an option added out of order cannot shift the rest)
+            code = _simulate(**options)
         except KeyboardInterrupt:
             # Pressed before the worker pool or the cluster took over Ctrl-C
             # (loading the data, a one-process run, writing the reports): the
