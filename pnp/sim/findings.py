@@ -85,6 +85,20 @@ def no_spread(mean: float, sd: float, distinct: int) -> bool:
     return distinct <= 1 and sd <= 1e-6 * max(1.0, abs(mean))
 
 
+def figure_dict(name: str, value: float, low: float, high: float) -> dict[str, Any]:
+    """A game's key figure for the JSON: ``low``/``high`` None when the interval has no width.
+
+    A game's own mean (``pnp.intervals.mean_interval``) over games that all
+    gave the same value comes back as ``(v, v)``: written as bounds it would
+    read as certain, so it is written as no interval, as the reports' other
+    means are (:func:`interval_text`). The float residue of a zero spread is
+    far below the 1e-6 relative width kept.
+    """
+    flat = high - low <= 1e-6 * max(1.0, abs(value))
+    return {"name": name, "value": _r(value), "low": None if flat else _r(low),
+            "high": None if flat else _r(high)}
+
+
 def _opt(x: float | None) -> float | None:
     """Round a bound that may be missing (no interval)."""
     return None if x is None else _r(x)

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Iterable, Sequence
 
 from pnp.sim.findings import fired_share, interval_text, otherwise_note
-from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, shown_outcomes
+from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, paired_text, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
 from pnp.webfont import FAMILY, cmap
 from pnp.webfont import font_face as _webfont_face
@@ -215,16 +215,37 @@ def histogram(hist: dict[str, int], *, label: str, width: int = WIDTH, height: i
     return "\n".join(out)
 
 
-def line_chart(xs: Sequence[str], series: Sequence[tuple[str, Sequence[float], Sequence[float],
-                                                         Sequence[float]]],
+def _runs(flags: Sequence[bool]) -> list[list[int]]:
+    """Indices of each run of consecutive true ``flags`` (where a band can be drawn)."""
+    runs: list[list[int]] = []
+    for i, flag in enumerate(flags):
+        if not flag:
+            continue
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    return runs
+
+
+def line_chart(xs: Sequence[str],
+               series: Sequence[tuple[str, Sequence[float], Sequence[float | None],
+                                      Sequence[float | None]]],
                *, pct: bool = True, ref: float | None = None, ref_label: str = "",
                x_label: str = "") -> str:
-    """Lines over categories ``xs`` with 95% interval bands (one band per series)."""
+    """Lines over categories ``xs`` with 95% interval bands (one band per series).
+
+    A point whose interval is None (one game, or every game alike) has no
+    band: the band is drawn over each run of points that have one (a lone
+    point gets a whisker), and the point itself is an open circle, so a
+    band pinched to zero width never reads as certainty.
+    """
     if not xs or not series:
         return ""
     h = 260
     left, right, top, bottom = 64, 20, 16, 46
-    vals = [v for _, _, lows, highs in series for v in (*lows, *highs)]
+    vals = [v for _, values, lows, highs in series
+            for v in (*values, *(x for x in (*lows, *highs) if x is not None))]
     if ref is not None:
         vals.append(ref)
     least = min(vals + [0.0])
@@ -248,13 +269,25 @@ def line_chart(xs: Sequence[str], series: Sequence[tuple[str, Sequence[float], S
                    f'fill="{MUTED}">{_fmt(v, pct)}</text>')
     for k, (name, values, lows, highs) in enumerate(series):
         colour = palette[k % len(palette)]
-        band = [f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(highs)]
-        band += [f"{px(i):.1f},{py(v):.1f}" for i, v in reversed(list(enumerate(lows)))]
-        out.append(f'<polygon points="{" ".join(band)}" fill="{colour}" fill-opacity="0.18"/>')
+        have = [lows[i] is not None and highs[i] is not None for i in range(len(values))]
+        for run in _runs(have):
+            if len(run) == 1:
+                i = run[0]
+                out.append(f'<line x1="{px(i):.1f}" y1="{py(lows[i] or 0.0):.1f}" '
+                           f'x2="{px(i):.1f}" y2="{py(highs[i] or 0.0):.1f}" '
+                           f'stroke="{colour}" stroke-opacity="0.5" stroke-width="6"/>')
+                continue
+            band = [f"{px(i):.1f},{py(highs[i] or 0.0):.1f}" for i in run]
+            band += [f"{px(i):.1f},{py(lows[i] or 0.0):.1f}" for i in reversed(run)]
+            out.append(f'<polygon points="{" ".join(band)}" fill="{colour}" '
+                       'fill-opacity="0.18"/>')
         pts = " ".join(f"{px(i):.1f},{py(v):.1f}" for i, v in enumerate(values))
         out.append(f'<polyline points="{pts}" fill="none" stroke="{colour}" stroke-width="2"/>')
         for i, v in enumerate(values):
-            out.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="3.5" fill="{colour}"/>')
+            # open circle: no interval at this point (see the table beside the chart)
+            fill = colour if have[i] else "#ffffff"
+            out.append(f'<circle cx="{px(i):.1f}" cy="{py(v):.1f}" r="3.5" fill="{fill}"'
+                       + ("" if have[i] else f' stroke="{colour}" stroke-width="2"') + "/>")
         if len(series) > 1:
             out.append(f'<text x="{left + 6}" y="{top + 14 + 16 * k}" font-size="13" '
                        f'fill="{colour}">{escape(name)}</text>')
@@ -485,8 +518,7 @@ def ladder_page(doc: dict[str, Any]) -> str:
         rows: list[tuple[Any, ...]] = ([(f"{doc['field']} alone", base["seat_games"],
                                          score(base), "—")] if base else [])
         rows += [(r["budget"], r["seat_games"], score(r),
-                  f"{r['paired_vs_field']['mean']:+.2f} ({r['paired_vs_field']['low']:+.2f} … "
-                  f"{r['paired_vs_field']['high']:+.2f})" if r.get("paired_vs_field") else "—")
+                  paired_text(r["paired_vs_field"]) if r.get("paired_vs_field") else "—")
                  for r in rungs]
         table = _table(["iterations", "games", "score mean (95%)",
                         f"difference vs {doc['field']} (paired 95%)"], rows)
@@ -505,9 +537,13 @@ def ladder_page(doc: dict[str, Any]) -> str:
         sections.append(_section("Findings", "<ul class=\"findings\">" + "".join(
             f"<li>{escape(s)}</li>" for s in doc["sentences"]) + "</ul>"))
     unit = doc.get("score_unit") or ""
+    # the chart's open circles: a rung without an interval (interval_text says why)
+    bare = ('<p class="note">An open circle has no interval band: that rung\'s games all '
+            "gave the same score.</p>" if any(r["ci_low"] is None for r in rungs) else "")
     sections.append(_section("Skill ladder" + ((f" (mean {unit})" if unit else " (mean score)")
                                                if solo else
-                                               " (searching bot's win share)"), chart, table))
+                                               " (searching bot's win share)"), chart, table,
+                             bare))
     bad = [str(r["budget"]) for r in rungs if not r.get("ok", True)]
     if bad:  # as the text's FAILURES flag
         sections.insert(0, _section("Failures", f"<p>Some games failed at {', '.join(bad)} "
@@ -535,6 +571,19 @@ def _variant_failures(rows: Sequence[dict[str, Any]]) -> str:
                     "figures below count only the games that finished.</p>")
 
 
+def _bound(f: dict[str, Any], end: str) -> float | None:
+    """A key figure's ``low`` or ``high``, None when its interval has no width.
+
+    A sweep row's mean over games that were all alike comes with low = high
+    = the mean: the chart leaves that point without a band (an open circle)
+    rather than draw one of zero width.
+    """
+    low, high = f.get("low"), f.get("high")
+    if low is None or high is None or high - low <= 1e-6 * max(1.0, abs(f["value"])):
+        return None
+    return float(f[end])
+
+
 def sweep_page(doc: dict[str, Any]) -> str:
     """Sweep curves: every key figure against the swept values, with intervals."""
     rows = doc["rows"]
@@ -545,8 +594,9 @@ def sweep_page(doc: dict[str, Any]) -> str:
     unit = doc.get("length_unit") or "turns"
     for name, figs in _figure_series(rows):
         sections.append(_section(figure_label(name, unit).replace("_", " "), line_chart(
-            xs, [(name, [f["value"] for f in figs], [f["low"] for f in figs],
-                  [f["high"] for f in figs])], pct=is_rate(name), x_label=", ".join(doc["swept"]))))
+            xs, [(name, [f["value"] for f in figs], [_bound(f, "low") for f in figs],
+                  [_bound(f, "high") for f in figs])], pct=is_rate(name),
+            x_label=", ".join(doc["swept"]))))
     paired = [r for r in rows if r.get("paired")]
     if paired:
         # The text report's columns: a solo game has no margin and always "wins".
@@ -609,6 +659,10 @@ def compare_page(doc: dict[str, Any]) -> str:
                if f["name"] not in GENERIC_FIGURES and f["name"] in base_own]
 
         def fig(f: dict[str, Any], rate: bool) -> str:
+            # a mean over games that were all alike has no interval (figure_dict)
+            if f["low"] is None or f["high"] is None or f["high"] - f["low"] <= 1e-6 * max(
+                    1.0, abs(f["value"])):
+                return f"{_fmt(f['value'], rate)} (every game alike: no interval)"
             return (f"{_fmt(f['value'], rate)} ({_fmt(f['low'], rate)}–"
                     f"{_fmt(f['high'], rate)})")
         own_table = _table(["the game's own figure", "base (95%)", "changed (95%)"],

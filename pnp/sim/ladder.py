@@ -21,7 +21,8 @@ from pnp.games.search import SearchBot
 from pnp.games.stats import GameStats
 from pnp.intervals import ratio_mean_interval, share_over_games, t_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
-from pnp.sim.findings import interval_text, no_spread
+from pnp.sim.findings import figure_dict, interval_text, no_spread
+from pnp.sim.paired import paired_text
 from pnp.sim.sweep import is_rate
 
 
@@ -83,17 +84,17 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
             "score_ci_low": None if mlo is None else round(mlo, 6),
             "score_ci_high": None if mhi is None else round(mhi, 6), "ok": result.ok}
         if solo:
-            # No rivals: the rung's figure is its mean score (the chart's band and
-            # the sentences' comparison take the t interval, zero-width if alike).
-            rung.update(win_share=rung["score_mean"], ci_low=round(tlo, 6),
-                        ci_high=round(thi, 6))
+            # No rivals: the rung's figure is its mean score, and its interval the
+            # score's: None with the score's when every game was alike (a
+            # zero-width band would read as certain; interval_text says why).
+            rung.update(win_share=rung["score_mean"], ci_low=rung["score_ci_low"],
+                        ci_high=rung["score_ci_high"])
         else:
             rung.update(win_share=round(share, 6), ci_low=round(low, 6),
                         ci_high=round(high, 6))
         if stats is not None and t.stats is not None and t.completed:
-            rung["game_figures"] = [
-                {"name": n_, "value": round(v, 6), "low": round(lo, 6), "high": round(hi, 6)}
-                for n_, v, lo, hi in t.stats.key_figures(t.stats.to_dict())]
+            rung["game_figures"] = [figure_dict(n_, v, lo, hi)
+                                    for n_, v, lo, hi in t.stats.key_figures(t.stats.to_dict())]
         rungs.append(rung)
     doc: dict[str, Any] = {
         "slug": game.slug, "title": game.title, "players": num_players, "games": games,
@@ -127,10 +128,9 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
         out.append(f"  {'iterations':>10}  {score + ' (95%)':<22}  difference vs "
                    f"{doc['field']} (paired 95%)")
         for r in doc["rungs"]:
-            d = r["paired_vs_field"]
             out.append(f"  {r['budget']:>10}  {r['score_mean']:6.2f} "
-                       f"{interval_text(r, doc['games'])}   {d['mean']:+.2f} ({d['low']:+.2f} … "
-                       f"{d['high']:+.2f})" + ("" if r["ok"] else "  FAILURES"))
+                       f"{interval_text(r, doc['games'])}   {paired_text(r['paired_vs_field'])}"
+                       + ("" if r["ok"] else "  FAILURES"))
     else:
         fair = doc["fair_share"]
         out.append(f"  {'iterations':>10}  {'win share (95%; luck = ' + f'{100 * fair:.1f}%)':<34}"

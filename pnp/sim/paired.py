@@ -151,6 +151,17 @@ def shown_outcomes(diffs: dict[str, Any], num_players: int, bots: Sequence[str])
             and not (solo and (n.startswith("win_") or n == "winner_margin"))]
 
 
+def paired_text(d: dict[str, Any]) -> str:
+    """A paired difference in short: ``+1.67 (-1.20 … +4.53)``, a bound marked as one.
+
+    When every game gave the same difference the interval is the bound of
+    :func:`~pnp.intervals.paired_interval`, not a t interval; the short
+    form says so, as :func:`format_difference` does.
+    """
+    text = f"{d['mean']:+.2f} ({d['low']:+.2f} … {d['high']:+.2f}"
+    return text + (", bound: every game alike)" if d.get("no_spread") else ")")
+
+
 def format_difference(name: str, d: dict[str, Any], label: str | None = None) -> str:
     """One line: ``win_seat0  21.0% → 23.1%  +2.1 points (95% paired +0.9 … +3.3; …)``."""
     rate = name.startswith("win_")

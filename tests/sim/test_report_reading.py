@@ -552,7 +552,9 @@ def test_solo_ladder_page_shows_the_paired_differences() -> None:
     text, doc, _c = run_ladder(data, 1, 6, "heuristic", 1, 1, {}, budgets="2,4")
     page = ladder_page(doc)
     d = doc["rungs"][1]["paired_vs_field"]
-    cell = f"{d['mean']:+.2f} ({d['low']:+.2f} … {d['high']:+.2f})"
+    # a difference that was the same in every game is a bound, and says so (paired_text)
+    cell = f"{d['mean']:+.2f} ({d['low']:+.2f} … {d['high']:+.2f}" + (
+        ", bound: every game alike)" if d["no_spread"] else ")")
     assert f"<td>{cell}</td>" in page and cell in text
     assert "<td>heuristic alone</td>" in page
     assert "<th>difference vs heuristic (paired 95%)</th>" in page
