@@ -101,9 +101,15 @@ class Aggregate:
     event_games: list[list[float]] = field(default_factory=list)
     #: Card and rule findings (``pnp.sim.findings``): key → [seat-games, win
     #: credit, return sum, return sum of squares, then per game the key was in
-    #: (clusters): games, Σ m², Σ c², Σ c·m, Σ S², Σ S·m] (see ``_add_cards``),
-    #: from the game's ``card_uses``.
+    #: (clusters): games, Σ m², Σ c², Σ c·m, Σ S², Σ S·m, then against its
+    #: group's totals M, C, T in the same game: Σ c·C, Σ c·M, Σ m·C, Σ m·M,
+    #: Σ S·T, Σ S·M, Σ m·T] (see ``_add_cards``), from the game's ``card_uses``.
     cards: dict[str, list[float]] = field(default_factory=dict)
+    #: Per key group ("played", "rule"), over the games any of its keys was in:
+    #: [games, Σ M, Σ C, Σ T, Σ M², Σ C², Σ C·M, Σ T², Σ T·M], where M, C, T
+    #: are one game's uses, win credit and returns summed over every key of
+    #: the group (the pooled average a key is judged against, clustered by game).
+    card_groups: dict[str, list[float]] = field(default_factory=dict)
     #: Games whose standings were followed during play, games the eventual
     #: winner was behind at the start of the last third, lead changes summed
     #: and summed squared.
@@ -217,6 +223,12 @@ class Aggregate:
         intervals clustered by game (:func:`pnp.intervals.ratio_share_interval`,
         :func:`pnp.intervals.ratio_mean_interval`). A fixed number of sums per
         key, whatever the number of games.
+
+        The key's group (the part before ":") pools every use of its keys in
+        the game: M, C, T. The group keeps the same sums over games, and each
+        key its cross sums with its group's M, C, T, so the key's figure
+        minus the pooled average gets a cluster-robust variance that counts
+        the games they share (:func:`pnp.sim.findings.card_table`).
         """
         cards = self.cards
         in_game: dict[str, list[float]] = {}  # key → [m, c, S] of this game
@@ -226,7 +238,8 @@ class Aggregate:
             for key in set(keys):
                 row = cards.get(key)
                 if row is None:
-                    row = cards[key] = [0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, 0.0]
+                    row = cards[key] = [0, 0.0, 0.0, 0.0, 0, 0.0, 0.0, 0.0, 0.0, 0.0,
+                                        0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
                 row[0] += 1
                 row[1] += c
                 row[2] += r
@@ -237,6 +250,14 @@ class Aggregate:
                 mine[0] += 1
                 mine[1] += c
                 mine[2] += r
+        pooled: dict[str, list[float]] = {}  # group → [M, C, T] of this game
+        for key, (m, c, total) in in_game.items():
+            g = pooled.get(key.partition(":")[0])
+            if g is None:
+                g = pooled[key.partition(":")[0]] = [0.0, 0.0, 0.0]
+            g[0] += m
+            g[1] += c
+            g[2] += total
         for key, (m, c, total) in in_game.items():
             row = cards[key]
             row[4] += 1
@@ -245,6 +266,28 @@ class Aggregate:
             row[7] += c * m
             row[8] += total * total
             row[9] += total * m
+            big_m, big_c, big_t = pooled[key.partition(":")[0]]
+            row[10] += c * big_c
+            row[11] += c * big_m
+            row[12] += m * big_c
+            row[13] += m * big_m
+            row[14] += total * big_t
+            row[15] += total * big_m
+            row[16] += m * big_t
+        groups = self.card_groups
+        for name, (big_m, big_c, big_t) in pooled.items():
+            grow = groups.get(name)
+            if grow is None:
+                grow = groups[name] = [0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0, 0.0]
+            grow[0] += 1
+            grow[1] += big_m
+            grow[2] += big_c
+            grow[3] += big_t
+            grow[4] += big_m * big_m
+            grow[5] += big_c * big_c
+            grow[6] += big_c * big_m
+            grow[7] += big_t * big_t
+            grow[8] += big_t * big_m
 
     def _add_drama(self, standings: Sequence[Sequence[float]], winners: list[int]) -> None:
         """Was the winner behind at the start of the last third; how often the lead changed."""
@@ -363,6 +406,13 @@ class Aggregate:
             else:
                 for i, v in enumerate(card_row):
                     mine_c[i] += v
+        for name, group_row in other.card_groups.items():
+            mine_g = self.card_groups.get(name)
+            if mine_g is None:
+                self.card_groups[name] = group_row[:]
+            else:
+                for i, v in enumerate(group_row):
+                    mine_g[i] += v
         for i in range(4):
             self.drama[i] += other.drama[i]
         for bot, g in other.bot_games.items():

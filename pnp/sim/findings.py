@@ -20,11 +20,12 @@ simulator looks for (duck-typed, so games without them lose nothing):
 A key's win share is judged against its *group's* average (every use of every
 key of the group pooled), not against 1/N: players who play more cards win
 more often whatever the cards, so only a difference between cards of one
-group says something about a card. A key is **dominant** when its 95%
-interval lies above the group average and its share is at least
-:data:`LIFT`× the average, a **trap** when the interval lies below and the
-share is at most 1/LIFT of it. In a solo game (every seat-game "wins") the
-same test runs on the mean return instead.
+group says something about a card. A key is **dominant** when the 95%
+interval of its share minus :data:`LIFT` × the group average lies above 0
+(it wins at least LIFT times as often as the group, beyond noise), a
+**trap** when the interval of its share minus the average / LIFT lies
+below 0. In a solo game (every seat-game "wins") the same test runs on the
+mean return instead.
 
 The intervals count *games*, not seat-games: the seats that had a key in
 one game share that game's single win, so their results are one
@@ -32,15 +33,20 @@ observation. Each game the key was in contributes its holders' share of the
 win and their returns summed; the win share's interval is Wilson's on the
 effective sample size of that clustered ratio, the mean return's a
 cluster-robust Student t interval (:func:`_key_intervals`). The group
-average a key is judged against pools every use and is not an interval.
+average gets the same intervals over the games the group was in. The key
+and its group share games (the key's uses are in the pool, and one seat
+may hold two keys of a group in one game), so the comparison's interval
+is the cluster-robust one of the *difference*, its covariance counted
+(:func:`difference_interval`).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, Sequence
 
-from pnp.intervals import (ratio_mean_interval, ratio_share_interval, t_interval, welch_interval,
-                           wilson_interval)
+from pnp.intervals import (ratio_mean_interval, ratio_share_interval, t_interval, t_quantile,
+                           welch_interval, wilson_interval)
 
 #: A key must differ from its group's average by this factor to be flagged.
 LIFT = 1.2
@@ -131,45 +137,155 @@ def _key_intervals(row: Sequence[float]
     return share, low, high, mean, tlo, thi
 
 
-def card_table(cards: dict[str, list[float]], num_players: int) -> list[dict[str, Any]]:
+#: A key's row with its cross sums against its group (``Aggregate.cards``).
+_FULL_ROW = 17
+#: Two-sided 95 % (each tail 2.5 %).
+_UPPER95 = 0.975
+
+
+def _seat_game_rows(cards: dict[str, list[float]]
+                    ) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Full rows and group sums for a hand-made table, each seat-game its own game.
+
+    A 4-value row (seat-games, win credit, Σ return, Σ return²) has no
+    per-game sums: read as independent seat-games (as :func:`_key_intervals`
+    reads it), each seat-game is a cluster of one use of one key, so its
+    group's M, C, T in that cluster are the key's own 1, c, S. Σc² is taken
+    as the credit (exact when no win was shared).
+    """
+    full: dict[str, list[float]] = {}
+    groups: dict[str, list[float]] = {}
+    for key, row in cards.items():
+        uses, credit, total, sq = row[0], row[1], row[2], row[3]
+        full[key] = [uses, credit, total, sq, uses, uses, credit, credit, sq, total,
+                     credit, credit, credit, uses, sq, total, total]
+        g = groups.setdefault(key.partition(":")[0], [0.0] * 9)
+        for i, v in enumerate((uses, uses, credit, total, uses, credit, credit, sq, total)):
+            g[i] += v
+    return full, groups
+
+
+def difference_interval(value: float, average: float, lift: float, key_sq: float,
+                        group_sq: float, cross: float, key_units: float,
+                        group_units: float, games: int) -> tuple[float, float, float] | None:
+    """``(d, low, high)``: a key's ratio minus ``lift`` × its group's, 95 % over games.
+
+    Both are ratios over the same games (the key's games are among its
+    group's, and its uses are in the pool): with per game ``a = y − R·m``
+    for the key (its credit or returns ``y`` over its uses ``m``) and ``b =
+    Y − R_G·M`` for the group, ``key_sq`` = Σa², ``group_sq`` = Σb² and
+    ``cross`` = Σa·b. The linearised (cluster-robust) variance of
+    R − λ·R_G over the group's ``games`` is
+
+        k/(k − 1) · (Σa²/A² + λ²·Σb²/B² − 2λ·Σa·b/(A·B)),
+
+    A and B the key's and the group's uses: the covariance term counts the
+    games they share, so a key is not compared with a pool that contains it
+    as if the two were independent. Student t on k − 1 degrees of freedom.
+    None when there is nothing to measure: fewer than 2 games, or a variance
+    that is only the float residue of zero (every game alike).
+    """
+    if games < 2 or key_units <= 0 or group_units <= 0:
+        return None
+    own = max(0.0, key_sq) / key_units ** 2
+    pool = lift * lift * max(0.0, group_sq) / group_units ** 2
+    var = own + pool - 2.0 * lift * cross / (key_units * group_units)
+    if var <= 1e-12 * max(own + pool, 1e-300):
+        return None
+    half = t_quantile(_UPPER95, games - 1) * math.sqrt(var * games / (games - 1))
+    d = value - lift * average
+    return d, d - half, d + half
+
+
+def _vs_group(row: Sequence[float], group: Sequence[float], solo: bool, lift: float
+              ) -> tuple[float, float, float] | None:
+    """The key's judged figure (win share, or solo mean return) minus ``lift`` × the group's.
+
+    ``row`` is a full key row and ``group`` its group's sums (see
+    :attr:`pnp.sim.aggregate.Aggregate.cards` and ``card_groups``).
+    """
+    uses = row[0]
+    games, big_m, big_c, big_t, mm, cc, cm, tt, tm = group
+    if solo:
+        y, y_sq, y_m, y_cross = row[2], row[8], row[9], (row[14], row[15], row[16])
+        big_y, big_yy, big_ym = big_t, tt, tm
+    else:
+        y, y_sq, y_m, y_cross = row[1], row[6], row[7], (row[10], row[11], row[12])
+        big_y, big_yy, big_ym = big_c, cc, cm
+    r = y / uses
+    rg = big_y / big_m
+    key_sq = y_sq - 2.0 * r * y_m + r * r * row[5]
+    group_sq = big_yy - 2.0 * rg * big_ym + rg * rg * mm
+    y_big, y_bigm, m_big = y_cross       # Σ y·Y, Σ y·M, Σ m·Y
+    cross = y_big - rg * y_bigm - r * m_big + r * rg * row[13]
+    return difference_interval(r, rg, lift, key_sq, group_sq, cross, uses, big_m, int(games))
+
+
+def _bounds(d: tuple[float, float, float] | None, share: bool) -> dict[str, float] | None:
+    """A difference for the JSON; a share's cut at ±1 (a share differs by at most that)."""
+    if d is None:
+        return None
+    diff, low, high = d
+    if share:
+        low, high = max(low, -1.0), min(high, 1.0)
+    return {"difference": _r(diff), "low": _r(low), "high": _r(high)}
+
+
+def card_table(cards: dict[str, list[float]], num_players: int,
+               groups: dict[str, list[float]] | None = None) -> list[dict[str, Any]]:
     """Per key: uses, win share and mean return with 95% intervals, group average, flag.
 
     ``cards`` maps ``"group:name"`` to [seat-games, win credit, Σ return,
-    Σ return², and the per-game sums] (:attr:`pnp.sim.aggregate.Aggregate.cards`);
-    intervals count games, not seat-games (:func:`_key_intervals`). Rows are
-    sorted by group, then by win share (or mean return in a solo game), best first.
+    Σ return², the per-game sums and the cross sums with its group]
+    (:attr:`pnp.sim.aggregate.Aggregate.cards`), ``groups`` the groups' own
+    sums over games (``Aggregate.card_groups``); intervals count games, not
+    seat-games (:func:`_key_intervals`). The group average pools every use
+    of every key of the group and gets the same kind of interval, over the
+    group's games. A key is flagged only when the 95 % interval of its
+    figure minus :data:`LIFT` × the average lies above 0 (dominant), or of
+    its figure minus the average / LIFT below 0 (trap), the covariance of
+    key and pool counted (:func:`difference_interval`). A table without
+    cross sums (hand-made, 4 values a key) is read as independent
+    seat-games. Rows are sorted by group, then by win share (or mean return
+    in a solo game), best first.
     """
     solo = num_players == 1
-    groups: dict[str, list[float]] = {}
-    for key, sums in cards.items():
-        g = groups.setdefault(key.partition(":")[0], [0.0, 0.0, 0.0])
-        g[0] += sums[0]
-        g[1] += sums[1]
-        g[2] += sums[2]
+    if groups is None or any(len(row) < _FULL_ROW for row in cards.values()):
+        full, groups = _seat_game_rows(cards)
+    else:
+        full = cards
     rows: list[dict[str, Any]] = []
     for key in sorted(cards):
         uses = int(cards[key][0])
         group, _, name = key.partition(":")
-        g_uses, g_credit, g_total = groups[group]
+        g = groups[group]
+        g_games, g_uses, g_credit, g_total = int(g[0]), g[1], g[2], g[3]
         share, low, high, mean, mlo, mhi = _key_intervals(cards[key])
         row: dict[str, Any] = {"key": key, "group": group, "name": name, "uses": uses}
         if len(cards[key]) >= 10:
             row["games"] = int(cards[key][4])
-        avg_share = g_credit / g_uses if g_uses else 0.0
-        avg_mean = g_total / g_uses if g_uses else 0.0
-        value, lo, hi, avg = (mean, mlo, mhi, avg_mean) if solo else (share, low, high,
-                                                                       avg_share)
+        avg_share, avg_low, avg_high = ratio_share_interval(g_credit, g_uses, g_games, g[4],
+                                                            g[5], g[6])
+        avg_mean, avg_mlo, avg_mhi = ratio_mean_interval(g_total, g_uses, g_games, g[4], g[7],
+                                                         g[8])
+        avg = avg_mean if solo else avg_share
         flag = ""
-        # no interval (one game, no spread): nothing to judge a flag on
-        if uses >= MIN_USES and avg > 0 and lo is not None and hi is not None:
-            if lo > avg and value >= LIFT * avg:
+        if uses >= MIN_USES and avg > 0:
+            above = _vs_group(full[key], g, solo, LIFT)
+            below = _vs_group(full[key], g, solo, 1.0 / LIFT)
+            # the whole interval beyond the threshold, not just the point
+            if above is not None and above[1] > 0:
                 flag = "dominant"
-            elif hi < avg and value <= avg / LIFT:
+            elif below is not None and below[2] < 0:
                 flag = "trap"
         row.update({"win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
                     "score_mean": _r(mean), "score_ci_low": _opt(mlo),
                     "score_ci_high": _opt(mhi), "group_win_share": _r(avg_share),
-                    "group_score_mean": _r(avg_mean), "flag": flag})
+                    "group_ci_low": _r(avg_low), "group_ci_high": _r(avg_high),
+                    "group_score_mean": _r(avg_mean), "group_score_ci_low": _opt(avg_mlo),
+                    "group_score_ci_high": _opt(avg_mhi), "group_games": g_games,
+                    "vs_group": _bounds(_vs_group(full[key], g, solo, 1.0), not solo),
+                    "flag": flag})
         rows.append(row)
     rank = "score_mean" if solo else "win_share"
     rows.sort(key=lambda r: (r["group"], -r[rank], r["name"]))
@@ -230,10 +346,15 @@ def drama_figures(drama: Sequence[int]) -> dict[str, Any] | None:
         return None
     share = behind / games
     low, high = wilson_interval(share, games)
-    mean, _sd, mlo, mhi = t_interval(changes, sq, games)
+    mean, sd, mlo, mhi = t_interval(changes, sq, games)
+    # one game, or the same number of lead changes in every game (often 0 in
+    # a short run): no spread, so no interval rather than "0.00 (0.00–0.00)".
+    # Lead changes are whole numbers: equal values leave sd 0 up to a residue.
+    alike = games < 2 or sd <= 1e-6 * max(1.0, abs(mean))
     return {"games": games, "winner_behind_at_last_third": _r(share), "ci_low": _r(low),
-            "ci_high": _r(high), "lead_changes_mean": _r(mean), "lead_changes_ci_low": _r(mlo),
-            "lead_changes_ci_high": _r(mhi)}
+            "ci_high": _r(high), "lead_changes_mean": _r(mean),
+            "lead_changes_ci_low": None if alike else _r(mlo),
+            "lead_changes_ci_high": None if alike else _r(mhi)}
 
 
 def _pct(x: float) -> str:
@@ -328,8 +449,7 @@ def sentences(rep: dict[str, Any]) -> list[str]:
             parts.append(f"{row['name']} {row['score_mean']:.2f}" if solo else
                          f"{row['name']} {_pct(row['win_share'])} ({_pct(row['ci_low'])}–"
                          f"{_pct(row['ci_high'])})")
-        avg = (f"{rows[0]['group_score_mean']:.2f}" if solo
-               else _pct(rows[0]["group_win_share"]))
+        avg = group_average_text(rows[0], solo)
         more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
         one = len(rows) == 1                  # "X stands out", "X and Y stand out"
         if group == "rule":
@@ -408,6 +528,19 @@ def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
             "overlap: play more games to tell."]
 
 
+def group_average_text(row: dict[str, Any], solo: bool) -> str:
+    """The pooled group average with its 95 % interval: ``24 % (22–26 %)``, ``7.33 (6.90–7.80)``.
+
+    The average is an estimate from the same games as its keys, so it is
+    printed with its interval (over the group's games), or why there is none.
+    """
+    if solo:
+        return f"{row['group_score_mean']:.2f} " + interval_text(
+            row, row.get("group_games", 0), "group_score_ci_low", "group_score_ci_high")
+    return (f"{_pct(row['group_win_share'])} ({_pct(row['group_ci_low'])}–"
+            f"{_pct(row['group_ci_high'])})")
+
+
 def _flag_label(group: str, flag: str, solo: bool) -> str:
     """The table's flag: DOMINANT or TRAP for cards; a rule key is an association."""
     if group != "rule":
@@ -436,13 +569,13 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     if rows:
         # intervals count games: a key's holders in one game share its one win
         out.append("Cards and rules (per seat-game that had it; shared wins split; 95% "
-                   "intervals over games; judged against the group average):")
+                   f"intervals over games; flagged when {LIFT:g}× above or below the "
+                   "group average beyond the interval of the difference):")
         groups: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             groups.setdefault(row["group"], []).append(row)
         for group, items in groups.items():
-            avg = items[0]["group_score_mean"] if n == 1 else items[0]["group_win_share"]
-            avg_text = f"{avg:.2f}" if n == 1 else _pct(avg)
+            avg_text = group_average_text(items[0], n == 1)
             out.append(f"  {group} (average {avg_text}; {len(items)} keys"
                        + (f", best and worst {TEXT_ROWS // 2} shown" if len(items) > TEXT_ROWS
                           else "") + "):")
@@ -484,10 +617,12 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
         out.append(f"Drama: the eventual winner was behind at the start of the last "
                    f"third in {100 * d['winner_behind_at_last_third']:.1f}% of games "
                    f"({100 * d['ci_low']:.1f}–{100 * d['ci_high']:.1f}); lead changes "
-                   f"{d['lead_changes_mean']:.2f} per game ({d['lead_changes_ci_low']:.2f}–"
-                   f"{d['lead_changes_ci_high']:.2f})")
+                   f"{d['lead_changes_mean']:.2f} per game "
+                   + interval_text(d, d["games"], "lead_changes_ci_low",
+                                   "lead_changes_ci_high"))
     return out
 
 
-__all__ = ["LIFT", "MIN_USES", "card_table", "drama_figures", "fired_share",
+__all__ = ["LIFT", "MIN_USES", "card_table", "difference_interval", "drama_figures",
+           "figure_dict", "fired_share", "group_average_text", "interval_text",
            "format_findings", "ladder_sentences", "otherwise_note", "rule_table", "sentences"]

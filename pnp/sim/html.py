@@ -26,7 +26,8 @@ from html import escape
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
-from pnp.sim.findings import fired_share, interval_text, otherwise_note
+from pnp.sim.findings import (LIFT, fired_share, group_average_text, interval_text,
+                              otherwise_note)
 from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, paired_text, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
 from pnp.webfont import FAMILY, cmap
@@ -124,13 +125,16 @@ def _nice(x: float) -> float:
 def bar_chart(rows: Sequence[tuple[str, float, float | None, float | None]], *,
               pct: bool = True,
               ref: float | None = None, ref_label: str = "", flags: Sequence[str] = (),
-              diff: bool = False) -> str:
+              diff: bool = False,
+              ref_band: tuple[float | None, float | None] | None = None) -> str:
     """Horizontal bars with 95% interval whiskers and an optional reference line.
 
     ``rows`` are (label, value, low, high), low and high None for a value
     without an interval (no whisker is drawn); ``flags`` (same length, may be
     empty) colour a bar green ("dominant") or red ("trap"). ``diff`` marks
     the values as differences (signed labels; shares in points).
+    ``ref_band`` (low, high) shades the reference's own 95 % interval (a
+    group average is an estimate too); nothing is shaded when either is None.
     """
     if not rows:
         return ""
@@ -139,7 +143,9 @@ def bar_chart(rows: Sequence[tuple[str, float, float | None, float | None]], *,
     top = 22 if ref is not None else 6
     h = top + row_h * len(rows) + 24
     # Axis ends rounded out to readable values (40%, not 34.7%).
-    hi = _nice(max([r[1] if r[3] is None else r[3] for r in rows] + [ref or 0.0]))
+    band = ref_band if ref_band and None not in ref_band else None
+    hi = _nice(max([r[1] if r[3] is None else r[3] for r in rows] + [ref or 0.0]
+                   + ([float(band[1] or 0.0)] if band else [])))
     least = min([r[1] if r[2] is None else r[2] for r in rows] + [0.0])
     lo = -_nice(-least) if least < 0 else 0.0  # never "-0.0%"
     if hi == lo:
@@ -151,6 +157,11 @@ def bar_chart(rows: Sequence[tuple[str, float, float | None, float | None]], *,
         return label_w + (v - lo) / span * plot_w
 
     out = [f'<svg width="{WIDTH}" height="{h}" viewBox="0 0 {WIDTH} {h}" role="img">']
+    if ref is not None and band:
+        b_lo, b_hi = x(float(band[0] or 0.0)), x(float(band[1] or 0.0))
+        # drawn first, under the bars: the band of values the average may take
+        out.append(f'<rect x="{b_lo:.1f}" y="{top - 4}" width="{max(b_hi - b_lo, 0.5):.1f}" '
+                   f'height="{row_h * len(rows) + 4}" fill="{REF}" fill-opacity="0.12"/>')
     for i, (label, value, low, high) in enumerate(rows):
         y = top + i * row_h
         flag = flags[i] if i < len(flags) else ""
@@ -446,16 +457,20 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
               r["score_ci_high"] if solo else r["ci_high"]) for r in shown],
             pct=not solo,
             ref=items[0]["group_score_mean"] if solo else items[0]["group_win_share"],
-            ref_label="group average", flags=[r["flag"] for r in shown])
+            ref_label="group average " + group_average_text(items[0], solo),
+            flags=[r["flag"] for r in shown],
+            ref_band=((items[0]["group_score_ci_low"], items[0]["group_score_ci_high"]) if solo
+                      else (items[0]["group_ci_low"], items[0]["group_ci_high"])))
         # Rule keys are often things that happen to a seat, not choices (as in
         # the findings): green and red say "goes with winning/losing" for them.
         colours = ("Green: goes with winning, red: with losing" if group == "rule"
                    else "Green: dominant, red: trap")
+        rule = (f"{colours}: at least {LIFT:g}× the group average (or at most 1/{LIFT:g} "
+                "of it) beyond the 95% interval of the difference, which counts the games "
+                "key and group share. The shaded band is the group average's own 95% "
+                "interval.")
         note = (f'<p class="note">{len(items)} keys; best and worst 12 shown (all in the '
-                f"JSON). {colours} (interval clear of the group average and "
-                "20% away from it).</p>" if len(items) > 24 else
-                f'<p class="note">{colours} (interval clear of the group '
-                "average and 20% away from it).</p>")
+                f"JSON). {rule}</p>" if len(items) > 24 else f'<p class="note">{rule}</p>')
         sections.append(_section(f"Cards: {group}" + (" (mean score)" if solo else
                                                        " (win share of seats with it)"),
                                  chart, note))

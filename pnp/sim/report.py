@@ -165,7 +165,7 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
     kinds = {k: t.failure_kinds.get(k, 0) for k in ("invariant", "error", "step_cap")}
     length_sum = sum(k * v for k, v in lengths.items())
     findings: dict[str, Any] = {
-        "cards": card_table(t.cards, n),
+        "cards": card_table(t.cards, n, t.card_groups),
         "rules": rule_table(result.event_names, t.events, t.event_games, m, t.margin_sum,
                             length_sum, t.best_sum,
                             squares=(sum(k * k * v for k, v in lengths.items()), t.margin_sq,
