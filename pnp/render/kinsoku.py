@@ -28,7 +28,12 @@ follows when it can:
   still breaks inside, as it must; ``・`` ends a word (``カード・チップ``).
   The line filler gives the rule up where it would cost the paragraph a
   line or leave a visible hole at the line end (more than 3 em, or a
-  quarter of the line, :data:`pnp.render.textlayout.WORD_GAP_EM`).
+  quarter of the line, :data:`pnp.render.textlayout.WORD_GAP_EM`). Then,
+  rather than leave one or two of the word's characters alone on either
+  line (``キャンペー|ン``, ``ノーマル・クリ|ア``), it breaks before the word,
+  after its ``・`` or inside it with three characters or more on each side
+  and not before ``ン`` (``キャン|ペーン``), within 5 em and the same quarter
+  (:data:`pnp.render.textlayout.FRAGMENT_GAP_EM`), never at the cost of a line.
 
 Text code asks :func:`keeps_together` about each pair of neighbouring
 characters; :func:`break_points` answers the same for a whole string.

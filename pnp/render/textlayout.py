@@ -42,6 +42,22 @@ SHORT_LAST_LINE = 2
 WORD_GAP_EM = 3.0
 #: The same cap as a share of the line's width (see :data:`WORD_GAP_EM`).
 WORD_GAP_SHARE = 0.25
+#: Where the word cannot move down within :data:`WORD_GAP_EM` and the break
+#: where the line is full would leave a fragment of fewer than
+#: :data:`MIN_WORD_PART` characters on either side (キャンペー|ン, プレイ|ヤー,
+#: ノーマル・クリ|ア), the line may end this many em short (still at most
+#: :data:`WORD_GAP_SHARE` of it) to break at a better place: after the ``・``
+#: or before the word, or inside a long word where both parts keep at least
+#: :data:`MIN_WORD_PART` characters (ゲーム|オーバー). A fragment of one or two
+#: kana is not a word the reader can take in, so it costs more than a ragged
+#: line end; 5 em is what the shipped rulebooks' such words need (ゲームオーバー
+#: split 3|4 in a line already 2.3 em short) and only a wide column can give
+#: it (a quarter of a 20 em line; a card box's lines keep the quarter).
+FRAGMENT_GAP_EM = 5.0
+#: The fewest characters of a katakana word the line breaker leaves on either
+#: side of a break it chose inside the word (a mora boundary: ``ー`` and small
+#: kana never start a line anyway), see :data:`FRAGMENT_GAP_EM`.
+MIN_WORD_PART = 3
 
 _SPACE, _CJK, _LATIN, _ICON, _BREAK = range(5)
 #: Inline icons are 1 em tall with this much space on each side (in em).
@@ -282,6 +298,11 @@ def _word_gap(budget: float) -> float:
     return min(WORD_GAP_EM, WORD_GAP_SHARE * budget)
 
 
+def _fragment_gap(budget: float) -> float:
+    """The most (in em) a line may be left short to avoid a 1–2 character word fragment."""
+    return min(FRAGMENT_GAP_EM, WORD_GAP_SHARE * budget)
+
+
 def _splits_word(left: _Chunk, right: _Chunk) -> bool:
     """True if a break between two neighbouring chunks would split a katakana word.
 
@@ -293,37 +314,104 @@ def _splits_word(left: _Chunk, right: _Chunk) -> bool:
     return kinsoku.splits_word(left.atoms[-1].ch, right.atoms[0].ch)
 
 
+def _kana_before(line: list[tuple[_Chunk, bool]], p: int) -> int:
+    """Katakana characters that end ``line[:p]``, back to the word's start."""
+    count = 0
+    for q in range(p - 1, -1, -1):
+        chunk = line[q][0]
+        for atom in reversed(chunk.atoms):
+            if atom.ch not in _KATAKANA:
+                return count
+            count += 1
+        if chunk.lead:
+            return count             # a space before the chunk ends the word
+    return count
+
+
+def _kana_after(chunks: list[_Chunk]) -> int:
+    """Katakana characters that start ``chunks``, up to the word's end."""
+    count = 0
+    for n, chunk in enumerate(chunks):
+        if n and chunk.lead:
+            return count
+        for atom in chunk.atoms:
+            if atom.ch not in _KATAKANA:
+                return count
+            count += 1
+        if chunk.hard:
+            return count
+    return count
+
+
+#: Kana that close the syllable before them (the moraic nasal): a break
+#: inside a word never puts one at a line's start (オールイ|ンセット).
+_SYLLABLE_END = frozenset("ンﾝ")
+
+
+def _fair_split(line: list[tuple[_Chunk, bool]], p: int, rest: list[_Chunk]) -> bool:
+    """True if a break before ``line[p]`` (``rest``: the word's chunks after it) splits fairly.
+
+    Fair: :data:`MIN_WORD_PART` or more of the word's characters on each
+    side, and the next line does not start with ``ン`` (the break falls
+    between syllables, not inside one: ``ー`` and small kana never start a
+    line anyway).
+    """
+    return (_kana_before(line, p) >= MIN_WORD_PART and _kana_after(rest) >= MIN_WORD_PART
+            and rest[0].atoms[0].ch not in _SYLLABLE_END)
+
+
 def _word_start(line: list[tuple[_Chunk, bool]], chs: list[_Chunk], i: int,
                 budget: float) -> int:
     """Where a full line should end when chunk ``chs[i]`` does not fit on it.
 
     ``line`` holds the chunks ``chs[i - len(line):i]``. Returns ``len(line)``
     (break before ``chs[i]``, the greedy choice) unless that break would
-    split a katakana word which can move down whole at no cost: the line has
-    another break before the word, the word fits on one line, the line is
-    left at most :func:`_word_gap` short, and the paragraph needs no more
-    lines for it (:func:`_costs_a_line`). Then it returns the index in
-    ``line`` of the word's first chunk.
+    split a katakana word and a better break costs nothing:
+
+    1. the word moves down whole: the line has another break before the
+       word, the word fits on one line, the line is left at most
+       :func:`_word_gap` short, and the paragraph needs no more lines for
+       it (:func:`_costs_a_line`); or, failing that,
+    2. where the greedy break is not fair (:func:`_fair_split`: it would
+       leave one or two of the word's characters on either side, or put
+       ``ン`` at the next line's start), the latest break
+       that leaves none, within :func:`_fragment_gap` and again at no cost
+       of a line: before the word (after its ``・``), or inside it with
+       :data:`MIN_WORD_PART` characters or more on each side and not before
+       ``ン`` (:func:`_fair_split`).
+
+    Then it returns the index in ``line`` of the chunk the next line starts with.
     """
     if not _splits_word(line[-1][0], chs[i]):
         return len(line)
     k = len(line) - 1
     while k > 0 and _splits_word(line[k - 1][0], line[k][0]):
         k -= 1
-    if k == 0:
-        return len(line)         # no other break on the line: split the word
-    if budget - _width(line[:k]) > _word_gap(budget) + 1e-9:
-        return len(line)         # a visible hole at the line end: split the word
-    width = sum(c.width for c, _ in line[k:]) + chs[i].width
     j = i
     while j + 1 < len(chs) and _splits_word(chs[j], chs[j + 1]):
         j += 1
-        width += chs[j].width
-    if width > budget + 1e-9:
-        return len(line)         # longer than a line: it splits anyway
-    if _costs_a_line(chs, i - len(line) + k, i, budget):
-        return len(line)         # the paragraph would need one more line
-    return k
+    # the word fits on one line (else it splits anyway: moving it gains nothing)
+    fits = sum(c.width for c, _ in line[k:]) + sum(c.width for c in chs[i:j + 1]) \
+        <= budget + 1e-9
+    first = i - len(line)                # chs index of the line's first chunk
+    if k > 0 and fits and budget - _width(line[:k]) <= _word_gap(budget) + 1e-9 \
+            and not _costs_a_line(chs, first + k, i, budget):
+        return k
+    if _fair_split(line, len(line), chs[i:j + 1]):
+        return len(line)             # both parts read as parts of a word
+    limit = _fragment_gap(budget) + 1e-9
+    for p in range(len(line) - 1, k - 1, -1):
+        if budget - _width(line[:p]) > limit:
+            break                    # earlier breaks leave the line shorter still
+        if p == k:
+            # the whole word (after its ・) moves down; one longer than a line
+            # then splits on the next, by this same rule
+            ok = k > 0
+        else:
+            ok = _fair_split(line, p, [c for c, _ in line[p:]] + chs[i:j + 1])
+        if ok and not _costs_a_line(chs, first + p, i, budget):
+            return p
+    return len(line)
 
 
 def _next_line(chs: list[_Chunk], p: int, budget: float) -> int:
