@@ -17,7 +17,12 @@ max-n): each iteration
 4. **plays out** to the end with the game's own bot at every seat (default;
    each playout bot sees only its own observation of the determinized
    position), another registered bot (``mcts:200:greedy``) or random moves
-   (``mcts:200:random``: cheaper, but in these games much weaker);
+   (``mcts:200:random``: cheaper, but in these games much weaker) — or, with
+   a depth (``mcts:200:d20``), at most that many moves and then *scores* the
+   unfinished position with the game's ``evaluate`` hook (early playout
+   termination: Lorentz, "Early Playout Termination in MCTS", ACG 2015;
+   the evaluator-at-a-leaf of OpenSpiel's MCTS and AlphaZero is the depth-0
+   case, ``mcts:200:d0``);
 5. **backs up** the reward vector: each node adds the reward of the seat that
    chose the action leading to it.
 
@@ -37,6 +42,14 @@ A game may define ``search_reward(state) -> list[float]`` on its Game class
 when winning is not what its players aim for (第2話: a solo run's outcome,
 not its boss count); the bot then maximises that instead.
 
+Truncated playouts need the game's ``evaluate(state) -> list[float]`` hook:
+each seat's *expected* reward of an unfinished position, in the units of the
+terminal reward (:func:`rewards`, or the game's ``search_reward``);
+:func:`standing_rewards` turns per-seat standings into such a vector. A game
+may set ``search_depth`` (an int) on its Game class to make truncation the
+default of its ``mcts``; ``mcts:200:full`` then asks for whole playouts. A
+game without ``evaluate`` always plays out to the end.
+
 A game gets this bot registered automatically when its :class:`Game` class
 defines ``state_from_observation(observation) -> State`` (see
 :func:`pnp.games.registry.register_game`).
@@ -46,6 +59,7 @@ from __future__ import annotations
 
 import math
 import random
+import re
 from functools import partial
 from typing import Any, Callable, ClassVar, Mapping, Sequence
 
@@ -70,6 +84,16 @@ SCORE_WEIGHT = 0.1
 #: Progressive bias towards the playout bot's choice: a bonus of BIAS / (visits + 1)
 #: in reward units (0.3 of a win at first, a tenth of that after nine visits).
 BIAS = 0.3
+#: Largest playout depth ``mcts:ITER:dDEPTH`` takes (a typo such as d20000000
+#: fails fast; no game here lasts 10,000 moves).
+MAX_DEPTH = 10_000
+#: ``depth`` of a bot asked for whole playouts (``mcts:200:full``), whatever the
+#: game's default.
+FULL = -1
+
+
+#: A depth field of the spec: ``d`` and a whole number (``d0``, ``d20``).
+_DEPTH = re.compile(r"d[0-9]{1,9}")
 
 
 def can_search(game_class: type[Game[Any]]) -> bool:
@@ -107,6 +131,36 @@ def rewards(state: State[Any]) -> list[float]:
             for s in range(n)]
 
 
+def standing_rewards(standings: Sequence[float], scale: float) -> list[float]:
+    """Expected :func:`rewards` of an unfinished position from each seat's standing.
+
+    ``standings`` are the seats' scores as they stand (or as they would end
+    if play stopped now), in the units of ``returns()``; ``scale`` is how far,
+    in those units, the rest of the game may still move one seat against
+    another (0 at the end). The win credit is a softmax of the standings at
+    temperature ``scale`` — the logistic (Bradley–Terry) model of a lead
+    surviving noise of that size — so a clear leader gets nearly 1 and seats
+    level share it; the score term is :func:`rewards`' own. Every entry is in
+    [0, 1 + SCORE_WEIGHT] and the credits sum to 1, as at a real end.
+    """
+    n = len(standings)
+    top = max(standings)
+    lo = min(standings)
+    if scale <= 0:
+        # No uncertainty left: the leaders share the win, as rewards() splits it.
+        leaders = [s for s in range(n) if standings[s] == top]
+        credit = [1.0 / len(leaders) if standings[s] == top else 0.0 for s in range(n)]
+    else:
+        # Shifted by the top standing so exp never overflows.
+        w = [math.exp((v - top) / scale) for v in standings]
+        total = sum(w)
+        credit = [x / total for x in w]
+    spread = top - lo
+    if spread <= 0:
+        return [c + SCORE_WEIGHT * 0.5 for c in credit]
+    return [c + SCORE_WEIGHT * (v - lo) / spread for c, v in zip(credit, standings)]
+
+
 class _Node:
     """One tree node: reached by ``action`` chosen by ``player``."""
 
@@ -125,33 +179,58 @@ class SearchBot(Bot):
     """Information-set MCTS over determinizations of the bot's observation."""
 
     name = "mcts"
-    summary = ("information-set Monte Carlo tree search; mcts:ITERATIONS[:PLAYOUT] "
-               f"(default {DEFAULT_BUDGET} iterations, the game's own bot plays out)")
+    summary = ("information-set Monte Carlo tree search; mcts:ITERATIONS[:PLAYOUT][:dDEPTH] "
+               f"(default {DEFAULT_BUDGET} iterations, the game's own bot plays out to the "
+               "end; :dDEPTH stops each playout after DEPTH moves and scores the position, "
+               ":full plays out to the end)")
     needs_observation = True
     #: True for every searching bot (the ladder looks for it).
     searches: ClassVar[bool] = True
 
     def __init__(self, game: Game[Any], seat: int, rng: random.Random,
                  budget: int = CLASS_BUDGET,
-                 playout: type[Bot] | None = None) -> None:
-        """Seat the bot with ``budget`` iterations per decision and a playout bot class.
+                 playout: type[Bot] | None = None, depth: int | None = None) -> None:
+        """Seat the bot with ``budget`` iterations per decision, a playout bot class
+        and a playout depth.
 
-        The defaults (:data:`CLASS_BUDGET`, random playouts) make a quick bot
-        for generic tests; ``--bots mcts`` goes through :meth:`configure`.
+        ``depth`` None takes the game's ``search_depth`` (whole playouts if it
+        has none), :data:`FULL` plays to the end, ``d ≥ 0`` stops after ``d``
+        moves and scores the position with ``game.evaluate``. The defaults
+        (:data:`CLASS_BUDGET`, random playouts) make a quick bot for generic
+        tests; ``--bots mcts`` goes through :meth:`configure`.
         """
         super().__init__(game, seat, rng)
         self.budget = budget
         self.playout = playout if playout is not None and playout is not RandomBot else None
+        evaluate = getattr(game, "evaluate", None)
+        if depth is None:
+            depth = getattr(game, "search_depth", None) if callable(evaluate) else None
+        if depth is not None and depth >= 0 and not callable(evaluate):
+            raise PnpError(f"--bots {self.name}:…:d{depth}: {game.slug} has no position "
+                           "evaluation (Game.evaluate), so its playouts go to the end; "
+                           f"leave out :d{depth}")
+        #: Moves a playout may make before the position is scored; None: to the end.
+        self.depth: int | None = depth if depth is not None and depth >= 0 else None
+        self._evaluate: Callable[[State[Any]], list[float]] | None = (
+            evaluate if self.depth is not None else None)
 
     @classmethod
     def configure(cls, option: str | None, bots: Mapping[str, type[Bot]]) -> BotFactory:
-        """The factory for ``mcts`` or ``mcts:ITERATIONS[:PLAYOUT]``.
+        """The factory for ``mcts`` or ``mcts:ITERATIONS[:PLAYOUT][:dDEPTH|:full]``.
 
         Without a playout name the game's own playing bot plays the playouts
         (the first registered bot that neither searches nor is random), or
         random moves if it has none; ``:random`` asks for random playouts.
+        ``:dDEPTH`` stops every playout after DEPTH moves (0 ≤ DEPTH ≤
+        :data:`MAX_DEPTH`) and scores the position with the game's ``evaluate``;
+        ``:full`` plays to the end even where the game's default truncates;
+        without either the game's ``search_depth`` decides. The fields after
+        ITERATIONS may come in either order.
         """
-        text, _, playout_name = (option or "").partition(":")
+        text, _, rest = (option or "").partition(":")
+        usage = (f"expected {cls.name}:ITERATIONS with 1 ≤ ITERATIONS ≤ {MAX_BUDGET}, "
+                 f"optionally :PLAYOUT and :dDEPTH (0 ≤ DEPTH ≤ {MAX_DEPTH}) or :full "
+                 f"(e.g. {cls.name}:200, {cls.name}:200:random or {cls.name}:200:d20)")
         budget = DEFAULT_BUDGET
         if text:
             try:
@@ -159,19 +238,28 @@ class SearchBot(Bot):
             except ValueError:
                 budget = -1
         if not 1 <= budget <= MAX_BUDGET:
-            raise PnpError(f"--bots {cls.name}:{option}: expected {cls.name}:ITERATIONS "
-                           f"with 1 ≤ ITERATIONS ≤ {MAX_BUDGET}, optionally :PLAYOUT "
-                           f"(e.g. {cls.name}:200 or {cls.name}:200:random)")
+            raise PnpError(f"--bots {cls.name}:{option}: {usage}")
         playable = {n: b for n, b in bots.items() if not getattr(b, "searches", False)}
-        playout: type[Bot] | None = None
-        if playout_name:
-            playout = playable.get(playout_name)
-            if playout is None:
-                raise PnpError(f"--bots {cls.name}:{option}: no playout bot "
-                               f"{playout_name!r} (have: {', '.join(sorted(playable))})")
+        playout_name: str | None = None
+        depth: int | None = None
+        for field in rest.split(":") if rest else ():
+            if field == "full" or _DEPTH.fullmatch(field):
+                if depth is not None:
+                    raise PnpError(f"--bots {cls.name}:{option}: two depths; {usage}")
+                depth = FULL if field == "full" else int(field[1:])
+                if depth > MAX_DEPTH:
+                    raise PnpError(f"--bots {cls.name}:{option}: {usage}")
+            elif playout_name is None and field in playable:
+                playout_name = field
+            else:
+                what = "two playout bots" if playout_name is not None and field in playable \
+                    else f"no playout bot {field!r} (have: {', '.join(sorted(playable))})"
+                raise PnpError(f"--bots {cls.name}:{option}: {what}; {usage}")
+        if playout_name is not None:
+            playout: type[Bot] | None = playable[playout_name]
         else:
             playout = next((b for n, b in playable.items() if b is not RandomBot), None)
-        return partial(cls, budget=budget, playout=playout)
+        return partial(cls, budget=budget, playout=playout, depth=depth)
 
     def act(self, observation: Observation | None, legal_actions: Sequence[int]) -> int:
         """The root action searched most often in ``budget`` iterations."""
@@ -191,6 +279,8 @@ class SearchBot(Bot):
         lo_r: float | None = None
         hi_r: float | None = None
         reward_of: Callable[[State[Any]], list[float]] = getattr(game, "search_reward", rewards)
+        depth = self.depth
+        evaluate = self._evaluate
         root_hint = -1
         for _ in range(self.budget):
             state = determinize(game, observation, rng)
@@ -245,8 +335,12 @@ class SearchBot(Bot):
                 state.apply_action(pick)
                 path.append(node)
             if expanded:
-                _playout(state, rnd, playout, game, rng)
-            reward = reward_of(state)
+                _playout(state, rnd, playout, game, rng, depth)
+            if evaluate is not None and state.current_player() >= 0:
+                # A truncated playout: score the unfinished position.
+                reward = evaluate(state)
+            else:
+                reward = reward_of(state)
             if solo:
                 # Returns are not in [0, 1]: scale exploration and bias by the
                 # spread of returns seen so far in this search.
@@ -280,20 +374,30 @@ class SearchBot(Bot):
 
 
 def _playout(state: State[Any], rnd: Callable[[], float], playout: type[Bot] | None,
-             game: Game[Any], rng: random.Random) -> None:
-    """Play ``state`` to the end: random moves, or the playout bot at every seat."""
+             game: Game[Any], rng: random.Random, depth: int | None = None) -> None:
+    """Play ``state`` on: random moves, or the playout bot at every seat.
+
+    To the end when ``depth`` is None, else for at most ``depth`` moves
+    (every applied action counts, forced ones too: the depth is a number of
+    plies, as in Lorentz's early playout termination).
+    """
     cur = state.current_player
     legal_of = state.legal_actions
     apply = state.apply_action
+    # Whole playouts count down from a number no game reaches (the runner's
+    # step cap stops far earlier), so both kinds share one loop.
+    left = depth if depth is not None else 1 << 62
     if playout is None:
-        while cur() >= 0:
+        while left > 0 and cur() >= 0:
             legal = legal_of()
             apply(legal[int(rnd() * len(legal))])
+            left -= 1
         return
     bots: dict[int, Bot] = {}
     observe = state.observation
     wants = playout.needs_observation
-    while (p := cur()) >= 0:
+    while left > 0 and (p := cur()) >= 0:
+        left -= 1
         legal = legal_of()
         if len(legal) == 1:
             apply(legal[0])
@@ -304,5 +408,5 @@ def _playout(state: State[Any], rnd: Callable[[], float], playout: type[Bot] | N
         apply(bot.act(observe(p) if wants else None, legal))
 
 
-__all__ = ["BotFactory", "DEFAULT_BUDGET", "EXPLORATION", "SearchBot", "can_search",
-           "determinize", "rewards"]
+__all__ = ["BotFactory", "DEFAULT_BUDGET", "EXPLORATION", "FULL", "MAX_DEPTH", "SearchBot",
+           "can_search", "determinize", "rewards", "standing_rewards"]
