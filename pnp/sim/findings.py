@@ -529,7 +529,7 @@ def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
 
 
 def group_average_text(row: dict[str, Any], solo: bool) -> str:
-    """The pooled group average with its 95 % interval: ``24 % (22–26 %)``, ``7.33 (6.90–7.80)``.
+    """The pooled group average with its 95 % interval: ``24.6 % (24.1 %–25.2 %)``, ``7.33 (…)``.
 
     The average is an estimate from the same games as its keys, so it is
     printed with its interval (over the group's games), or why there is none.
@@ -537,8 +537,9 @@ def group_average_text(row: dict[str, Any], solo: bool) -> str:
     if solo:
         return f"{row['group_score_mean']:.2f} " + interval_text(
             row, row.get("group_games", 0), "group_score_ci_low", "group_score_ci_high")
-    return (f"{_pct(row['group_win_share'])} ({_pct(row['group_ci_low'])}–"
-            f"{_pct(row['group_ci_high'])})")
+    # one decimal: a pooled share is measured finely, and "25 % (24 %–25 %)" reads oddly
+    return (f"{_pct1(row['group_win_share'])} ({_pct1(row['group_ci_low'])}–"
+            f"{_pct1(row['group_ci_high'])})")
 
 
 def _flag_label(group: str, flag: str, solo: bool) -> str:

@@ -83,4 +83,5 @@ def test_paired_text_marks_a_bound() -> None:
     """A paired t interval reads as one; the every-game-alike bound says it is a bound."""
     t = {"mean": 1.5, "low": 0.25, "high": 2.75, "no_spread": False}
     assert paired_text(t) == "+1.50 (+0.25 … +2.75)"
-    assert paired_text({**t, "no_spread": True}) == "+1.50 (+0.25 … +2.75, bound: every game alike)"
+    assert paired_text({**t, "no_spread": True}) == (
+        "+1.50 (+0.25 … +2.75, bound: every game alike)")

@@ -132,7 +132,8 @@ def test_difference_counts_the_shared_games() -> None:
     0.022222 ± 3.182446·0.144786: −0.438552 … +0.482997. Without the covariance term it
     would be ± 0.396607.
 
-    Z (A = 8): a = c − 0.25·m = −0.75, 0.75, −0.75, 0.75: −0.027778, −0.567866 … +0.512311.
+    Z (A = 8): a = c − 0.25·m = −0.75, 0.75, −0.75, 0.75: −0.027778,
+    −0.567866 … +0.512311.
     """
     rows = {r["name"]: r for r in card_table(_totals().cards, 4, _totals().card_groups)}
     assert rows["X"]["vs_group"] == {"difference": 0.022222, "low": -0.438552,
@@ -196,7 +197,7 @@ def test_the_pooled_interval_is_printed_with_the_average() -> None:
              **{f"card:p{i}": [400, 150.0, 0.0, 0.0] for i in range(3)}}
     rows = card_table(cards, 2)
     g = rows[0]
-    avg = f"43 % ({100 * g['group_ci_low']:.0f} %–{100 * g['group_ci_high']:.0f} %)"
+    avg = f"43.1 % ({100 * g['group_ci_low']:.1f} %–{100 * g['group_ci_high']:.1f} %)"
     rep: dict[str, Any] = {
         "config": {"players": 2, "seat_rotation": False, "bots": ["x"], "games": 400,
                    "seed": 1},
