@@ -447,8 +447,9 @@ def sentences(rep: dict[str, Any]) -> list[str]:
         parts = []
         for row in pick:
             parts.append(f"{row['name']} {row['score_mean']:.2f}" if solo else
-                         f"{row['name']} {_pct(row['win_share'])} ({_pct(row['ci_low'])}–"
-                         f"{_pct(row['ci_high'])})")
+                         # one decimal, as the group average it is set against
+                         f"{row['name']} {_pct1(row['win_share'])} ({_pct1(row['ci_low'])}–"
+                         f"{_pct1(row['ci_high'])})")
         avg = group_average_text(rows[0], solo)
         more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
         one = len(rows) == 1                  # "X stands out", "X and Y stand out"

@@ -132,7 +132,7 @@ def test_sentences_only_where_the_data_shows_it() -> None:
         {"card:hot": [400, 240.0, 0.0, 0.0], "card:p1": [400, 150.0, 0.0, 0.0],
          "card:p2": [400, 150.0, 0.0, 0.0], "card:p3": [400, 150.0, 0.0, 0.0]}, 2)
     said = sentences(base)
-    assert len(said) == 1 and "hot" in said[0] and "hot 60 % (55 %–65 %) stands out" in said[0]
+    assert len(said) == 1 and "hot 60.0 % (55.1 %–64.7 %) stands out" in said[0]
     assert "a seat with one wins" in said[0]
     two = card_table({"card:hot": [400, 240.0, 0.0, 0.0], "card:warm": [400, 240.0, 0.0, 0.0],
                       **{f"card:p{i}": [400, 150.0, 0.0, 0.0] for i in range(6)}}, 2)
