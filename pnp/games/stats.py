@@ -20,6 +20,21 @@ KeyFigure = tuple[str, float, float, float]
 T = TypeVar("T", bound="GameStats")
 
 
+def span_text(mean: float, low: float, high: float, digits: int = 2) -> str:
+    """A game figure's 95 % interval as its report line shows it: ``[3.10–4.20]``.
+
+    A mean from one value, or from values that were all the same, comes
+    from :func:`pnp.intervals.t_interval` as ``low == high == mean``;
+    printed as ``[8.00–8.00]`` it would read as certain, so it says
+    ``[all alike: no interval]`` instead (as the simulation report's
+    ``(every game alike: no interval)``). The float residue of a zero
+    spread is far below the 1e-6 relative width kept.
+    """
+    if high - low <= 1e-6 * max(1.0, abs(mean)):
+        return "[all alike: no interval]"
+    return f"[{low:.{digits}f}–{high:.{digits}f}]"
+
+
 class GameStats(ABC):
     """Figures one game adds to the simulation report (picklable, mergeable)."""
 

@@ -85,3 +85,19 @@ def test_paired_text_marks_a_bound() -> None:
     assert paired_text(t) == "+1.50 (+0.25 … +2.75)"
     assert paired_text({**t, "no_spread": True}) == (
         "+1.50 (+0.25 … +2.75, bound: every game alike)")
+
+
+def test_game_figure_lines_say_all_alike() -> None:
+    """A game's own mean over alike values prints no "[8.00–8.00]" (pnp.games.stats.span_text);
+    第2話's report lines from two runs that both took 8 bosses with 5 HP left say so."""
+    from pnp.games.stats import span_text
+
+    assert span_text(8.0, 8.0, 8.0) == "[all alike: no interval]"
+    assert span_text(1 / 3, 1 / 3 - 1e-9, 1 / 3 + 1e-9) == "[all alike: no interval]"
+    assert span_text(7.0, 6.5, 7.25) == "[6.50–7.25]"
+    assert span_text(0.4, 0.25, 0.5, digits=1) == "[0.2–0.5]"
+    result = CliRunner().invoke(main, ["simulate", "episode2", "--bots", "heuristic", "-n", "2",
+                                       "--seed", "2", "-j", "1", "-q"])
+    assert result.exit_code == 0, result.output
+    assert "spoils        mean 8.00 [all alike: no interval]" in result.output
+    assert "HP at end     mean 5.00 [all alike: no interval]" in result.output

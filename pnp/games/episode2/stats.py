@@ -19,7 +19,7 @@ from pnp.games.episode2.engine import (EV_MULLIGAN, EV_REROLL_WIN, EV_SPADE_ACE,
                                       Episode2Game, Episode2State)
 from pnp.games.episode2.scoring import (CAUSE_NAMES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
                                         NORMAL_CLEAR, RETREAT, RUN_END_LOST, TRUE_END)
-from pnp.games.stats import GameStats, KeyFigure
+from pnp.games.stats import GameStats, KeyFigure, span_text
 from pnp.intervals import mean_interval, wilson_interval
 
 #: Outcomes reported, in order (ruling E6).
@@ -140,14 +140,16 @@ class Episode2Stats(GameStats):
             lines.append(f"{name.replace('_', ' '):<13} {o['rate'] * 100:6.2f} %  "
                          f"[{o['low'] * 100:.2f}–{o['high'] * 100:.2f}]  ({o['count']})")
         sp = figures["spoils"]
-        lines.append(f"spoils        mean {sp['mean']:.2f} [{sp['low']:.2f}–{sp['high']:.2f}]"
+        lines.append(f"spoils        mean {sp['mean']:.2f} "
+                     f"{span_text(sp['mean'], sp['low'], sp['high'])}"
                      f"  histogram 0–{len(sp['histogram']) - 1}: "
                      + " ".join(map(str, sp["histogram"])))
         for name, h in figures["spoils_by_outcome"].items():
             if sum(h["histogram"]):
                 lines.append(f"  {name.replace('_', ' '):<13} mean spoils {h['mean']:.2f}")
         hp = figures["hp_end"]
-        lines.append(f"HP at end     mean {hp['mean']:.2f} [{hp['low']:.2f}–{hp['high']:.2f}]"
+        lines.append(f"HP at end     mean {hp['mean']:.2f} "
+                     f"{span_text(hp['mean'], hp['low'], hp['high'])}"
                      f"  histogram 0–{len(hp['histogram']) - 1}: "
                      + " ".join(map(str, hp["histogram"])))
         go = figures["game_over_causes"]

@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pnp.games.api import Game, State
-from pnp.games.stats import GameStats, KeyFigure
+from pnp.games.stats import GameStats, KeyFigure, span_text
 from pnp.intervals import mean_interval
 
 from .codec import MAX_SET
@@ -85,7 +85,8 @@ class NinePeakStats(GameStats):
             cells.append(f"{k}: {row['per_game']:.2f} ({pts})")
         p = figures["peak_pile_cards"]
         return ["sets by size (per game, mean points of such a set):", "  " + "  ".join(cells),
-                f"peak-pile cards per game {p['mean']:.2f} [{p['low']:.2f}–{p['high']:.2f}]"]
+                f"peak-pile cards per game {p['mean']:.2f} "
+                f"{span_text(p['mean'], p['low'], p['high'])}"]
 
     def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
         """Mean peak-pile cards per game (for sweep tables)."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pnp.games.api import Game, State
-from pnp.games.stats import GameStats, KeyFigure
+from pnp.games.stats import GameStats, KeyFigure, span_text
 from pnp.intervals import t_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
@@ -317,7 +317,8 @@ class UndecimStats(GameStats):
         for name, c in figures["actions"].items():
             vp = c["vp"]
             lines.append(f"  {name:<22} plays {c['plays']:>7}  win {pct(c['win'])}  "
-                         f"VP {vp['mean']:6.2f} [{vp['low']:.2f}–{vp['high']:.2f}]")
+                         f"VP {vp['mean']:6.2f} "
+                         f"{span_text(vp['mean'], vp['low'], vp['high'])}")
         lines.append("scenario cards — achieved, mean round, achieved by round, split:")
         for sid, s in figures["scenarios"].items():
             rounds = " ".join(str(x) for x in s["by_round"])
@@ -334,7 +335,7 @@ class UndecimStats(GameStats):
                 vp = row["vp"]
                 seats = " ".join(f"{100 * r['rate']:.1f}%" for r in row["seat_wins"])
                 lines.append(f"  season {row['season']}: VP per seat {vp['mean']:.2f} "
-                             f"[{vp['low']:.2f}–{vp['high']:.2f}], winner's VP "
+                             f"{span_text(vp['mean'], vp['low'], vp['high'])}, winner's VP "
                              f"{row['winner_vp_mean']:.1f}; wins by seat {seats}; its winner "
                              f"wins the campaign {pct(row['winner_wins_campaign'])}")
                 lines.append("    VP by source: " + "  ".join(
