@@ -31,6 +31,12 @@ INTERVAL_METHOD = "Wilson score, 95% (shares); Student t, 95%, n - 1 df (means)"
 BOT_INTERVAL_METHOD = ("over games (a bot's seats in one game are not independent): "
                        "Wilson score, 95%, of its share of each game's win, per seat; "
                        "Student t, 95%, cluster-robust, of its mean score per seat")
+#: How a card or rule key is flagged (pnp.sim.findings.card_table).
+CARD_FLAG_METHOD = ("against the group average (every use of the group's keys pooled; 95% "
+                    "interval clustered by game): dominant when the cluster-robust Student t "
+                    "95% interval of (key - 1.2 x average), game as the cluster, lies above 0; "
+                    "trap when that of (key - average / 1.2) lies below 0; at least 30 "
+                    "seat-games; solo games on mean score")
 #: Significance level of the seat-balance test.
 SEAT_TEST_ALPHA = 0.05
 SEAT_TEST_METHOD = "chi-square goodness of fit of rules-decided wins against 1/N"
@@ -171,6 +177,8 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
                             squares=(sum(k * k * v for k, v in lengths.items()), t.margin_sq,
                                      t.best_sq)),
         "drama": drama_figures(t.drama),
+        # how a card row's flag was decided, for readers of the JSON alone
+        "card_flag_method": CARD_FLAG_METHOD,
         "sentences": [],
     }
     rep = {
