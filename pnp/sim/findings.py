@@ -175,7 +175,7 @@ def difference_interval(value: float, average: float, lift: float, key_sq: float
     for the key (its credit or returns ``y`` over its uses ``m``) and ``b =
     Y − R_G·M`` for the group, ``key_sq`` = Σa², ``group_sq`` = Σb² and
     ``cross`` = Σa·b. The linearised (cluster-robust) variance of
-    R − λ·R_G over the group's ``games`` is
+    R − λ·R_G (λ = ``lift``) over the group's k = ``games`` games is
 
         k/(k − 1) · (Σa²/A² + λ²·Σb²/B² − 2λ·Σa·b/(A·B)),
 
