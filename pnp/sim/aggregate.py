@@ -251,7 +251,10 @@ class Aggregate:
                 mine[1] += c
                 mine[2] += r
         pooled: dict[str, list[float]] = {}  # group → [M, C, T] of this game
-        for key, (m, c, total) in in_game.items():
+        # Sorted: in_game's order follows set(keys), which changes with the
+        # process's hash seed, and float sums must not (same seed → same report).
+        for key in sorted(in_game):
+            m, c, total = in_game[key]
             g = pooled.get(key.partition(":")[0])
             if g is None:
                 g = pooled[key.partition(":")[0]] = [0.0, 0.0, 0.0]

@@ -151,3 +151,37 @@ def test_a_key_seen_in_one_game_shows_no_score_interval() -> None:
     line = next(x for x in format_findings(rep) if " Q " in x)
     assert line.endswith("score  63.00 (1 game: no interval)"), line
     assert "win 100.0% (" in line  # the share keeps its (wide) Wilson interval
+
+
+_HASH_PROBE = """
+from tests.sim.test_cards_by_game import _Ended, _Uses
+from pnp.sim.aggregate import Aggregate
+# Seat 0 holds A-D; B, C, D are also held by seat 1, 2, 3: per-key totals
+# 0.1, 0.1+0.2, 0.1+0.3, 0.1+0.7, whose sum depends on the order of adding.
+table = [["card:A", "card:B", "card:C", "card:D"], ["card:B"], ["card:C"], ["card:D"]]
+agg = Aggregate(4, (), ("x",), stats=_Uses([table]))
+agg.add_game(_Ended([0.1, 0.2, 0.3, 0.7], 2), ("x",) * 4, [1] * 4, [1] * 4)
+print(repr(agg.card_groups))
+"""
+
+
+def test_pooled_sums_do_not_follow_the_hash_seed() -> None:
+    """The pooled group sums add keys in sorted order, not set(keys) order.
+
+    A seat's keys come as a set, whose order changes with PYTHONHASHSEED; the
+    group's float sums (0.1 + 0.2 + 0.3 differs by order) must not, or two
+    runs with the same seed would write different JSON.
+    """
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    seen = set()
+    for seed in range(8):
+        env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(root)}
+        out = subprocess.run([sys.executable, "-c", _HASH_PROBE], env=env, cwd=root,
+                             capture_output=True, text=True, check=True).stdout
+        seen.add(out)
+    assert len(seen) == 1, seen
