@@ -37,7 +37,8 @@ for marks, too little under the grid for the label), so rule 7 keeps
 right; 2.22 mm without the label), the label up the side. The "bleed"
 priority gives 8 cards (4 x 2 landscape) on A4 and 6 (3 x 2 landscape) on
 Letter, 3 mm on every edge. Gutter-fold A4: landscape, 4 fronts above a
-horizontal fold, 4 backs below, 3 mm everywhere.
+horizontal fold, 4 backs below, 3 mm everywhere but the fold side (2 mm,
+leaving a 2 mm strip for the dashed fold line, :func:`fold_gap`).
 """
 
 from __future__ import annotations
@@ -70,6 +71,13 @@ MARK_GAP: float = mm(0.3)
 MARK_WIDTH: float = mm(0.2)
 #: Smallest gap between a card's trim and the fold line in a gutter-fold.
 MIN_FOLD_GAP: float = mm(1)
+#: Art keeps this far from a gutter-fold's fold line on each side, so the
+#: dashed line shows right across the page, between the fronts' and the
+#: backs' art, and never inside it (with art reaching the fold, the line was
+#: left with the 1.5 mm side margins, where it looked like one more crop mark).
+#: The fold side of a card still gets ``min_bleed`` (the strip is waste: the
+#: cut runs along the trim, 3 mm from the fold).
+FOLD_CLEAR: float = mm(1)
 #: Clear space between a sheet's footer label and any crop mark (from the
 #: stroked mark): about one em of the 6 pt label (2.1 mm) and five times the
 #: space between its letters, so a mark never reads as the label's first letter.
@@ -99,6 +107,11 @@ LABEL_DEPTH: float = LABEL_ASCENT + LABEL_DESCENT
 #: longest shipped label ("Fortune Clover - Player aid (English) - fronts -
 #: sheet 1/1") is about 46 mm at 5 pt.
 LABEL_ROOM_LENGTH: float = mm(50)
+
+#: How a gutter-fold page names itself in its footer: the footer is where a
+#: user looks for what to do with the page, and the fold line is the one
+#: dashed line on it (crop marks are solid).
+FOLD_PART = "fold on the dashed line"
 
 FLIPS = ("long", "short")
 PRIORITIES = ("cards", "bleed")
@@ -527,11 +540,11 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, target: float,
     """
     area = Rect(margin, margin, paper.width - 2 * margin, paper.height - 2 * margin)
     fold = paper.height / 2
-    gap = max(bleed, MIN_FOLD_GAP)
+    gap, fold_bleed = fold_gap(bleed, target)
     xs = _plan_axis(area.x + reserve, area.x1 - reserve, nx, cw, bleed, target, gutter,
                     marks)
     top = _plan_axis(fold + gap, area.y1, ny, ch, bleed, target, gutter, marks,
-                     fold_bleed=min(bleed, gap))
+                     fold_bleed=fold_bleed)
 
     def both_halves(half: _Axis) -> _Axis:
         """Return the fronts' axis and its mirror (the backs) as one y axis."""
@@ -550,11 +563,28 @@ def _gutterfold(paper: Paper, cw: float, ch: float, bleed: float, target: float,
                        mark_length, target, marks)
 
 
+def fold_gap(bleed: float, target: float) -> tuple[float, float]:
+    """Return (trim to fold, fold-side bleed) of a gutter-fold's cards, in points.
+
+    The fold-side bleed stops :data:`FOLD_CLEAR` short of the fold, so the
+    dashed fold line runs through a strip free of art; the gap grows beyond
+    ``bleed`` only where that would leave the fold side less than ``target``
+    (the profile's ``min_bleed``, at most ``bleed``). Poker on A4 or Letter,
+    3 mm bleed, 2 mm target: the trim is 3 mm from the fold, as before, and
+    the fold side gets 2 mm of bleed, leaving a 2 mm strip for the line.
+    """
+    target = min(target, bleed)
+    gap = max(bleed, MIN_FOLD_GAP, target + FOLD_CLEAR)
+    return gap, max(0.0, min(bleed, gap - FOLD_CLEAR))
+
+
 def fold_lines(area: Rect, fold: float, fronts: Sequence[Slot]) -> tuple[Segment, ...]:
     """Return the dashed fold line's segments: across the page, clear of all art.
 
     The line may cross a column only where that column's art stays
-    ``MARK_GAP`` clear of the fold (no bleed into the fold gap).
+    ``MARK_GAP`` clear of the fold. Card grids (:func:`fold_gap`) and
+    packed pieces keep :data:`FOLD_CLEAR` between their art and the fold,
+    so the line runs across the whole printable width.
     """
     if not fronts:
         return ()
@@ -639,7 +669,7 @@ def compute_layout(paper: str | Paper, card_size: tuple[float, float], *,
         if kind == "duplex":
             ny = _count(area_h, ch, 0.0, 0.0)
         else:
-            ny = _count(p.height / 2 - max(bleed, MIN_FOLD_GAP) - margin, ch, 0.0, 0.0)
+            ny = _count(p.height / 2 - fold_gap(bleed, target)[0] - margin, ch, 0.0, 0.0)
         counts = [(nx, ny)]
         if priority == "bleed":  # one card fewer per axis may buy gutters
             counts += [(a, b) for a in (nx, nx - 1) for b in (ny, ny - 1)
@@ -718,7 +748,7 @@ class PagePlan:
     """Everything drawn on one page: slots (``index`` = item on the sheet), marks, guides.
 
     ``back`` is True for a duplex back page (``--back-offset`` moves it);
-    ``part`` names the page in its label ("fronts", "backs" or "fold").
+    ``part`` names the page in its label ("fronts", "backs" or :data:`FOLD_PART`).
     """
 
     slots: tuple[Slot, ...]
@@ -817,7 +847,7 @@ def plan_sheet(layout: SheetLayout, count: int) -> list[PagePlan]:
     backs = [fold_back_slot(s, fold) for s in fronts]
     slots = fronts + backs
     marks = crop_marks(slots, area, layout.mark_length) if layout.draw_marks else ()
-    return [PagePlan(tuple(slots), marks, layout.folds, False, "fold", layout.paper,
+    return [PagePlan(tuple(slots), marks, layout.folds, False, FOLD_PART, layout.paper,
                      layout.margin)]
 
 

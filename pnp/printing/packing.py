@@ -17,9 +17,9 @@ from typing import Sequence
 
 from pnp.errors import PnpError
 from pnp.printing.geometry import EPS, Bleed, Rect, Slot
-from pnp.printing.imposition import (DEFAULT_MARK_LENGTH, MARK_GAP, MIN_FOLD_GAP, MIN_MARK,
-                                     PagePlan, back_slot, crop_marks, fold_back_slot,
-                                     fold_lines)
+from pnp.printing.imposition import (DEFAULT_MARK_LENGTH, FOLD_CLEAR, FOLD_PART, MARK_GAP,
+                                     MIN_FOLD_GAP, MIN_MARK, PagePlan, back_slot, crop_marks,
+                                     fold_back_slot, fold_lines)
 from pnp.printing.papers import PRINTER_MARGIN, Paper, get_paper
 from pnp.printing.profiles import LAYOUTS
 from pnp.units import to_mm
@@ -170,14 +170,19 @@ def _duplex_sheets(p: Paper, area: Rect, pieces: Sequence[Piece], bleed: float,
 
 def _fold_sheets(p: Paper, area: Rect, pieces: Sequence[Piece], bleed: float,
                  marks: bool, mark_length: float, margin: float) -> list[list[PagePlan]]:
-    """Return gutter-fold sheets: fronts above the fold, backs mirrored below it."""
+    """Return gutter-fold sheets: fronts above the fold, backs mirrored below it.
+
+    Every piece keeps its full bleed and its art stays ``FOLD_CLEAR`` off the
+    fold, so the dashed fold line runs across the page between the halves.
+    """
     fold = p.height / 2
-    gap = max(bleed, MIN_FOLD_GAP)
-    half = Rect(area.x, fold + gap - bleed, area.w, area.y1 - (fold + gap - bleed))
+    # the trim keeps MIN_FOLD_GAP from the fold even with (almost) no bleed
+    low = fold + max(FOLD_CLEAR, MIN_FOLD_GAP - bleed)
+    half = Rect(area.x, low, area.w, area.y1 - low)
     sheets = []
     for fronts in _shelves(pieces, half, bleed, marks):
         slots = fronts + [fold_back_slot(s, fold) for s in fronts]
         page_marks = crop_marks(slots, area, mark_length) if marks else ()
         sheets.append([PagePlan(tuple(slots), page_marks, fold_lines(area, fold, fronts),
-                                False, "fold", p, margin)])
+                                False, FOLD_PART, p, margin)])
     return sheets
