@@ -113,11 +113,13 @@ def _check_numbers(en: str, want: dict[str, int]) -> None:
     b5, b6 = want["base5"], want["base6"]
     assert f"A set of 5 (base points {b5}):" in en
     assert f"Simple (Persona as black): {b5} × 5 = {want['simple']} VP" in en
-    # same suit: silk hats + the Persona (3 + 1); mixed: 3 suits with the Persona
-    assert f"same suit {b5} × (3 + 1) = {b5 * 4}," in en
-    assert f"mixed 5 cards × 3 suits = 15 → {want['full']} VP" in en
+    # same suit: silk hats + the Persona, 4 cards (named in words, not "(3 + 1)",
+    # which read like the all-one-suit bonus); mixed: 3 suits with the Persona
+    assert f"same suit: {b5} × 4 = {b5 * 4}" in en
+    assert "(the 4: 3 silk hats + the Persona);" in en
+    assert f"mixed: 5 cards × 3 suits = 15 → {want['full']} VP" in en
     assert want["full"] == max(b5 * 4, 15)
-    assert f"6 bonnets (full): {b6} × (6 + 1) = {want['bonnets']} VP" in en
+    assert f"6 bonnets, one suit: {b6} × (6 + 1) = {want['bonnets']} VP" in en
 
 
 @pytest.fixture(scope="module")
