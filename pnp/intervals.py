@@ -202,6 +202,24 @@ def t_interval(total: float, total_sq: float, n: int) -> tuple[float, float, flo
     return mean, sd, mean - half, mean + half
 
 
+def clip_to_range(low: float, high: float, floor: float | None = None,
+                  ceiling: float | None = None) -> tuple[float, float]:
+    """A mean's interval cut to the values the quantity can take (``floor``..``ceiling``).
+
+    A symmetric t interval knows nothing of a count's or a score's lower
+    bound: two runs of 0 and 2 spoils give (-0.18–2.18), a share can reach
+    past 100 %. The part beyond a bound the quantity cannot cross holds no
+    possible mean, so it is cut off; the mean itself is never moved. None
+    leaves that side open (nothing known). Every report that prints a mean's
+    interval clips it here, so text, JSON and chart page agree.
+    """
+    if floor is not None:
+        low, high = max(low, floor), max(high, floor)
+    if ceiling is not None:
+        low, high = min(low, ceiling), min(high, ceiling)
+    return low, high
+
+
 def none_differ_bound(n: int) -> float:
     """The exact (Clopper–Pearson) 95 % upper limit of a rate seen 0 times in ``n`` trials.
 

@@ -8,6 +8,7 @@ calls with the card data it loaded once; :func:`simulate`, :func:`replay` and
 from __future__ import annotations
 
 import json
+import os
 import sys
 import time
 from contextlib import contextmanager
@@ -20,7 +21,7 @@ from pnp.sim.cluster import check_cluster
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import parse_bots, seat_bots
 from pnp.sim.invariants import DEFAULT_LEVEL, LEVELS, check_final, check_state
-from pnp.sim.report import build_report, format_report
+from pnp.sim.report import build_report, format_report, params_text
 from pnp.sim.runner import (DEFAULT_STEP_CAP, Interrupted, SimResult, Variant, derive_seed,
                             replay, simulate, simulate_variants)
 
@@ -98,6 +99,7 @@ def _start(games: Any, jobs: Any, step_cap: Any, seed: Any, mode: str | None,
     if mode is not None:
         _check_paired_games(games, mode)
     _check_out("--html", html_path)
+    _check_distinct({"--json": json_path, "--html": html_path})
     check_cluster(cluster)
     return progress and not is_stdout(json_path)
 
@@ -141,6 +143,7 @@ def _check_out(option: str, path: Path | str | None) -> None:
                        f"(e.g. {path / 'report'}{path.suffix or _OUT_SUFFIX.get(option, '')})")
     folder = path.parent
     if folder.is_dir():
+        _check_writable(option, path, folder)
         return
     # the nearest part of the path that exists says what is wrong with it
     for part in (folder, *folder.parents):
@@ -153,10 +156,88 @@ def _check_out(option: str, path: Path | str | None) -> None:
                    "create it first, or write the report into an existing folder")
 
 
+def _check_writable(option: str, path: Path, folder: Path) -> None:
+    """One-line error when ``folder`` exists but a file cannot be made in it.
+
+    Asked before any game is played: a run of minutes that then cannot save
+    its report loses it. The only sure test is to try, so a uniquely named
+    empty file is created and removed again (a permission check such as
+    ``os.access`` misreads read-only mounts, ACLs and file systems like /sys).
+    """
+    probe = folder / f".pnp-write-check-{os.getpid()}-{os.urandom(4).hex()}.tmp"
+    try:
+        fd = os.open(probe, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    except OSError as exc:
+        raise PnpError(f"{option} {path}: cannot write into folder {folder} "
+                       f"({exc.strerror or exc}); expected a folder you may write to"
+                       ) from None
+    os.close(fd)
+    try:
+        probe.unlink()
+    except OSError:
+        pass  # a file system that lets us create but not remove: writing still works
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """True when two paths name one file (``out`` and ``./out``, a symlink, a hard link)."""
+    if os.path.abspath(a) == os.path.abspath(b) or a.resolve() == b.resolve():
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except OSError:                       # one of them does not exist yet
+        return False
+
+
+def _check_distinct(outputs: Mapping[str, Path | str | None]) -> None:
+    """One-line usage error when two output options write the same file.
+
+    ``--json out --html out`` wrote the JSON and then replaced it with the
+    chart page, silently; whichever came last won. Standard output (``-``)
+    is not a file and is left out.
+    """
+    given = [(option, Path(p)) for option, p in outputs.items()
+             if p is not None and not is_stdout(p)]
+    for i, (first, a) in enumerate(given):
+        for second, b in given[i + 1:]:
+            if _same_file(a, b):
+                raise PnpError(f"{first} {a} and {second} {b}: the same file; expected a "
+                               f"different path for each (e.g. {a.with_suffix('.json')} "
+                               f"and {a.with_suffix('.html')})")
+
+
 def _write_html(path: Path | None, page: str) -> None:
     """Write the chart page atomically (never half-written)."""
     if path is not None:
         write_text_atomic(Path(path), page)
+
+
+def _save_reports(text: str, json_path: Path | None, doc: Any, html_path: Path | None,
+                  page: Callable[[], str]) -> None:
+    """Write the JSON report and the chart page; if one cannot be written, keep the run.
+
+    The folders were checked before play (:func:`_check_out`), but a disk can
+    fill or a folder be removed during a long run. Then the text report is
+    printed first (to standard output, or standard error when the JSON was
+    to go there) so the games played are not lost, and the first failure is
+    raised as the one-line error (non-zero exit). Every report that can be
+    written still is.
+    """
+    failed: PnpError | None = None
+    if json_path is not None:
+        try:
+            write_json_atomic(Path(json_path), doc)
+        except PnpError as exc:
+            failed = exc
+    if html_path is not None:
+        try:
+            _write_html(html_path, page())
+        except PnpError as exc:
+            failed = failed or exc
+    if failed is not None:
+        import click
+
+        click.echo(text, nl=False, err=json_path is not None and is_stdout(json_path))
+        raise failed
 
 
 def _prepare(data: "GameData", players: int | None, bots: str | Sequence[str],
@@ -239,11 +320,12 @@ def run_simulation(data: "GameData", players: int | None, games: int,
         f"Elapsed: {elapsed:.2f} s ({games / elapsed:,.1f} games/s on {where})\n")
     report["elapsed_s"] = round(elapsed, 3)
     report["processes"] = result.jobs
-    if json_path is not None:
-        write_json_atomic(Path(json_path), report)
-    if html_path is not None:
+
+    def page() -> str:
         from pnp.sim.html import report_page
-        _write_html(html_path, report_page(report, figure_lines=lines))
+        return report_page(report, figure_lines=lines)
+
+    _save_reports(text, json_path, report, html_path, page)
     return text, report, 0 if result.ok else 1
 
 
@@ -329,13 +411,15 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
            "invariants": invariants,
            "fixed_params": {k: v for k, v in sorted(game0.params.items()) if k not in swept},
            "rows": rows}
-    if json_path is not None:
-        write_json_atomic(Path(json_path), doc)
-    if html_path is not None:
+    text = format_sweep(doc)
+
+    def page() -> str:
         from pnp.sim.html import sweep_page
-        _write_html(html_path, sweep_page(doc))
+        return sweep_page(doc)
+
+    _save_reports(text, json_path, doc, html_path, page)
     ok = all(r.ok for r in results)
-    return format_sweep(doc), doc, 0 if ok else 1
+    return text, doc, 0 if ok else 1
 
 
 def _figure_text(name: str) -> Callable[[float], str]:
@@ -345,6 +429,19 @@ def _figure_text(name: str) -> Callable[[float], str]:
     if not is_rate(name):
         return lambda x: f"{x:.4g}"
     return lambda x: f"{100 * x:.1f}%"
+
+
+def _own_figure(f: Mapping[str, Any]) -> str:
+    """A comparison's own-figure value with its interval: ``14.4% (12.4%–16.7%)``.
+
+    A mean over games that were all alike has no interval (null bounds,
+    :func:`pnp.sim.findings.figure_dict`): it says so, as the report's
+    other means do, instead of "6 (6–6)".
+    """
+    show = _figure_text(f["name"])
+    if f.get("low") is None or f.get("high") is None:
+        return f"{show(f['value'])} (every game alike: no interval)"
+    return f"{show(f['value'])} ({show(f['low'])}–{show(f['high'])})"
 
 
 def _parse_compare(spec: str) -> dict[str, str]:
@@ -415,10 +512,10 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
            f"{len(changes)} change{'s' if len(changes) != 1 else ''} — {n0} player"
            f"{'s' if n0 != 1 else ''}, {games} games each on the same deals (seed {seed}), "
            f"bots {','.join(prepared[0].bots)}",
-           "Base: " + (", ".join(f"{k}={v}" for k, v in doc["params"].items()) or "defaults"),
+           "Base: " + params_text(doc["params"]),
            ""]
     for row in rows[1:]:
-        label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
+        label = params_text(row["values"])
         paired = row["paired"]
         out.append(f"{label} ({paired['games_paired']} games paired; base → changed, "
                    "difference; * = the paired interval excludes 0):")
@@ -432,20 +529,20 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         for f in own:
             b = base_own.get(f["name"])
             if b is not None:
-                show = _figure_text(f["name"])
-                out.append(f"  {f['name']:<16} {show(b['value'])} ({show(b['low'])}–"
-                           f"{show(b['high'])}) → {show(f['value'])} ({show(f['low'])}–"
-                           f"{show(f['high'])})  [the game's own figure; unpaired]")
+                out.append(f"  {f['name']:<16} {_own_figure(b)} → {_own_figure(f)}  "
+                           "[the game's own figure; unpaired]")
         out.append("")
     if not all(r.ok for r in results):
         out.append("Some games failed: run the variant alone with pnp simulate --param … "
                    "for the traces.")
-    if json_path is not None:
-        write_json_atomic(Path(json_path), doc)
-    if html_path is not None:
+    text = "\n".join(out) + "\n"
+
+    def page() -> str:
         from pnp.sim.html import compare_page
-        _write_html(html_path, compare_page(doc))
-    return "\n".join(out) + "\n", doc, 0 if all(r.ok for r in results) else 1
+        return compare_page(doc)
+
+    _save_reports(text, json_path, doc, html_path, page)
+    return text, doc, 0 if all(r.ok for r in results) else 1
 
 
 def _parse_budgets(spec: str | Sequence[int] | None) -> list[int]:
@@ -509,12 +606,14 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
     doc["sentences"] = [] if n == 1 else ladder_sentences(doc)
     if n == 1:
         doc["sentences"] = _solo_ladder_sentences(doc)
-    if json_path is not None:
-        write_json_atomic(Path(json_path), doc)
-    if html_path is not None:
+    text = ladder_text(doc, doc["sentences"])
+
+    def page() -> str:
         from pnp.sim.html import ladder_page
-        _write_html(html_path, ladder_page(doc))
-    return ladder_text(doc, doc["sentences"]), doc, 0 if doc["ok"] else 1
+        return ladder_page(doc)
+
+    _save_reports(text, json_path, doc, html_path, page)
+    return text, doc, 0 if doc["ok"] else 1
 
 
 def _solo_ladder_sentences(doc: dict[str, Any]) -> list[str]:

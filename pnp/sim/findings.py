@@ -43,10 +43,17 @@ is the cluster-robust one of the *difference*, its covariance counted
 from __future__ import annotations
 
 import math
-from typing import Any, Sequence
+from typing import Any, Callable, Sequence
 
-from pnp.intervals import (ratio_mean_interval, ratio_share_interval, t_interval, t_quantile,
-                           welch_interval, wilson_interval)
+from pnp.intervals import (clip_to_range, ratio_mean_interval, ratio_share_interval,
+                           t_interval, t_quantile, welch_interval, wilson_interval)
+
+#: The values a score can take, (lowest, highest), None where not known: a
+#: game's stats declare theirs as ``score_range`` (VP and chips are never
+#: negative; 第2話 takes 0 to 12 bosses). Mean scores' intervals are clipped to it.
+ScoreRange = tuple[float | None, float | None]
+#: Nothing known about a score's range: its intervals are left as computed.
+OPEN_RANGE: ScoreRange = (None, None)
 
 #: A key must differ from its group's average by this factor to be flagged.
 LIFT = 1.2
@@ -108,6 +115,19 @@ def figure_dict(name: str, value: float, low: float, high: float) -> dict[str, A
 def _opt(x: float | None) -> float | None:
     """Round a bound that may be missing (no interval)."""
     return None if x is None else _r(x)
+
+
+def clipped(low: float | None, high: float | None, bounds: ScoreRange = OPEN_RANGE
+            ) -> tuple[float | None, float | None]:
+    """A mean's interval cut to the values the quantity can take (None: no interval).
+
+    The reports' one clipping (:func:`pnp.intervals.clip_to_range`) for bounds
+    that may be missing: VP "(-92.06–162.06)" from two games becomes
+    "(0.00–162.06)", a figure that cannot be negative.
+    """
+    if low is None or high is None:
+        return low, high
+    return clip_to_range(low, high, *bounds)
 
 
 def _key_intervals(row: Sequence[float]
@@ -232,7 +252,9 @@ def _bounds(d: tuple[float, float, float] | None, share: bool) -> dict[str, floa
 
 
 def card_table(cards: dict[str, list[float]], num_players: int,
-               groups: dict[str, list[float]] | None = None) -> list[dict[str, Any]]:
+               groups: dict[str, list[float]] | None = None,
+               score_range: ScoreRange = OPEN_RANGE,
+               label: Callable[[str], str | None] | None = None) -> list[dict[str, Any]]:
     """Per key: uses, win share and mean return with 95% intervals, group average, flag.
 
     ``cards`` maps ``"group:name"`` to [seat-games, win credit, Σ return,
@@ -248,6 +270,11 @@ def card_table(cards: dict[str, list[float]], num_players: int,
     cross sums (hand-made, 4 values a key) is read as independent
     seat-games. Rows are sorted by group, then by win share (or mean return
     in a solo game), best first.
+
+    ``score_range`` clips the mean return's intervals (:func:`clipped`);
+    ``label`` is the game's name for a key in the report's language
+    (``played:5W`` → ``5 Wheat (5W)``, ``label`` in the row beside the
+    machine ``name``), the name itself where it has none.
     """
     solo = num_players == 1
     if groups is None or any(len(row) < _FULL_ROW for row in cards.values()):
@@ -261,13 +288,17 @@ def card_table(cards: dict[str, list[float]], num_players: int,
         g = groups[group]
         g_games, g_uses, g_credit, g_total = int(g[0]), g[1], g[2], g[3]
         share, low, high, mean, mlo, mhi = _key_intervals(cards[key])
-        row: dict[str, Any] = {"key": key, "group": group, "name": name, "uses": uses}
+        row: dict[str, Any] = {"key": key, "group": group, "name": name,
+                               "label": (label(key) if label else None) or name,
+                               "uses": uses}
         if len(cards[key]) >= 10:
             row["games"] = int(cards[key][4])
         avg_share, avg_low, avg_high = ratio_share_interval(g_credit, g_uses, g_games, g[4],
                                                             g[5], g[6])
         avg_mean, avg_mlo, avg_mhi = ratio_mean_interval(g_total, g_uses, g_games, g[4], g[7],
                                                          g[8])
+        mlo, mhi = clipped(mlo, mhi, score_range)
+        avg_mlo, avg_mhi = clipped(avg_mlo, avg_mhi, score_range)
         avg = avg_mean if solo else avg_share
         flag = ""
         if uses >= MIN_USES and avg > 0:
@@ -351,6 +382,7 @@ def drama_figures(drama: Sequence[int]) -> dict[str, Any] | None:
     # a short run): no spread, so no interval rather than "0.00 (0.00–0.00)".
     # Lead changes are whole numbers: equal values leave sd 0 up to a residue.
     alike = games < 2 or sd <= 1e-6 * max(1.0, abs(mean))
+    mlo, mhi = clip_to_range(mlo, mhi, 0.0)    # a count of lead changes: never below 0
     return {"games": games, "winner_behind_at_last_third": _r(share), "ci_low": _r(low),
             "ci_high": _r(high), "lead_changes_mean": _r(mean),
             "lead_changes_ci_low": None if alike else _r(mlo),
@@ -446,9 +478,10 @@ def sentences(rep: dict[str, Any]) -> list[str]:
         solo = n == 1
         parts = []
         for row in pick:
-            parts.append(f"{row['name']} {row['score_mean']:.2f}" if solo else
+            name = row.get("label") or row["name"]     # the designer's name for the key
+            parts.append(f"{name} {row['score_mean']:.2f}" if solo else
                          # one decimal, as the group average it is set against
-                         f"{row['name']} {_pct1(row['win_share'])} ({_pct1(row['ci_low'])}–"
+                         f"{name} {_pct1(row['win_share'])} ({_pct1(row['ci_low'])}–"
                          f"{_pct1(row['ci_high'])})")
         avg = group_average_text(rows[0], solo)
         more = f", and {len(rows) - len(pick)} more" if len(rows) > len(pick) else ""
@@ -586,13 +619,16 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
             unit = "games" if n == 1 else "seat-games"
             shown = items if len(items) <= TEXT_ROWS else (
                 items[:TEXT_ROWS // 2] + items[-(TEXT_ROWS // 2):])
+            # a column as wide as the longest label shown ("5 Silk hat, black (5Sk)")
+            name_w = max(22, *(len(row.get("label") or row["name"]) for row in shown))
             for row in shown:
                 win = ("" if n == 1 else f"  win {100 * row['win_share']:5.1f}% "
                        f"({100 * row['ci_low']:4.1f}–{100 * row['ci_high']:4.1f})")
                 # one game gives no spread: "63.00 (63.00–63.00)" would read as certain
                 spread = interval_text(row, row.get("games", row["uses"]))
                 out.append(
-                    f"    {row['name']:<22} {row['uses']:>7} {unit}{win}  score "
+                    f"    {row.get('label') or row['name']:<{name_w}} {row['uses']:>7} "
+                    f"{unit}{win}  score "
                     f"{row['score_mean']:6.2f} {spread}"
                     + (f"  {_flag_label(group, row['flag'], n == 1)}" if row["flag"] else ""))
     rules = [r for r in fnd.get("rules") or [] if r["games"]]

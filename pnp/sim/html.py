@@ -24,10 +24,11 @@ import importlib.util
 import math
 from html import escape
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from pnp.sim.findings import (LIFT, fired_share, group_average_text, interval_text,
                               otherwise_note)
+from pnp.sim.report import param_value, params_text
 from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, paired_text, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
 from pnp.webfont import FAMILY, cmap
@@ -122,6 +123,41 @@ def _nice(x: float) -> float:
     return 10 * power
 
 
+#: Width of one character of a 13 px axis label, as a share of the font size:
+#: generous for digits, signs and % in the page's sans-serif (about 0.55 em),
+#: so an estimate never lets two labels touch.
+CHAR_EM = 0.62
+#: Least clear space between two axis labels, in pixels.
+LABEL_GAP = 6.0
+
+
+def axis_ticks(lo: float, hi: float, width: float, text: Callable[[float], str],
+               font_px: float = 13.0) -> list[float]:
+    """The ticks of a horizontal axis from ``lo`` to ``hi`` drawn ``width`` pixels wide.
+
+    Candidates, most useful first: 0 (when the axis crosses it) and the two
+    ends, else the ends and the middle. Each is kept only when its label,
+    centred on it and as wide as ``text(value)`` estimates
+    (:data:`CHAR_EM`), stays :data:`LABEL_GAP` clear of every label already
+    kept: "-0.20" and "0.00" 8 px apart printed as "-0.20.00". Returned in
+    axis order.
+    """
+    span = hi - lo
+    if span <= 0:
+        return [lo]
+    if lo < 0 < hi:
+        wanted = [0.0, hi, lo]
+    else:
+        wanted = [lo, hi, lo + span / 2]
+    kept: list[tuple[float, float, float]] = []   # (value, centre px, half width px)
+    for v in wanted:
+        centre = (v - lo) / span * width
+        half = len(text(v)) * CHAR_EM * font_px / 2
+        if all(abs(centre - c) >= half + h + LABEL_GAP for _, c, h in kept):
+            kept.append((v, centre, half))
+    return sorted(v for v, _, _ in kept)
+
+
 def bar_chart(rows: Sequence[tuple[str, float, float | None, float | None]], *,
               pct: bool = True,
               ref: float | None = None, ref_label: str = "", flags: Sequence[str] = (),
@@ -186,8 +222,7 @@ def bar_chart(rows: Sequence[tuple[str, float, float | None, float | None]], *,
         out.append(f'<text x="{x(ref):.1f}" y="{top - 8}" text-anchor="middle" '
                    f'font-size="13" fill="{REF}">{escape(ref_label)}</text>')
     axis_y = top + row_h * len(rows) + 16
-    ticks = (lo, 0.0, hi) if lo < 0 < hi else (lo, lo + span / 2, hi)
-    for v in ticks:
+    for v in axis_ticks(lo, hi, plot_w, lambda t: _fmt(t, pct, diff)):
         out.append(f'<text x="{x(v):.1f}" y="{axis_y}" text-anchor="middle" font-size="13" '
                    f'fill="{MUTED}">{_fmt(v, pct, diff)}</text>')
     out.append("</svg>")
@@ -389,7 +424,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     meta = (f"{cfg['players']} player{'s' if cfg['players'] != 1 else ''}, {cfg['games']} "
             f"games, seed {cfg['seed']}, bots "
             f"{','.join(cfg['bots'])}; parameters "
-            + (", ".join(f"{k}={v}" for k, v in g["params"].items()) or "defaults")
+            + params_text(g["params"])
             + ". Intervals are 95%.")
     sections = []
     said = (rep.get("findings") or {}).get("sentences") or []
@@ -452,7 +487,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
         shown = items if len(items) <= 24 else items[:12] + items[-12:]
         solo = n == 1
         chart = bar_chart(
-            [(r["name"], r["score_mean"] if solo else r["win_share"],
+            [(r.get("label") or r["name"], r["score_mean"] if solo else r["win_share"],
               r["score_ci_low"] if solo else r["ci_low"],
               r["score_ci_high"] if solo else r["ci_high"]) for r in shown],
             pct=not solo,
@@ -577,7 +612,7 @@ def _figure_series(rows: Sequence[dict[str, Any]]) -> list[tuple[str, list[dict[
 
 def _variant_failures(rows: Sequence[dict[str, Any]]) -> str:
     """A warning naming the variants in which some games failed ("" when none did)."""
-    bad = [", ".join(f"{k}={v}" for k, v in r["values"].items()) or "the rules as given"
+    bad = [params_text(r["values"]) if r["values"] else "the rules as given"
            for r in rows if not r.get("ok", True)]
     if not bad:
         return ""
@@ -603,7 +638,7 @@ def sweep_page(doc: dict[str, Any]) -> str:
     """Sweep curves: every key figure against the swept values, with intervals."""
     rows = doc["rows"]
     # One swept parameter: its name is the axis title, so the ticks are just values.
-    xs = [" ".join(str(v) if len(doc["swept"]) == 1 else f"{k}={v}"
+    xs = [" ".join(param_value(v) if len(doc["swept"]) == 1 else f"{k}={param_value(v)}"
                    for k, v in r["values"].items()) for r in rows]
     sections = []
     unit = doc.get("length_unit") or "turns"
@@ -623,7 +658,7 @@ def sweep_page(doc: dict[str, Any]) -> str:
                     f"{_fmt(d['high'], rate, True)})")
         sections.append(_section("Paired differences against the first row", _table(
             ["values"] + [outcome_label(n, doc["bots"], unit) for n in names],
-            [(" ".join(f"{k}={v}" for k, v in r["values"].items()),
+            [(params_text(r["values"], " "),
               *(cell(r["paired"]["differences"][n], n.startswith("win_")) for n in names))
              for r in paired]),
             "" if doc["players"] == 1 else
@@ -641,7 +676,7 @@ def compare_page(doc: dict[str, Any]) -> str:
     solo = doc["players"] == 1
     unit = doc.get("length_unit") or "turns"
     for row in doc["rows"][1:]:
-        label = ", ".join(f"{k}={v}" for k, v in row["values"].items())
+        label = params_text(row["values"])
         diffs = row["paired"]["differences"]
         outcomes = shown_outcomes(diffs, doc["players"], doc["bots"])
         # The numbers behind the bars, as the text report gives them: base and

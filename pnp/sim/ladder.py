@@ -21,7 +21,7 @@ from pnp.games.search import SearchBot
 from pnp.games.stats import GameStats
 from pnp.intervals import ratio_mean_interval, share_over_games, t_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
-from pnp.sim.findings import figure_dict, interval_text, no_spread
+from pnp.sim.findings import OPEN_RANGE, clipped, figure_dict, interval_text, no_spread
 from pnp.sim.paired import paired_text
 from pnp.sim.sweep import is_rate
 
@@ -78,6 +78,8 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
             # one game or every game alike: no score interval (interval_text)
             alike = g < 2 or no_spread(mean, sd, len(t.score_hist[0]))
             mlo, mhi = (None, None) if alike else (tlo, thi)
+        # a mean score's interval cut to what a score can be (VP never below 0)
+        mlo, mhi = clipped(mlo, mhi, getattr(t.stats, "score_range", None) or OPEN_RANGE)
         rung: dict[str, Any] = {
             "bot": name, "budget": int(name.partition(":")[2] or 0), "seat_games": g,
             "score_mean": round(mean, 6),

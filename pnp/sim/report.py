@@ -18,11 +18,13 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import (chi_square_uniform, ratio_mean_interval, share_over_games,
+from pnp.intervals import (chi_square_uniform, clip_to_range, ratio_mean_interval,
+                           share_over_games,
                            t_interval, wilson_interval)
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
-from pnp.sim.findings import (card_table, drama_figures, fired_share, format_findings,
+from pnp.sim.findings import (OPEN_RANGE, ScoreRange, card_table, clipped, drama_figures,
+                              fired_share, format_findings,
                               interval_text, no_spread, rule_table, sentences)
 from pnp.sim.runner import SimResult
 
@@ -122,11 +124,14 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
                   "mean": _r(mean_len),
                   "histogram": {str(k): v for k, v in sorted(lengths.items())}}
 
+    # the values a score can take (the game's stats say; VP are never negative)
+    bounds = getattr(t.stats, "score_range", None) or OPEN_RANGE
     rules_credit = [_credit(t.wins[s]) for s in range(n)]
     split_credit = [_credit(t.top[s]) for s in range(n)]
     seats = []
     for s in range(n):
         mean, sd, lo, hi = t_interval(t.score_sum[s], t.score_sq[s], m)
+        lo, hi = clip_to_range(lo, hi, *bounds)
         # one game, or every game the same score: no interval (interval_text says why)
         spread = m >= 2 and not no_spread(mean, sd, len(t.score_hist[s]))
         share = rules_credit[s] / m if m else 0.0
@@ -171,7 +176,8 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
     kinds = {k: t.failure_kinds.get(k, 0) for k in ("invariant", "error", "step_cap")}
     length_sum = sum(k * v for k, v in lengths.items())
     findings: dict[str, Any] = {
-        "cards": card_table(t.cards, n, t.card_groups),
+        "cards": card_table(t.cards, n, t.card_groups, bounds,
+                            getattr(t.stats, "card_label", None)),
         "rules": rule_table(result.event_names, t.events, t.event_games, m, t.margin_sum,
                             length_sum, t.best_sum,
                             squares=(sum(k * k * v for k, v in lengths.items()), t.margin_sq,
@@ -206,7 +212,7 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
                  "top_score_tie_rate": _r(t.top_ties / m) if m else None},
         "winner_margin_mean": _r(margin_mean) if margin_mean is not None else None,
         "events": events,
-        "bots": _bot_stats(t) if mixed(result.bots) else None,
+        "bots": _bot_stats(t, bounds) if mixed(result.bots) else None,
         "game_figures": figures,
         "failures": [{"kind": f.kind, "game_index": f.game_index, "seed": f.seed,
                       "deal_seed": f.deal_seed, "seats": list(f.seats),
@@ -224,7 +230,7 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
     return rep
 
 
-def _bot_stats(t: Aggregate) -> dict[str, Any]:
+def _bot_stats(t: Aggregate, bounds: ScoreRange = OPEN_RANGE) -> dict[str, Any]:
     """Win share per bot (per seat-game) and pairwise head-to-head results.
 
     Head-to-head A vs B: over every pair of seats (A's, B's) in the same game,
@@ -243,6 +249,7 @@ def _bot_stats(t: Aggregate) -> dict[str, Any]:
         low, high = share_over_games(credit, g, int(games))
         ssum = t.bot_score.get(b, [0.0, 0.0])[0]
         mean, slo, shi = ratio_mean_interval(ssum, g, int(games), seats_sq, sum_sq, cross)
+        slo, shi = clipped(slo, shi, bounds)
         win[b] = {"seat_games": g, "games": int(games), "win_share": _r(share),
                   "ci_low": _r(low), "ci_high": _r(high), "score_mean": _r(mean),
                   "score_ci_low": None if slo is None else _r(slo),
@@ -254,6 +261,33 @@ def _bot_stats(t: Aggregate) -> dict[str, Any]:
             "interval_method": BOT_INTERVAL_METHOD,
             "head_to_head_method": "share of seat pairs finishing ahead "
                                    "(winner first, then return; equal = half)"}
+
+
+def param_value(value: Any) -> str:
+    """A rule parameter's value as the command line takes it (``yes``/``no``, not ``True``).
+
+    ``--param all_in=yes`` is how a designer sets it; a report that echoes
+    ``all_in=True`` suggests a spelling of its own (pnp.games.api.Param.parse
+    takes both).
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def params_text(params: dict[str, Any], sep: str = ", ") -> str:
+    """``all_in=yes, end_deck_size=7``; an empty value is named, not printed as ``story=``.
+
+    A text parameter left empty means "the game's default" (Undecim's
+    ``story``: the season-1 cards), so it is said that way after the set
+    ones; no parameters at all read ``defaults``.
+    """
+    given = [f"{k}={param_value(v)}" for k, v in params.items() if str(v).strip()]
+    unset = [k for k, v in params.items() if not str(v).strip()]
+    text = sep.join(given)
+    if unset:
+        text += ("; " if text else "") + f"{', '.join(unset)} not set (the game's default)"
+    return text or "defaults"
 
 
 def _pct(x: float | None) -> str:
@@ -281,7 +315,7 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
     cfg, comp = rep["config"], rep["completion"]
     g = rep["game"]
     out: list[str] = []
-    params = ", ".join(f"{k}={v}" for k, v in g["params"].items()) or "defaults"
+    params = params_text(g["params"])
     out.append(f"{g['title']} ({g['slug']}): {cfg['players']} player"
                f"{'s' if cfg['players'] != 1 else ''}, {cfg['games']} games, seed "
                f"{cfg['seed']}, bots {','.join(cfg['bots'])}"

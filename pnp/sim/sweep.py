@@ -14,8 +14,10 @@ from decimal import Decimal, InvalidOperation
 from typing import Any, Sequence
 
 from pnp.errors import PnpError
-from pnp.intervals import t_interval, wilson_interval
+from pnp.intervals import clip_to_range, t_interval, wilson_interval
+from pnp.sim.findings import figure_dict
 from pnp.sim.paired import outcome_label
+from pnp.sim.report import params_text
 from pnp.sim.runner import SimResult
 
 #: Key figures every game has (:func:`key_figures`); the rest are the game's own.
@@ -105,8 +107,28 @@ def variants(sweeps: Sequence[Sweep]) -> list[dict[str, str]]:
 
 
 def _fig(name: str, value: float, low: float, high: float) -> dict[str, Any]:
-    return {"name": name, "value": round(value, 6), "low": round(low, 6),
-            "high": round(high, 6)}
+    """One key figure for the JSON: ``low``/``high`` null when every game was alike.
+
+    A game's own mean over games that all gave one value comes back as
+    ``(v, v)``; written as numbers the sweep table printed "6.00 (6.00–6.00)",
+    which reads as certain (:func:`pnp.sim.findings.figure_dict`).
+    """
+    return figure_dict(name, value, low, high)
+
+
+def figure_cell(f: dict[str, Any]) -> str:
+    """A key figure as a sweep or comparison cell: ``24.1% (23.1–25.0)``, ``6.00 (6.00–7.10)``.
+
+    A figure without an interval (every game alike, :func:`_fig`) says
+    ``(all alike)``: the sweep table's note spells it out.
+    """
+    rate = is_rate(f["name"])
+    k = 100.0 if rate else 1.0
+    value = f"{k * f['value']:5.1f}%" if rate else f"{f['value']:6.2f}"
+    if f.get("low") is None or f.get("high") is None:
+        return f"{value} (all alike)"
+    digits = ".1f" if rate else ".2f"
+    return f"{value} ({k * f['low']:{digits}}–{k * f['high']:{digits}})"
 
 
 def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, float, float]]
@@ -120,7 +142,7 @@ def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, floa
     sq = sum(k * k * v for k, v in t.lengths.items())
     if m:  # no finished game has no length (it printed 0.00 (0.00–0.00))
         mean, _sd, lo, hi = t_interval(total, sq, m)
-        rows.append(_fig("mean_turns", mean, lo, hi))
+        rows.append(_fig("mean_turns", mean, *clip_to_range(lo, hi, 0.0)))  # never < 0
     n = result.num_players
     if n > 1 and m:
         seat0 = sum(c / (k + 1) for k, c in enumerate(t.wins[0])) / m
@@ -143,7 +165,7 @@ def format_sweep(doc: dict[str, Any]) -> str:
            f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, "
            f"{doc['games']} games per value, seed {doc['seed']} (same deals for every value), "
            f"bots {','.join(doc['bots'])}"]
-    base = ", ".join(f"{k}={v}" for k, v in doc["fixed_params"].items())
+    base = params_text(doc["fixed_params"]) if doc["fixed_params"] else ""
     if base:
         out.append(f"Other parameters: {base}")
     out.append("")
@@ -152,41 +174,36 @@ def format_sweep(doc: dict[str, Any]) -> str:
     # Every figure any row has, in order: a variant whose games all failed has
     # fewer, and its missing cells show "—" (the columns shifted under row 0's).
     names = list(dict.fromkeys(f["name"] for r in doc["rows"] for f in r["figures"]))
-    key_w = max(len(" ".join(f"{k}={v}" for k, v in r["values"].items())) for r in doc["rows"])
+    key_w = max(len(params_text(r["values"], " ")) for r in doc["rows"])
     key_w = max(key_w, 5)
     unit = doc.get("length_unit") or "turns"
     head = "  " + "value".ljust(key_w) + "".join(f"  {figure_label(n, unit):>24}"
                                                  for n in names)
     out.append(head)
     for r in doc["rows"]:
-        key = " ".join(f"{k}={v}" for k, v in r["values"].items())
+        key = params_text(r["values"], " ")
         cells = []
         have = {f["name"]: f for f in r["figures"]}
         for name in names:
             f = have.get(name)
-            if f is None:
-                cells.append("—")
-            elif is_rate(name):
-                cells.append(f"{100 * f['value']:5.1f}% ({100 * f['low']:4.1f}–"
-                             f"{100 * f['high']:4.1f})")
-            else:
-                cells.append(f"{f['value']:6.2f} ({f['low']:.2f}–{f['high']:.2f})")
+            cells.append("—" if f is None else figure_cell(f))
         flag = "" if r["ok"] else "  FAILURES"
         out.append("  " + key.ljust(key_w) + "".join(f"  {c:>24}" for c in cells) + flag)
     out.append("")
     out.append("Figures are rates with 95% Wilson intervals, or means with 95% Student t "
-               "intervals (names starting with mean_).")
+               "intervals (names starting with mean_), cut to the values a figure can take; "
+               "(all alike): every game gave the same value, so there is no interval.")
     paired = [r for r in doc["rows"] if r.get("paired")]
     if paired:
         solo = doc["players"] == 1
         names = ["turns", "score_seat0"] if solo else ["turns", "winner_margin", "win_seat0"]
-        first = " ".join(f"{k}={v}" for k, v in doc["rows"][0]["values"].items())
+        first = params_text(doc["rows"][0]["values"], " ")
         out.append("")
         out.append(f"Paired differences against {first} (the same deals; 95% intervals):")
         out.append("  " + "value".ljust(key_w) + "".join(
             f"  {outcome_label(n, doc['bots'], unit):>26}" for n in names))
         for r in paired:
-            key = " ".join(f"{k}={v}" for k, v in r["values"].items())
+            key = params_text(r["values"], " ")
             cells = []
             for n in names:
                 d = r["paired"]["differences"][n]

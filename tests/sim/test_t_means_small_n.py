@@ -78,7 +78,8 @@ def test_sweep_mean_length_is_student_t() -> None:
 
 
 def test_drama_lead_changes_are_student_t() -> None:
-    """Lead changes 0 and 2 in 2 games: mean 1, sd √2, ± 12.706205·√2/√2 = ± 12.706205."""
+    """Lead changes 0 and 2 in 2 games: mean 1, sd √2, ± 12.706205·√2/√2 = ± 12.706205,
+    the low end cut at 0 (a count of lead changes cannot be negative)."""
     d = drama_figures([2, 0, 2, 4])
     assert d is not None
-    assert (d["lead_changes_ci_low"], d["lead_changes_ci_high"]) == (-11.706205, 13.706205)
+    assert (d["lead_changes_ci_low"], d["lead_changes_ci_high"]) == (0.0, 13.706205)

@@ -7,7 +7,8 @@ Hook behind the card- and rule-level findings (:mod:`pnp.sim.findings`):
 bosses it took (``took:♥K``) and the rules it met (``rule:mulligan``,
 ``rule:spade ace``, ``rule:reroll won``); a solo game is judged on its mean
 return (bosses taken). There is no ``standing`` hook: drama needs rivals.
-Rates carry 95 % Wilson intervals, means a normal-approximation interval.
+Rates carry 95 % Wilson intervals, means a Student t interval cut to the values
+they can take (0 … the bosses or the starting HP).
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from pnp.games.episode2.engine import (EV_MULLIGAN, EV_REROLL_WIN, EV_SPADE_ACE,
 from pnp.games.episode2.scoring import (CAUSE_NAMES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
                                         NORMAL_CLEAR, RETREAT, RUN_END_LOST, TRUE_END)
 from pnp.games.stats import GameStats, KeyFigure, span_text
-from pnp.intervals import mean_interval, wilson_interval
+from pnp.intervals import clip_to_range, mean_interval, wilson_interval
 
 #: Outcomes reported, in order (ruling E6).
 OUTCOMES: tuple[tuple[int, str], ...] = ((TRUE_END, "true_end"),
@@ -36,9 +37,16 @@ def _rate(count: int, n: int) -> dict[str, float | int]:
             "high": round(high, 6)}
 
 
-def _mean(total: float, total_sq: float, n: int) -> dict[str, float]:
-    """``{mean, sd, low, high}`` (95 % normal interval)."""
+def _mean(total: float, total_sq: float, n: int, top: float | None = None
+          ) -> dict[str, float]:
+    """``{mean, sd, low, high}``: the Student t 95 % interval, cut to 0 … ``top``.
+
+    Spoils and HP are counts, never below 0 nor above the bosses or the
+    starting HP: two runs of 0 and 2 spoils gave (-0.18–2.18)
+    (:func:`pnp.intervals.clip_to_range`).
+    """
     mean, sd, low, high = mean_interval(total, total_sq, n)
+    low, high = clip_to_range(low, high, 0.0, top)
     return {"mean": round(mean, 6), "sd": round(sd, 6), "low": round(low, 6),
             "high": round(high, 6)}
 
@@ -48,7 +56,7 @@ def _hist_mean(hist: Sequence[int]) -> dict[str, float]:
     n = sum(hist)
     total = sum(i * c for i, c in enumerate(hist))
     total_sq = sum(i * i * c for i, c in enumerate(hist))
-    return _mean(total, total_sq, n)
+    return _mean(total, total_sq, n, float(len(hist) - 1))
 
 
 class Episode2Stats(GameStats):
@@ -72,6 +80,10 @@ class Episode2Stats(GameStats):
         self.retreat_spoils = [0] * (game.num_bosses + 1)
         self.retreat_attacks = 0
         self.names = tuple(game.card_name(c) for c in game.deck())
+        #: A run's score is the bosses it took, 0 … all of them: the reports
+        #: clip a mean's interval to that (pnp.sim.findings.clipped). The card
+        #: keys (♠7, ♥K) read the same in every language: no card_label.
+        self.score_range = (0.0, float(game.num_bosses))
 
     def add(self, state: State[Any], seats: Sequence[str]) -> None:
         """Count one finished run."""
@@ -185,10 +197,13 @@ class Episode2Stats(GameStats):
         def pct(x: float) -> str:
             return f"{100 * x:.1f} %"
 
+        # the interval sits right after the figure it belongs to: at the end of
+        # the sentence it read as if it covered the whole sentence
+        go = o["game_over"]
         out = [f"Of {n} runs, {pct(o['true_end']['rate'])} reach the true end, "
                f"{pct(o['normal_clear']['rate'])} clear normally and "
-               f"{pct(o['game_over']['rate'])} end in game over (95 % "
-               f"{pct(o['game_over']['low'])}–{pct(o['game_over']['high'])})."]
+               f"{pct(go['rate'])} (95 % {100 * go['low']:.1f}–{pct(go['high'])}) "
+               "end in game over."]
         if not o["true_end"]["count"]:
             bosses = len(self.spoils) - 1  # spoils are counted 0 … every boss
             out.append(f"No run defeated all {bosses} bosses (the true end, E6; at most "

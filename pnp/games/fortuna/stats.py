@@ -21,6 +21,7 @@ from pnp.intervals import wilson_interval
 
 from .codec import MAX_VALUE
 from .engine import FortunaGame, FortunaState
+from .labels import type_labels
 from .scoring import set_score
 
 
@@ -29,6 +30,9 @@ class FortunaStats(GameStats):
 
     title = "Fortuna figures"
     score_unit = "VP"
+    #: A seat's VP are never negative (sets score size × matches, F8): the
+    #: reports clip a mean's interval to this (pnp.sim.findings.clipped).
+    score_range = (0.0, None)
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty; keep the card names and icons (not the game: stats travel
@@ -36,6 +40,9 @@ class FortunaStats(GameStats):
         super().__init__(game, num_players)
         assert isinstance(game, FortunaGame)
         self.names = tuple(game.card_name(c) for c in game.deck())
+        #: ``played:5W`` → ``5 Wheat (5W)`` for the report (card_label)
+        self.labels = {f"played:{code}": label
+                       for code, label in type_labels(game.codec).items()}
         self.icons = game.card_icon
         self.n_icons = game.n_icons
         self.goddess = game.goddess
@@ -125,6 +132,10 @@ class FortunaStats(GameStats):
                 keys.append("rule:no set")
             out.append(keys)
         return out
+
+    def card_label(self, key: str) -> str | None:
+        """The report's name for a card key (``played:5W`` → ``5 Wheat (5W)``), else None."""
+        return self.labels.get(key)
 
     def standing(self, state: State[Any]) -> list[float]:
         """VP of the sets on the table now (ruling F8)."""

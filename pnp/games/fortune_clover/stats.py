@@ -61,6 +61,8 @@ class FortuneCloverStats(GameStats):
 
     title = "Fortune Clover figures"
     score_unit = "chips"
+    #: Chips are counted, never owed: the reports clip a mean's interval at 0.
+    score_range = (0.0, None)
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Keep the Fortune cards' ids, names and reward tables at ``num_players``."""
@@ -68,6 +70,10 @@ class FortuneCloverStats(GameStats):
         assert isinstance(game, FortuneCloverGame)
         self.ids = list(game.fortune_ids)
         self.names = [f.name for f in game.fortunes]
+        #: ``paid by:Black Cat`` → ``Black Cat (F08)``: the card's id as printed
+        #: in its corner, to find it in the deck (card_label)
+        self.labels = {f"paid by:{name}": f"{name} ({fid})"
+                       for name, fid in zip(self.names, self.ids)}
         self.rewards = [f.rewards[num_players] for f in game.fortunes]
         self.cards = {fid: _CardCounts(num_players) for fid in dict.fromkeys(self.ids)}
         self.games = 0
@@ -195,6 +201,10 @@ class FortuneCloverStats(GameStats):
             if y:
                 out[seat].append("rule:yellow returned")  # ruling C8
         return out
+
+    def card_label(self, key: str) -> str | None:
+        """The report's name for a Fortune card key (``Black Cat (F08)``), else None."""
+        return self.labels.get(key)
 
     def standing(self, state: State[Any]) -> list[float]:
         """Chips held so far (yellow and white)."""

@@ -18,10 +18,11 @@ from typing import Any, Sequence
 
 from pnp.games.api import Game, State
 from pnp.games.stats import GameStats, KeyFigure, span_text
-from pnp.intervals import mean_interval
+from pnp.intervals import clip_to_range, mean_interval
 
 from .codec import MAX_SET
 from .engine import NinePeakGame, NinePeakState
+from .labels import type_labels
 
 
 class NinePeakStats(GameStats):
@@ -35,6 +36,9 @@ class NinePeakStats(GameStats):
         super().__init__(game, num_players)
         assert isinstance(game, NinePeakGame)
         self.codes = tuple(game.card_name(c) for c in game.deck())
+        #: ``played:5S`` → ``5 silk hat (5S)`` for the report (card_label)
+        self.labels = {f"played:{code}": label for code, label in type_labels(
+            game.type_code, game.type_number, game.type_suit, game.type_color).items()}
         self.games = 0
         #: Per set size 1..MAX_SET (index size − 1): [sets, points summed].
         self.by_size = [[0, 0] for _ in range(MAX_SET)]
@@ -68,6 +72,7 @@ class NinePeakStats(GameStats):
         """Sets per game and mean points per size; peak-pile cards per game."""
         g = self.games or 1
         mean, _sd, low, high = mean_interval(self.pile_sum, self.pile_sq, self.games)
+        low, high = clip_to_range(low, high, 0.0)    # a count of cards
         return {
             "games": self.games,
             "sets_by_size": {str(k + 1): {"per_game": round(n / g, 6),
@@ -111,6 +116,10 @@ class NinePeakStats(GameStats):
                 keys.append("rule:cards left in hand")  # ruling N6: −1 each
             out.append(keys)
         return out
+
+    def card_label(self, key: str) -> str | None:
+        """The report's name for a card key (``played:5S`` → ``5 silk hat (5S)``), else None."""
+        return self.labels.get(key)
 
     def standing(self, state: State[Any]) -> list[float]:
         """Set values plus peak-pile cards so far (cards in hand not yet counted)."""

@@ -33,10 +33,11 @@ from typing import Any, Sequence
 
 from pnp.games.api import Game, State
 from pnp.games.stats import GameStats, KeyFigure, span_text
-from pnp.intervals import t_interval, wilson_interval
+from pnp.intervals import clip_to_range, t_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
                      UndecimGame, UndecimState)
+from .labels import kind_labels
 
 #: Report order of the VP sources.
 SOURCES = ("round_lands", "final_lands", "settlements", "gold", "enemies", "scenarios",
@@ -56,11 +57,14 @@ def _mean(total: float, squares: float, n: int) -> dict[str, float]:
 
     :func:`pnp.intervals.t_interval` on n − 1 degrees of freedom: an action
     card played 4 times has t 3.18, not the normal 1.96 (which made its VP
-    interval 38 % too narrow). One play gives the mean itself.
+    interval 38 % too narrow). One play gives the mean itself. Every mean
+    here is of VP or of nights, never negative: the interval is cut at 0
+    (:func:`pnp.intervals.clip_to_range`).
     """
     if not n:
         return {"mean": 0.0, "low": 0.0, "high": 0.0, "n": 0}
     mean, _sd, low, high = t_interval(total, squares, n)
+    low, high = clip_to_range(low, high, 0.0)
     return {"mean": round(mean, 4), "low": round(low, 4), "high": round(high, 4), "n": n}
 
 
@@ -69,6 +73,8 @@ class UndecimStats(GameStats):
 
     title = "Undecim figures"
     score_unit = "VP"
+    #: VP are only ever gained (U4–U6): the reports clip a mean's interval at 0.
+    score_range = (0.0, None)
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty for ``num_players`` seats."""
@@ -79,6 +85,8 @@ class UndecimStats(GameStats):
         self.scen_ids = [s.id for s in game.scenarios]
         self.scen_names = [s.name_en for s in game.scenarios]
         self.kind_names = game.kind_names
+        #: ``settled:鉄`` → ``iron (鉄)`` for the English report (card_label)
+        self.labels = kind_labels(game.kind_names)
         self.n_lands = game.n_lands
         self.mat0 = game.MAT0
         self.gold = game.GOLD
@@ -256,6 +264,7 @@ class UndecimStats(GameStats):
                          "mean_round": round(mean_round, 3),
                          "split": _rate(self.split[i], got)}
         _m, _sd, nights_lo, nights_hi = t_interval(self.nights, self.nights_sq, self.games)
+        nights_lo, nights_hi = clip_to_range(nights_lo, nights_hi, 0.0)   # a count
         return {
             "games": self.games,
             "vp_by_seat": vp_by_seat,
@@ -364,6 +373,10 @@ class UndecimStats(GameStats):
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 
+    def card_label(self, key: str) -> str | None:
+        """The report's name for a land or material key (``settled:鉄`` → ``iron (鉄)``)."""
+        return self.labels.get(key)
+
     def card_uses(self, state: State[Any]) -> list[list[str]]:
         """Per seat: action cards played, scenarios achieved, main land, settled
         materials, largest settlement and the rules it used."""
@@ -431,15 +444,16 @@ class UndecimStats(GameStats):
             r = row["winner_wins_campaign"]
             s = row["season"]
             if r["low"] > fair:
+                # the interval right after its figure, not after the luck share
                 out.append(f"The winner of season {s} goes on to win the campaign in "
-                           f"{pct(r['rate'])} of campaigns ({pct(fair)} would be luck; 95 % "
-                           f"{pct(r['low'])}–{pct(r['high'])}): the starting VP by rank "
-                           "(U7a) carry a season's lead.")
+                           f"{pct(r['rate'])} (95 % {100 * r['low']:.1f}–{pct(r['high'])}) "
+                           f"of campaigns, where {pct(fair)} would be luck: the starting VP "
+                           "by rank (U7a) carry a season's lead.")
             elif r["high"] < fair:
                 out.append(f"The winner of season {s} wins the campaign in only "
-                           f"{pct(r['rate'])} of campaigns ({pct(fair)} would be luck; 95 % "
-                           f"{pct(r['low'])}–{pct(r['high'])}): a season's win does not "
-                           "carry over.")
+                           f"{pct(r['rate'])} (95 % {100 * r['low']:.1f}–{pct(r['high'])}) "
+                           f"of campaigns, where {pct(fair)} would be luck: a season's win "
+                           "does not carry over.")
         first, last = seasons[0]["vp"], seasons[-1]["vp"]
         if last["low"] > first["high"] or last["high"] < first["low"]:
             more = "more" if last["mean"] > first["mean"] else "less"

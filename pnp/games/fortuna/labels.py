@@ -1,0 +1,30 @@
+"""Designer-readable names of Fortuna's card keys in the (English) simulation report.
+
+The engine names a card type by number and icon letter (``5W``: ruling
+F1's icons, :data:`pnp.games.fortuna.codec.ICON_LETTERS`), short for the
+notation but easy to misread: W is 小麦, wheat, not the wheel (R, 車輪).
+The report shows ``5 Wheat (5W)``: the icon as the English rulebook names
+it, the code kept so a row can be matched with the notation.
+"""
+
+from __future__ import annotations
+
+from .codec import FortunaCodec
+
+#: English names of the printed icons, as rulebooks/fortuna.en.md calls them.
+ICON_EN: dict[str, str] = {"稲妻": "Lightning", "小麦": "Wheat", "兜": "Helmet",
+                           "車輪": "Wheel", "女神": "Goddess"}
+
+
+def type_labels(codec: FortunaCodec) -> dict[str, str]:
+    """Code → label for every card type: ``{"5W": "5 Wheat (5W)", …}``.
+
+    An icon the data adds beyond the printed five keeps its own name
+    (``5 星 (5星)``): there is no English name to give it.
+    """
+    out = {}
+    for t in range(codec.n_types):
+        code = codec.type_name(t)
+        icon = codec.icons[codec.type_icon[t]]
+        out[code] = f"{codec.type_number[t]} {ICON_EN.get(icon, icon)} ({code})"
+    return out
