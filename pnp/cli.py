@@ -346,7 +346,9 @@ def _missing_rules_text(skipped: Sequence[tuple[str, str]]) -> list[str]:
                    "URLs for local play).")
 @click.option("--list-presets", is_flag=True, help="List the print profiles and exit.")
 @click.option("--rulebook/--no-rulebook", default=True, show_default=True,
-              help="Also export each game's rulebook (A5 PDF; see `pnp rulebook`).")
+              help="Also export each game's rulebook as a PDF of pages half the first "
+                   "home-sheet preset's paper: A5 with A4, half-letter with Letter (A5 "
+                   "without one; see `pnp rulebook`).")
 @click.option("--bought/--no-bought", default=True, show_default=True,
               help="Also print what a player can buy (supply = \"buy\" in the manifest, "
                    "e.g. the standard deck of Fortune Clover and 第2話); with --no-bought, "
@@ -399,10 +401,14 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     total = count_faces(loaded, options)
     books = None
     if rulebook:
-        from pnp.rulebook.step import rulebook_step
+        from pnp.rulebook.step import BookOptions, rulebook_step
+
+        # half the sheets' paper (the profiles' [papers] table): Letter users get
+        # half-letter books, A4 users A5
+        book = BookOptions(paper=options.table().rulebook_paper(options.profiles()))
         # a game without (some of) its rules text yet gets the books it has text for
         books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir, jobs,
-                              skip_missing=True)
+                              book, skip_missing=True)
     # Temps a killed run left (it never got to rename them) go before we write.
     removed = sweep_stale_temps(out_dir, recursive=True)
     with recording_writes() as written:
@@ -684,11 +690,13 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
               "screen; md: Markdown with its pictures (repeatable) [default: pdf].")
 @click.option("--paper", type=click.Choice(["a5", "a4", "half-letter", "letter"],
                                            case_sensitive=False), default="a5",
-              show_default=True, help="Page size of the PDF.")
+              show_default=True, help="Page size of the PDF; with --imposition booklet, "
+              "a4 or a5 give A5 pages on A4 sheets, letter or half-letter give half-letter "
+              "pages on Letter sheets.")
 @click.option("--imposition", type=click.Choice(["none", "booklet"]), default="none",
               show_default=True, help="booklet: pad to a multiple of 4 pages and print two "
-              "pages a side for folding and stapling (A5 pages on A4 sheets, half-letter on "
-              "Letter); print double-sided, flip on the short edge.")
+              "pages a side for folding and stapling, on the --paper sheet (A5 pages on A4, "
+              "half-letter on Letter); print double-sided, flip on the short edge. PDF only.")
 @click.option("--designer", is_flag=True,
               help="Designer's edition: add the appendix of every ruling with its ID and mark "
               "the contents we designed as provisional.")
@@ -711,6 +719,7 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     rulebook.html and rulebook.md; English ones add -en (rulebook-en-a5.pdf).
     """
     from pnp.data import resolve_data_dir, resolve_slugs
+    from pnp.printing.papers import book_paper
     from pnp.rulebook.step import BookOptions, Slug, rulebook_step
     from pnp.rulebook.cli import FORMATS, export_rulebooks
     from pnp.rulebook.lang import LANGS
@@ -720,6 +729,13 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     chosen_langs = list(LANGS) if "all" in codes else list(dict.fromkeys(codes))
     names = list(formats) or ["pdf"]
     chosen_formats = list(FORMATS) if "all" in names else list(dict.fromkeys(names))
+    if imposition == "booklet" and "pdf" not in chosen_formats:
+        # an option that would do nothing is refused, as --paper with --preset is
+        raise PnpError(f"--imposition booklet imposes the PDF's pages; --format "
+                       f"{' '.join(chosen_formats)} has none: add --format pdf or drop "
+                       "--imposition")
+    # a booklet on A4 sheets has A5 pages (its files are named after the page)
+    paper = book_paper(paper, imposition)
     slugs = [Slug(s) for s in resolve_slugs(resolve_data_dir(data_dir), list(games))]
     # PDFs through the rulebook cache, the ones not kept typeset in worker processes
     books = rulebook_step(out_dir, data_dir, templates_dir, jobs,

@@ -16,7 +16,11 @@ PRINTER_MARGIN: float = mm(5)
 #: ``profiles.toml`` (the one list of papers; the CLI's choices come from it).
 PAPER_SIZES: dict[str, tuple[float, float]] = {
     key: (p.width, p.height) for key, p in builtin_profiles().papers.items()}
-_PAPER_NAMES: dict[str, str] = {key: p.name for key, p in builtin_profiles().papers.items()}
+PAPER_NAMES: dict[str, str] = {key: p.name for key, p in builtin_profiles().papers.items()}
+#: The paper each paper folds in half into (``a4`` -> ``a5``, ``letter`` ->
+#: ``half-letter``): a booklet's page on that sheet, a build's rulebook page.
+PAPER_HALVES: dict[str, str] = {key: p.half for key, p in builtin_profiles().papers.items()
+                                if p.half is not None}
 
 ORIENTATIONS = ("portrait", "landscape")
 
@@ -58,9 +62,25 @@ def get_paper(name: str | Paper, orientation: str = "portrait") -> Paper:
         key = str(name).strip().lower()
         if key not in PAPER_SIZES:
             raise PnpError(f"unknown paper {name!r}: expected one of "
-                           f"{', '.join(sorted(_PAPER_NAMES.values()))}")
+                           f"{', '.join(sorted(PAPER_NAMES.values()))}")
         w, h = PAPER_SIZES[key]
-        paper = Paper(_PAPER_NAMES[key], w, h)
+        paper = Paper(PAPER_NAMES[key], w, h)
     if paper.orientation != orientation:
         paper = paper.rotated()
     return paper
+
+
+def book_paper(paper: str, imposition: str = "none") -> str:
+    """Return the page size (a ``[papers]`` key) of a rulebook asked for on ``paper``.
+
+    A booklet is printed on the paper the user names: ``a4`` gives A5 pages
+    two-up on A4 sheets, ``letter`` half-letter pages on Letter (the
+    ``half`` column, :data:`PAPER_HALVES`); a page size (``a5``,
+    ``half-letter``) stays and goes on the sheet it is half of. Without a
+    booklet, ``paper`` is the page. Names are lower-cased; an unknown one
+    passes through for the rulebook's own one-line error.
+    """
+    key = str(paper).strip().lower()
+    if imposition == "booklet":
+        return PAPER_HALVES.get(key, key)
+    return key

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.fileio import read_user_file
@@ -38,6 +38,8 @@ _NAME = re.compile(r"^[a-z0-9][a-z0-9-]*$")
 #: Page boxes each output can write: "paper" (every box = the sheet), "trim"
 #: (TrimBox = the card, BleedBox = CropBox = MediaBox = trim + bleed).
 PAGE_BOXES = {"sheets": ("paper",), "card-pdf": ("trim",)}
+#: Rulebook page size of a build without a home-sheet profile (a ``[papers]`` key).
+DEFAULT_RULEBOOK_PAPER = "a5"
 _COMMON = {"summary", "output", "kinds", "source", "colour", "folder"}
 _KEYS: dict[str, set[str]] = {
     "sheets": _COMMON | {"paper", "layout", "file", "priority", "bleed", "min_bleed",
@@ -57,6 +59,8 @@ class PaperSize:
     name: str
     width: float
     height: float
+    #: The paper this one folds in half into (``a4`` -> ``a5``), if any.
+    half: str | None = None
 
 
 @dataclass(frozen=True)
@@ -173,6 +177,21 @@ class ProfileTable:
             raise PnpError(f"unknown paper {key!r}: expected one of {', '.join(self.papers)}")
         return self.papers[k]
 
+    def rulebook_paper(self, profiles: Sequence[Profile]) -> str:
+        """Return the rulebook page size for a build of ``profiles``: the first sheet paper's half.
+
+        A build on A4 sheets writes A5 rulebooks, on Letter half-letter ones
+        (the ``half`` column of ``[papers]``), so a book folds from the
+        paper the user has; a build with no home-sheet profile, or whose
+        paper has no half, writes :data:`DEFAULT_RULEBOOK_PAPER`.
+        """
+        for profile in profiles:
+            if profile.output == "sheets" and profile.paper:
+                half = self.paper(profile.paper).half
+                if half is not None:
+                    return half
+        return DEFAULT_RULEBOOK_PAPER
+
     def sheet_profile(self, paper: str, layout: str) -> Profile:
         """Return the home-sheet profile for ``paper`` and ``layout`` (the old flags).
 
@@ -280,7 +299,11 @@ def _papers(raw: Any, origin: str) -> dict[str, PaperSize]:
         if not isinstance(spec, dict):
             raise row.fail("expected { name = ..., size = ... }")
         w, h = _size(row, row.text("size"), "size")
-        out[key.lower()] = PaperSize(key.lower(), row.text("name", key), min(w, h), max(w, h))
+        half = spec.get("half")
+        if half is not None and not isinstance(half, str):
+            raise row.fail(f"half: expected a paper name, found {half!r}")
+        out[key.lower()] = PaperSize(key.lower(), row.text("name", key), min(w, h), max(w, h),
+                                     half.lower() if half else None)
     return out
 
 
@@ -384,6 +407,10 @@ def parse_table(text: str, origin: str, base: ProfileTable | None = None) -> Pro
     papers.update(_papers(raw.get("papers", {}), origin))
     if not papers:
         raise PnpError(f"{origin}: no [papers] table")
+    for paper in papers.values():
+        if paper.half is not None and paper.half not in papers:
+            raise PnpError(f"{origin}: papers.{paper.key}: half: expected one of "
+                           f"{', '.join(papers)}, found {paper.half!r}")
     profiles = dict(base.profiles) if base else {}
     rows = raw.get("profiles", {})
     if not isinstance(rows, dict):

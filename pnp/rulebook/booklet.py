@@ -21,6 +21,8 @@ from typing import cast
 import pikepdf
 from pikepdf import Array, Dictionary, Name, Pdf
 
+from pnp.printing.papers import PAPER_HALVES, PAPER_SIZES
+
 
 def booklet_order(pages: int) -> list[tuple[int, int]]:
     """(left, right) 1-based page numbers per sheet side, for ``pages`` (a multiple of 4)."""
@@ -38,17 +40,21 @@ def padded_count(pages: int) -> int:
     return -(-pages // 4) * 4
 
 
-#: The sheet two pages of a size are printed on, landscape (A5 → A4, half letter → Letter).
+#: The sheet two pages of a size are printed on, landscape (A5 → A4, half letter →
+#: Letter), from the ``half`` column of the ``[papers]`` table (profiles.toml).
 SHEETS: dict[tuple[int, int], tuple[float, float]] = {
-    (420, 595): (841.89, 595.28),      # A5 pages on A4
-    (396, 612): (792.0, 612.0),        # half-letter pages on US Letter
-    (595, 842): (1190.55, 841.89),     # A4 pages on A3
-    (612, 792): (1224.0, 792.0),       # Letter pages on Tabloid
-}
+    (round(PAPER_SIZES[page][0]), round(PAPER_SIZES[page][1])):
+        (PAPER_SIZES[sheet][1], PAPER_SIZES[sheet][0])
+    for sheet, page in PAPER_HALVES.items()}
 
 
 def sheet_size(page_size: tuple[float, float]) -> tuple[float, float]:
-    """The landscape sheet for two pages side by side (a standard size where there is one)."""
+    """The landscape sheet for two pages side by side: the paper they are half of.
+
+    A page size no paper is the half of (only a library caller can ask:
+    ``pnp rulebook`` turns ``--paper a4`` into A5 pages, :func:`pnp.printing.papers.book_paper`)
+    goes on a sheet twice its width.
+    """
     width, height = page_size
     return SHEETS.get((round(width), round(height)), (2 * width, height))
 

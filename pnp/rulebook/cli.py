@@ -8,6 +8,7 @@ from typing import Callable, Sequence
 from pnp.data import resolve_data_dir, resolve_slugs
 from pnp.errors import PnpError
 from pnp.fileio import make_folder
+from pnp.printing.papers import book_paper
 from pnp.rulebook.lang import LANGS, check_lang
 from pnp.rulebook.sources import require_rulebook_source
 
@@ -63,6 +64,8 @@ def export_rulebooks(slugs: list[str], *, fmt: str | Sequence[str] = "pdf", pape
             raise PnpError(f"unknown rulebook format {name!r}: expected one of "
                            f"{', '.join(FORMATS)}")
     codes = [check_lang(code) for code in langs]
+    # a booklet on A4 is A5 pages: its files are named after the page, as the PDF's size
+    paper = book_paper(paper, imposition)
     games = resolve_slugs(root, slugs)
     # every rules text and target is checked before anything is written: a
     # game without one stops the run with one line, not after an empty folder

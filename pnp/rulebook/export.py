@@ -23,6 +23,7 @@ from pnp.rulebook.context import CardArt
 from pnp.rulebook.lang import Lang, check_lang, load_lang
 from pnp.rulebook.markdown import (Block, Heading, Line, ListBlock, Note, Para, Picture,
                                    TableBlock, parse_markdown, ruling_tags)
+from pnp.printing.papers import book_paper
 from pnp.rulebook.pdf import BookMeta, Layout, get_paper, plain_text, render_pdf, write_atomic
 from pnp.rulebook.pictures import Scene
 from pnp.rulebook.placeholders import Book, expand
@@ -232,10 +233,12 @@ def export_rulebook(slug: str, out: Path, *, data_dir: Path | None = None, paper
     ``<slug>_rulebook.pdf`` inside it). ``paper`` is the page size (``a5``,
     ``a4``, ``half-letter``, ``letter``); ``imposition="booklet"`` pads to a
     multiple of 4 pages and imposes them two-up for saddle-stitching (A5
-    pages on A4 sheets, half-letter on Letter). The file is written
-    atomically, and identical input gives byte-identical output.
+    pages on A4 sheets, half-letter on Letter; ``paper`` may name the sheet:
+    ``a4`` gives that same A5 booklet, :func:`~pnp.printing.papers.book_paper`).
+    The file is written atomically, and identical input gives
+    byte-identical output.
     """
-    spec = get_paper(paper)
+    spec = get_paper(book_paper(paper, imposition))
     if imposition not in IMPOSITIONS:
         raise PnpError(f"unknown imposition {imposition!r}: expected one of "
                        f"{', '.join(IMPOSITIONS)}")

@@ -28,7 +28,6 @@ from typing import Any, Callable, Mapping
 
 from reportlab.lib import colors
 from reportlab.lib.enums import TA_CENTER, TA_LEFT, TA_RIGHT
-from reportlab.lib.pagesizes import A4, A5, LETTER
 from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.pdfgen.canvas import Canvas
@@ -41,6 +40,7 @@ from reportlab.platypus.tableofcontents import TableOfContents, drawPageNumbers
 
 from pnp.errors import PnpError
 from pnp.fileio import write_bytes_atomic
+from pnp.printing.papers import PAPER_NAMES, PAPER_SIZES
 from pnp.render import kinsoku, textlayout
 from pnp.render.fonts import (FONT_DISPLAY, FONT_JA, FONT_LATIN, canvas_kwargs, has_glyph,
                               register_fonts)
@@ -69,15 +69,24 @@ class PaperSpec:
     body: float       # body font size in points
 
 
-#: Half a US Letter sheet: the page of a Letter booklet.
-HALF_LETTER = (LETTER[1] / 2, LETTER[0])
+def _paper(key: str, margin_x: float, margin_top: float, margin_bottom: float,
+           body: float) -> PaperSpec:
+    """A rulebook paper: name and size from the ``[papers]`` table, typography from here."""
+    size = PAPER_SIZES[key]
+    return PaperSpec(PAPER_NAMES[key], size, margin_x, margin_top, margin_bottom, body)
 
+
+#: The rulebook's page sizes; names and sizes are the print profiles' ``[papers]``
+#: rows (pnp/printing/profiles.toml), the one table of papers.
 PAPERS: dict[str, PaperSpec] = {
-    "a5": PaperSpec("A5", A5, mm(14), mm(15), mm(16), 8.8),
-    "a4": PaperSpec("A4", A4, mm(22), mm(22), mm(22), 10.5),
-    "half-letter": PaperSpec("Half Letter", HALF_LETTER, mm(14), mm(15), mm(16), 8.8),
-    "letter": PaperSpec("Letter", LETTER, mm(22), mm(20), mm(20), 10.5),
+    "a5": _paper("a5", mm(14), mm(15), mm(16), 8.8),
+    "a4": _paper("a4", mm(22), mm(22), mm(22), 10.5),
+    "half-letter": _paper("half-letter", mm(14), mm(15), mm(16), 8.8),
+    "letter": _paper("letter", mm(22), mm(20), mm(20), 10.5),
 }
+
+#: Half a US Letter sheet: the page of a Letter booklet.
+HALF_LETTER = PAPERS["half-letter"].size
 
 
 def get_paper(name: str) -> PaperSpec:
