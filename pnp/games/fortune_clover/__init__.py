@@ -8,11 +8,24 @@ implemented: docs/rules/fortune_clover-engine.md.
 
 from pnp.games.registry import register_game
 
+from typing import TYPE_CHECKING
+
 from .bots import HeuristicBot
 from .engine import FortuneCloverGame, FortuneCloverObservation, FortuneCloverState
+from .fortunes import check_fortunes
 from .stats import FortuneCloverStats
 
-register_game(FortuneCloverGame, bots=(HeuristicBot,), stats=FortuneCloverStats)
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
+
+
+def check_data(data: "GameData") -> list[str]:
+    """Fortune card cells the engine cannot read and rewards beyond the chips (``pnp check``)."""
+    return check_fortunes(data, FortuneCloverGame.min_players, FortuneCloverGame.max_players)
+
+
+register_game(FortuneCloverGame, bots=(HeuristicBot,), stats=FortuneCloverStats,
+              check_data=check_data)
 
 __all__ = ["FortuneCloverGame", "FortuneCloverObservation", "FortuneCloverState",
            "HeuristicBot", "FortuneCloverStats"]

@@ -40,7 +40,7 @@ from . import notation
 if TYPE_CHECKING:
     from pnp.data.inventory import GameData
 from .codec import DISCARD_BASE, MAX_CARDS, PASS_BASE, PASS_STRIDE, action_text, text_action
-from .fortunes import RANKS, SUITS, FortuneCard, fortune_from_row
+from .fortunes import RANKS, SUITS, FortuneCard, read_fortunes
 from .scoring import deal_outcome, final_winners, yellow_return
 
 #: Suit index of clubs, the suit that may always follow (C4) and competes in every trick (C5).
@@ -261,9 +261,13 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
             for x in strength)
 
         fortune_path = self._table_path(data, "fortune")
-        self.fortunes: tuple[FortuneCard, ...] = tuple(
-            fortune_from_row(row, self.min_players, self.max_players, fortune_path)
-            for row in data.cards("fortune"))
+        data.component("fortune")     # no such component: the one-line error with a hint
+        fortunes, bad = read_fortunes(data, self.min_players, self.max_players)
+        if bad:
+            # every bad cell has its own line in `pnp check`; one is enough to stop here
+            more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+            raise PnpError(f"{bad[0]}{more}; run `pnp check {self.slug}` for the list")
+        self.fortunes: tuple[FortuneCard, ...] = fortunes
         self.deals: int = int(self.params["deals"])
         if len(self.fortunes) < self.deals:
             raise PnpError(f"fortune_clover: {self.deals} deals need {self.deals} Fortune "

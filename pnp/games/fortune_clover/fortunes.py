@@ -4,8 +4,12 @@ Both are defined in docs/design/fortune_clover.md; this module is their only
 reader. Parsing is pure (no engine, no files): :func:`parse_selector` turns a
 ``counts`` text into the set of (suit, rank) pairs it matches, and
 :func:`parse_reward` turns a ``reward_Np`` text into chips by place. Errors
-are one-line :class:`~pnp.errors.PnpError` messages naming the Fortune card
-id and the column, so a designer who mistypes a cell sees where at once.
+are one-line :class:`~pnp.errors.PnpError` messages naming the file and line
+of the row, the Fortune card id and the column, so a designer who mistypes a
+cell sees where at once. :func:`read_fortunes` reads a whole table and
+collects every such problem (one per bad cell) instead of stopping at the
+first; :func:`check_fortunes` adds the chip supply (ruling C6) and is what
+``pnp check`` runs.
 
 Selector grammar (``&`` binds tighter than ``|``; spaces are ignored)::
 
@@ -28,10 +32,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any, Mapping, NoReturn
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Mapping, NoReturn
 
 from pnp.errors import PnpError
+
+if TYPE_CHECKING:
+    from pnp.data.inventory import GameData
 
 #: Suit symbols in card-id order of the deck table; clubs are the special suit.
 SUITS: tuple[str, ...] = ("♠", "♥", "♦", "♣")
@@ -61,11 +68,13 @@ def _ordinal(place: int) -> str:
 class _SelectorParser:
     """Recursive-descent reader of one ``counts`` text."""
 
-    def __init__(self, text: str, card_id: str, path: Path | None) -> None:
+    def __init__(self, text: str, card_id: str, path: Path | None,
+                 line: int | None = None) -> None:
         """Tokenise ``text`` (raising on a character the language does not know)."""
         self.text = text
         self.card_id = card_id
         self.path = path
+        self.line = line
         self.tokens: list[tuple[str, str]] = []
         pos = 0
         stripped = text.rstrip()
@@ -81,7 +90,7 @@ class _SelectorParser:
     def fail(self, reason: str) -> NoReturn:
         """Raise the one-line error for this card's ``counts`` cell."""
         raise PnpError(f"Fortune card {self.card_id}, column counts: {reason} "
-                       f"in {self.text!r}", path=self.path)
+                       f"in {self.text!r}", path=self.path, line=self.line)
 
     def peek(self) -> tuple[str, str] | None:
         """The next token, or None at the end."""
@@ -156,10 +165,10 @@ class _SelectorParser:
         self.fail(f"unexpected {value!r}")
 
 
-def parse_selector(text: str, card_id: str = "?",
-                   path: Path | None = None) -> frozenset[tuple[str, str]]:
+def parse_selector(text: str, card_id: str = "?", path: Path | None = None,
+                   line: int | None = None) -> frozenset[tuple[str, str]]:
     """The (suit, rank) pairs the ``counts`` text of Fortune card ``card_id`` matches."""
-    return _SelectorParser(str(text), card_id, path).parse()
+    return _SelectorParser(str(text), card_id, path, line).parse()
 
 
 #: Chips of one place: (yellow, white); (0, 0) means the place pays nothing.
@@ -169,7 +178,7 @@ _ENTRY = re.compile(r"^\s*(\d+)(st|nd|rd|th)\s*:\s*(?:Y\s*(\d+))?\s*(?:W\s*(\d+)
 
 
 def parse_reward(text: str, num_players: int, card_id: str = "?", column: str = "",
-                 path: Path | None = None) -> tuple[Chips, ...]:
+                 path: Path | None = None, line: int | None = None) -> tuple[Chips, ...]:
     """Chips by place for ``num_players`` from a ``reward_Np`` text.
 
     Returns a tuple indexed by place (index 0 unused, places 1 … N); a place
@@ -179,7 +188,7 @@ def parse_reward(text: str, num_players: int, card_id: str = "?", column: str = 
 
     def fail(reason: str) -> NoReturn:
         raise PnpError(f"Fortune card {card_id}, column {column}: {reason} in {text!r}",
-                       path=path)
+                       path=path, line=line)
 
     table: list[Chips] = [(0, 0)] * (num_players + 1)
     if not str(text).strip():
@@ -227,26 +236,152 @@ class FortuneCard:
     rewards: tuple[tuple[Chips, ...], ...]
 
 
-def fortune_from_row(row: Mapping[str, Any], min_players: int, max_players: int,
-                     path: Path | None = None) -> FortuneCard:
-    """Parse one ``fortune.csv`` row (a mapping) into a :class:`FortuneCard`."""
+def _cell_problems(row: Mapping[str, Any], min_players: int, max_players: int,
+                   path: Path | None, line: int | None
+                   ) -> tuple[FortuneCard | None, list[PnpError]]:
+    """Parse one row cell by cell: the card (None if any cell is bad) and every bad cell."""
     get = row.__getitem__
     card_id = str(get("id"))
+    problems: list[PnpError] = []
     unit = str(get("unit"))
     if unit not in ("card", "trick"):
-        raise PnpError(f"Fortune card {card_id}, column unit: expected card or trick, "
-                       f"got {unit!r}", path=path)
-    matches = parse_selector(str(get("counts")), card_id, path)
+        problems.append(PnpError(f"Fortune card {card_id}, column unit: expected card or "
+                                 f"trick, got {unit!r}", path=path, line=line))
+    matches: frozenset[tuple[str, str]] = frozenset()
+    try:
+        matches = parse_selector(str(get("counts")), card_id, path, line)
+    except PnpError as exc:
+        problems.append(exc)
     rewards: list[tuple[Chips, ...]] = [() for _ in range(max_players + 1)]
     for n in range(min_players, max_players + 1):
         column = f"reward_{n}p"
         try:
             text = get(column)
         except KeyError:
-            raise PnpError(f"Fortune card {card_id}: no column {column}", path=path) from None
-        rewards[n] = parse_reward(str(text), n, card_id, column, path)
+            problems.append(PnpError(f"Fortune card {card_id}: no column {column}",
+                                     path=path, line=line))
+            continue
+        try:
+            rewards[n] = parse_reward(str(text), n, card_id, column, path, line)
+        except PnpError as exc:
+            problems.append(exc)
+    if problems:
+        return None, problems
     try:
         name = str(get("name_en"))
     except KeyError:
         name = str(get("name"))
-    return FortuneCard(card_id, name, unit, str(get("counts")), matches, tuple(rewards))
+    return FortuneCard(card_id, name, unit, str(get("counts")), matches,
+                       tuple(rewards)), []
+
+
+def fortune_from_row(row: Mapping[str, Any], min_players: int, max_players: int,
+                     path: Path | None = None, line: int | None = None) -> FortuneCard:
+    """Parse one ``fortune.csv`` row (a mapping) into a :class:`FortuneCard`.
+
+    Raises the first bad cell's error; :func:`read_fortunes` collects them all.
+    """
+    card, problems = _cell_problems(row, min_players, max_players, path, line)
+    if card is None:
+        raise problems[0]
+    return card
+
+
+def _table_path(data: "GameData", component: str) -> Path | None:
+    """The CSV of ``component`` as problem lines name it (None without a table)."""
+    comp = data.manifest.components.get(component)
+    if comp is None or comp.table is None:
+        return None
+    return data.manifest.game_dir / comp.table
+
+
+def read_fortunes(data: "GameData", min_players: int, max_players: int
+                  ) -> tuple[tuple[FortuneCard, ...], list[str]]:
+    """Every Fortune card of ``data`` (one per copy) and every bad cell, one line each.
+
+    A line reads ``<fortune.csv>:<line>: Fortune card F01, column reward_3p:
+    <what> in '<cell>'``, the way the data loader reports any other cell, and
+    the whole table is read, so one run lists every mistake. Cards with a bad
+    cell are left out of the tuple.
+    """
+    path = _table_path(data, "fortune")
+    cards: list[FortuneCard] = []
+    problems: list[str] = []
+    for row in data.rows.get("fortune", []):
+        card, bad = _cell_problems(row.values, min_players, max_players, path, row.line)
+        problems.extend(str(exc) for exc in bad)
+        if card is not None:
+            cards.extend([card] * row.qty)
+    return tuple(cards), problems
+
+
+#: The chips in the box when the data has no chips table (ruling C6: 10 yellow, 20 white).
+DEFAULT_SUPPLY: dict[str, int] = {"yellow": 10, "white": 20}
+
+
+def chip_supply(data: "GameData") -> dict[str, int]:
+    """Chips in the box by colour: the chips table's quantities, else ruling C6's figures."""
+    rows = data.rows.get("chips", [])
+    if not rows:
+        return dict(DEFAULT_SUPPLY)
+    supply = {"yellow": 0, "white": 0}
+    for row in rows:
+        colour = str(row.values.get("colour", ""))
+        if colour in supply:
+            supply[colour] += row.qty
+    return supply
+
+
+def supply_problems(data: "GameData", min_players: int, max_players: int) -> list[str]:
+    """Reward cells that pay more chips of a colour than the box holds (ruling C6).
+
+    A Fortune card is designed "within a supply of 10 yellow and 20 white"
+    (C6): what one deal pays at one player count, every place it lists
+    reached once (no ties), must come out of the box. So each ``reward_Np``
+    cell's yellow and white, summed over its places, may not exceed the
+    chips table's count of that colour; a single ``1st:Y10`` is fine, a
+    ``1st:Y10;2nd:Y1`` is not. (Ties can still pay more: the rulebook lets
+    players substitute, C6, and the engine does not cap.)
+    """
+    path = _table_path(data, "fortune")
+    supply = chip_supply(data)
+    chips_table = _table_path(data, "chips")
+    source = chips_table.name if chips_table is not None else "ruling C6"
+    problems: list[str] = []
+    for row in data.rows.get("fortune", []):
+        card_id = row.id
+        for n in range(min_players, max_players + 1):
+            column = f"reward_{n}p"
+            text = row.values.get(column)
+            if text is None:
+                continue
+            try:
+                reward = parse_reward(str(text), n, card_id, column, path, row.line)
+            except PnpError:
+                continue            # already reported by read_fortunes
+            for index, colour, letter in ((0, "yellow", "Y"), (1, "white", "W")):
+                paid = [(place, chips[index]) for place, chips in enumerate(reward)
+                        if chips[index]]
+                total = sum(k for _, k in paid)
+                if total > supply[colour]:
+                    parts = " + ".join(f"{_ordinal(p)} {letter}{k}" for p, k in paid)
+                    where = f"{path}:{row.line}: " if path is not None else ""
+                    problems.append(
+                        f"{where}Fortune card {card_id}, column {column}: pays {total} "
+                        f"{colour} chips in one deal ({parts}), more than the {supply[colour]} "
+                        f"{colour} in the box ({source}; ruling C6): lower the counts")
+    return problems
+
+
+def check_fortunes(data: "GameData", min_players: int, max_players: int) -> list[str]:
+    """Every problem with Fortune Clover's Fortune cards, one line each, for ``pnp check``.
+
+    Bad ``unit``, ``counts`` and ``reward_Np`` cells (all of them, each with
+    the file and line of its row, the card id and the column), then rewards
+    beyond the chip supply (:func:`supply_problems`). The player counts are
+    the engine's, whose reward columns these are.
+    """
+    if "fortune" not in data.manifest.components:
+        return []
+    return (read_fortunes(data, min_players, max_players)[1]
+            + supply_problems(data, min_players, max_players))
