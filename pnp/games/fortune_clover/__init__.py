@@ -6,9 +6,9 @@ whoever hoards the most yellow chips gives them back at the end. Rules as
 implemented: docs/rules/fortune_clover-engine.md.
 """
 
-from pnp.games.registry import register_game
-
 from typing import TYPE_CHECKING
+
+from pnp.games.registry import register_game
 
 from .bots import HeuristicBot
 from .engine import FortuneCloverGame, FortuneCloverObservation, FortuneCloverState
