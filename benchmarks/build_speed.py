@@ -1,7 +1,7 @@
 """Benchmark `pnp build`: wall time, time per card face, peak memory, PDF size.
 
 Run:  .venv/bin/python benchmarks/build_speed.py [--paper a4] [--repeat 3] [--phases]
-      [--cache user|cold|warm|off]
+      [--cache user|cold|first|warm|off]
 
 ``--phases`` also prints where the build's CPU time goes, per phase, in the
 best run: import, data load, sheet planning (imposition), template render
@@ -38,6 +38,12 @@ c0 = time.process_time()
 t0 = time.perf_counter()
 from pnp.builder.decks import BuildOptions, build, load_for_build
 t_import = time.perf_counter() - t0
+if sys.argv[3:] == ["first"]:   # no compiled shipped templates either (a first run)
+    try:
+        import pnp.render.jinja_env as jinja_env
+        jinja_env.SHIPPED_CODE_DIR = None
+    except (ImportError, AttributeError):
+        pass
 import pnp.builder.decks as decks
 import pnp.render.layout as layout
 phases = {"import": time.process_time() - c0}
@@ -97,10 +103,16 @@ print(json.dumps({
 """
 
 
-def run_once(paper: str, env: dict[str, str] | None = None) -> dict[str, Any]:
-    """Build everything once in a child process; return its figures."""
+def run_once(paper: str, env: dict[str, str] | None = None,
+             first: bool = False) -> dict[str, Any]:
+    """Build everything once in a child process; return its figures.
+
+    ``first``: without pnp's store of compiled shipped templates (every
+    template compiled, as on the first run after installing pnp).
+    """
     with tempfile.TemporaryDirectory() as tmp:
-        done = subprocess.run([sys.executable, "-c", CHILD, tmp, paper], cwd=ROOT,
+        done = subprocess.run([sys.executable, "-c", CHILD, tmp, paper]
+                              + (["first"] if first else []), cwd=ROOT,
                               check=True, capture_output=True, text=True, env=env)
     return json.loads(done.stdout.strip().splitlines()[-1])
 
@@ -110,7 +122,7 @@ def cache_env(kind: str, folder: Path, run: int) -> dict[str, str] | None:
     if kind == "user":
         return None
     env = dict(os.environ)
-    if kind == "cold":     # a fresh cache folder for every run
+    if kind in ("cold", "first"):     # a fresh cache folder for every run
         env["PNP_CACHE_DIR"] = str(folder / f"cold{run}")
     else:                  # warm and off share a folder primed by a first build
         env["PNP_CACHE_DIR"] = str(folder / "primed")
@@ -126,16 +138,20 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--phases", action="store_true",
                         help="also print the CPU time of each build phase (best run)")
-    parser.add_argument("--cache", default="user", choices=["user", "cold", "warm", "off"],
-                        help="pnp's cache: yours (default), a fresh folder per run (cold), "
-                             "one filled by a first build (warm), or that with the build "
-                             "caches off (PNP_BUILD_CACHE=0: fonts and templates cached)")
+    parser.add_argument("--cache", default="user",
+                        choices=["user", "cold", "first", "warm", "off"],
+                        help="pnp's cache: yours (default), a fresh folder per run (cold; "
+                             "pnp's compiled shipped templates kept beside its code are "
+                             "used), the same without those (first: every template "
+                             "compiled), one filled by a first build (warm), or that with "
+                             "the build caches off (PNP_BUILD_CACHE=0: fonts and templates "
+                             "cached)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as caches:
         if args.cache in ("warm", "off"):
             run_once(args.paper, cache_env("warm", Path(caches), 0))
-        runs = [run_once(args.paper, cache_env(args.cache, Path(caches), i))
-                for i in range(args.repeat)]
+        runs = [run_once(args.paper, cache_env(args.cache, Path(caches), i),
+                         first=args.cache == "first") for i in range(args.repeat)]
     best = min(runs, key=lambda r: r["build_s"])
     faces = 2 * best["cards"]  # front and back of every physical card
     per_face_ms = best["build_s"] / faces * 1000
