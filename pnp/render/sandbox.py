@@ -41,7 +41,10 @@ from typing import Any, Callable, Iterable, Iterator, Mapping
 import jinja2
 from jinja2 import nodes
 from jinja2.compiler import CodeGenerator, Frame
+from jinja2.environment import TemplateModule
 from jinja2.loaders import split_template_path
+from jinja2.runtime import LoopContext
+from jinja2.utils import Namespace
 from jinja2.sandbox import SandboxedEnvironment
 
 from pnp.errors import PnpError
@@ -197,6 +200,10 @@ def bounded_concat(parts: Iterable[str], check_every: int = 0) -> str:
     ``check_every`` (a power of two), if given: also check the render's time
     once per that many parts (:func:`render_bounded`).
     """
+    if type(parts) is OutputBuffer:
+        # a block's or macro's buffer (most calls: one per macro call) counted
+        # its characters as they came and checks the time itself: nothing to bound
+        return "".join(parts)
     if check_every & (check_every - 1):
         raise ValueError(f"check_every={check_every}: expected a power of two")
     # with no check, a mask of all ones: a non-empty list's length never masks to 0
@@ -241,7 +248,11 @@ class OutputBuffer(list[Any]):
     def extend(self, items: Iterable[Any]) -> None:
         """Add several pieces of output."""
         items = tuple(items)
-        self._grow(sum(len(i) for i in items if isinstance(i, str)))
+        try:
+            size = sum(map(len, items))     # Jinja's pieces of output: all strings
+        except TypeError:
+            size = sum(len(i) for i in items if isinstance(i, str))
+        self._grow(size)
         super().extend(items)
 
 
@@ -332,14 +343,43 @@ class BoundedSandbox(SandboxedEnvironment):
         return check_size(super().call(__context, __obj, *args, **kwargs))
 
     def getattr(self, obj: Any, attribute: str) -> Any:
-        """Attribute lookup (a checkpoint of the render's time)."""
+        """Attribute lookup (a checkpoint of the render's time).
+
+        The lookups a card template makes most (``card.name`` on a dict, ``s.THEMES``
+        or ``s.badge`` on an imported module, ``ns.x``, ``loop.index``) take a
+        short way to exactly what Jinja's sandbox answers: it tries the
+        attribute, then the item, and checks the attribute's safety, where
+        Jinja's check runs a dozen type tests and a dict key costs a caught
+        AttributeError (a fifth of a card's render time).
+        """
         check_time()
+        kind = type(obj)
+        if kind is dict:
+            # a plain dict's attributes are its type's: a key that names none is
+            # what Jinja's lookup falls back to (never through a safety check)
+            if attribute in obj and not hasattr(dict, attribute):
+                return obj[attribute]
+        elif kind in _PLAIN_OBJECTS and attribute[:1] != "_":
+            # none of Jinja's internal types: an attribute is safe unless private
+            try:
+                value = getattr(obj, attribute)
+            except AttributeError:
+                pass
+            else:
+                wrapped = self.wrap_str_format(value)
+                return value if wrapped is None else wrapped
         return super().getattr(obj, attribute)
 
     def getitem(self, obj: Any, argument: Any) -> Any:
         """Item lookup (a checkpoint of the render's time)."""
         check_time()
         return super().getitem(obj, argument)
+
+
+#: Jinja's own objects a template reads attributes of (imported templates,
+#: ``namespace()``, ``loop``): for them the sandbox's only refusal is a name
+#: starting with "_" (:meth:`BoundedSandbox.getattr`).
+_PLAIN_OBJECTS = frozenset({TemplateModule, Namespace, LoopContext})
 
 
 class _BoundedFilters(dict[str, Callable[..., Any]]):
