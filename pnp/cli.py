@@ -704,12 +704,13 @@ def preflight_command(files: tuple[Path, ...], profile_name: str | None,
               help="Output folder (files go to <out>/<game>/) [default: output/ in the "
                    "project folder].")
 @book_jobs_option
+@click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
 @data_dir_option
 @templates_dir_option
 @user_errors
 def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tuple[str, ...],
                      paper: str, imposition: str, designer: bool, out_dir: Path | None,
-                     jobs: int, data_dir: Path | None,
+                     jobs: int, quiet: bool, data_dir: Path | None,
                      templates_dir: Path | None) -> None:
     """Write the rulebooks of GAMES (all if none named) in Japanese and English.
 
@@ -741,20 +742,34 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     books = rulebook_step(out_dir, data_dir, templates_dir, jobs,
                           BookOptions(paper.lower(), imposition, designer, tuple(chosen_langs)))
     others = [f for f in chosen_formats if f != "pdf"]
+    # one step per book (game x edition x format), as `pnp build` counts card faces
+    total = len(slugs) * len(chosen_langs) * len(chosen_formats)
+    done: list[Path] = []
+    bar: Any = (contextlib.nullcontext() if quiet or total == 0 else
+                click.progressbar(length=total, label="Writing rulebooks", file=sys.stderr,
+                                  show_eta=False))
     if "pdf" in chosen_formats:
         books.start(slugs)
     try:
-        for game in slugs:
-            written = books(game) if "pdf" in chosen_formats else []
-            if others:
-                written += export_rulebooks([game.slug], fmt=others, paper=paper.lower(),
-                                            out_dir=out_dir, data_dir=data_dir,
-                                            langs=chosen_langs, imposition=imposition,
-                                            designer=designer, templates_dir=templates_dir)
-            for path in written:
-                click.echo(f"wrote {path}")
+        with bar as progress:
+            for game in slugs:
+                if "pdf" in chosen_formats:
+                    done += books(game)
+                    if progress is not None:
+                        progress.update(len(chosen_langs))
+                for fmt in others:
+                    done += export_rulebooks([game.slug], fmt=fmt, paper=paper.lower(),
+                                             out_dir=out_dir, data_dir=data_dir,
+                                             langs=chosen_langs, imposition=imposition,
+                                             designer=designer, templates_dir=templates_dir)
+                    if progress is not None:
+                        progress.update(len(chosen_langs))
     finally:
         books.close()
+    # after the bar, as `pnp build` lists its files (lines written under a
+    # running bar would break it up on a terminal)
+    for path in done:
+        click.echo(f"wrote {path}")
 
 
 class _RunOptions(TypedDict):
