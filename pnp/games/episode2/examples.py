@@ -11,6 +11,7 @@ it is this game's).
 
 from __future__ import annotations
 
+import json
 from itertools import product
 from typing import Sequence
 
@@ -212,5 +213,80 @@ def layout(book: Book) -> None:
     book.picture(scene, book.t("テーブルの配置", "The table"))
 
 
-register_rulebook("episode2", examples={"attack_reroll": attack_reroll},
+#: The saved sweep the "How the starting HP was chosen" section shows first
+#: (the careful player), whose figures the choice sentence reads.
+HP_SWEEP = "sweeps/starting_hp-heuristic.json"
+#: Game over in at least this share of the careful player's runs is "a real
+#: danger" (one run in ten or more; the default 8 HP: 14.4 %) …
+GAME_OVER_REAL = 0.10
+#: … below this share it "hardly happens" (fewer than one run in thirty: at
+#: 14+ HP it is 2–3 %, the deck and not HP ending the runs, E3); between the
+#: two it is "possible but uncommon" (12 HP: 3.7 %).
+GAME_OVER_RARE = 0.03
+#: The true end "is rare" below this share of runs (6 HP: 3.8 %) …
+TRUE_END_RARE = 0.10
+#: … and "comes in a good share of runs" from this one (12 HP: 41.8 %);
+#: between the two it is "within reach but not easy" (8 HP: 19.6 %).
+TRUE_END_COMMON = 0.35
+
+
+def _sweep_row(book: Book, hp: int) -> dict[str, float] | None:
+    """The careful player's outcome rates at ``hp`` from the saved sweep, None if not in it."""
+    path = book.game.manifest.game_dir / HP_SWEEP
+    try:
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        rows = doc["rows"]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise book.fail(f"hp_choice: cannot read {path} as a saved sweep (pnp simulate "
+                        f"episode2 --sweep starting_hp=… --json {HP_SWEEP}): {exc}") from None
+    for row in rows:
+        if str(row.get("values", {}).get("starting_hp")) == str(hp):
+            return {f["name"]: float(f["value"]) for f in row.get("figures", [])}
+    return None
+
+
+def hp_choice(book: Book) -> None:
+    """Why the starting HP is what the data says, worded from the measured rates (E3).
+
+    The sentence used to be fixed text written for the default 8 ("game over
+    remains a real danger"); a designer who set 12 got that justification
+    beside a table showing 3.7 % game over. Now the words follow the careful
+    player's rates at the chosen HP in the saved sweep, by the thresholds
+    above; an HP the sweep did not play is said as such, with the command.
+    """
+    hp = int(_game(book).params["starting_hp"])
+    rates = _sweep_row(book, hp)
+    if rates is None or "game_over" not in rates or "true_end" not in rates:
+        book.para(f"開始HPは{hp}です。上の表はこの値を試していません。表に加えるには "
+                  f"`pnp simulate episode2 --sweep starting_hp=…,{hp} --json {HP_SWEEP}` "
+                  "を実行してください。{E3}",
+                  f"The starting HP is {hp}. The tables above do not include that value; "
+                  f"to add it, run `pnp simulate episode2 --sweep starting_hp=…,{hp} --json "
+                  f"{HP_SWEEP}`. {{E3}}")
+        return
+    over, true_end = rates["game_over"], rates["true_end"]
+    g, t = f"{100 * over:.1f}%", f"{100 * true_end:.1f}%"
+    if true_end < TRUE_END_RARE:
+        te_ja, te_en = f"トゥルーエンドはまれ（{t}）", f"the true end is rare ({t} of runs)"
+    elif true_end < TRUE_END_COMMON:
+        te_ja = f"トゥルーエンドは届くものの簡単ではなく（{t}）"
+        te_en = f"the true end is within reach but not easy ({t} of runs)"
+    else:
+        te_ja = f"トゥルーエンドにはかなりの割合で届き（{t}）"
+        te_en = f"the true end comes in a good share of runs ({t})"
+    if over >= GAME_OVER_REAL:
+        go_ja, go_en = (f"ゲームオーバーも現実の危険です（{g}）",
+                        f"game over remains a real danger ({g})")
+    elif over >= GAME_OVER_RARE:
+        go_ja, go_en = (f"ゲームオーバーは起こりうるものの多くはありません（{g}）",
+                        f"game over is possible but uncommon ({g})")
+    else:
+        go_ja, go_en = (f"ゲームオーバーはほとんど起きません（{g}）",
+                        f"game over hardly happens ({g}): the challenge is the true end")
+    book.para(f"開始HPは{hp}にしました。慎重なプレイヤーでは、{te_ja}、{go_ja}。{{E3}}",
+              f"We chose {hp}. For the careful player {te_en}, and {go_en}. {{E3}}")
+
+
+register_rulebook("episode2", examples={"attack_reroll": attack_reroll,
+                                        "hp_choice": hp_choice},
                   tables={"attack_odds": attack_odds}, figures={"layout": layout})
