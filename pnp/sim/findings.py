@@ -43,6 +43,7 @@ is the cluster-robust one of the *difference*, its covariance counted
 from __future__ import annotations
 
 import math
+import unicodedata
 from typing import Any, Callable, Sequence
 
 from pnp.intervals import (clip_to_range, ratio_mean_interval, ratio_share_interval,
@@ -393,6 +394,16 @@ def _pct(x: float) -> str:
     return f"{100 * x:.0f} %"
 
 
+def text_width(text: str) -> int:
+    """Columns ``text`` takes in a terminal: a kanji or kana takes two (East Asian wide)."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` left-aligned in ``width`` terminal columns (``iron (鉄)``: 8 characters, 9 wide)."""
+    return text + " " * max(0, width - text_width(text))
+
+
 def _pct1(x: float) -> str:
     return f"{100 * x:.1f} %"
 
@@ -620,14 +631,14 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
             shown = items if len(items) <= TEXT_ROWS else (
                 items[:TEXT_ROWS // 2] + items[-(TEXT_ROWS // 2):])
             # a column as wide as the longest label shown ("5 Silk hat, black (5Sk)")
-            name_w = max(22, *(len(row.get("label") or row["name"]) for row in shown))
+            name_w = max(22, *(text_width(row.get("label") or row["name"]) for row in shown))
             for row in shown:
                 win = ("" if n == 1 else f"  win {100 * row['win_share']:5.1f}% "
                        f"({100 * row['ci_low']:4.1f}–{100 * row['ci_high']:4.1f})")
                 # one game gives no spread: "63.00 (63.00–63.00)" would read as certain
                 spread = interval_text(row, row.get("games", row["uses"]))
                 out.append(
-                    f"    {row.get('label') or row['name']:<{name_w}} {row['uses']:>7} "
+                    f"    {pad(row.get('label') or row['name'], name_w)} {row['uses']:>7} "
                     f"{unit}{win}  score "
                     f"{row['score_mean']:6.2f} {spread}"
                     + (f"  {_flag_label(group, row['flag'], n == 1)}" if row["flag"] else ""))

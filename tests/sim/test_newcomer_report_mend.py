@@ -300,3 +300,12 @@ def test_sweep_and_compare_write_no_zero_width_interval(tmp_path: Path) -> None:
     line = next(x for x in result.stdout.splitlines() if "mean_red_moon_nights" in x)
     assert "(every game alike: no interval)" in line
     assert "(2–2)" not in line
+
+
+def test_wide_labels_keep_the_columns() -> None:
+    """A kanji takes two terminal columns: "iron (鉄)" is padded as 9 wide, so the
+    seat-game counts after it line up with those after English labels."""
+    from pnp.sim.findings import pad, text_width
+
+    assert text_width("iron (鉄)") == 9 and text_width("swamp (沼地)") == 12
+    assert text_width(pad("iron (鉄)", 22)) == text_width(pad("grassland", 22)) == 22
