@@ -25,12 +25,22 @@ therefore replaces both, accelerated or not, with pnp's own
 :func:`pdf_number` and :func:`text_width`, which give exactly what
 ReportLab's pure-Python versions give: every output is byte-identical
 whether or not ``rl_accel`` is present.
+
+And memory: ReportLab's ``save()`` formats every object of the document into
+a list of byte strings, joins the list into one more copy of the file and
+only then writes it, while the document still holds every page's and form's
+content. A sheet file of 2,500 distinct cards (16 MB) thus took three copies
+of itself at once, the build's peak. :func:`install` makes ``save()`` to a
+file name write each object to the file as it is formatted (the same bytes
+in the same order, so the same offsets and cross-reference table) and drop
+the content of each page and form once it is written (:func:`streaming_save`).
 """
 
 from __future__ import annotations
 
 import re
 import sys
+import threading
 from math import log
 from typing import Any, Callable
 
@@ -150,12 +160,107 @@ def memoised(original: Callable[..., str]) -> Callable[..., str]:
     return fp_str
 
 
+#: The file a :func:`streaming_save` in this thread writes to (None: none).
+_SINK = threading.local()
+
+
+def streaming_file(base: Any) -> Any:
+    """ReportLab's ``PDFFile`` (the formatted file's collector), writing through to a sink.
+
+    ``PDFDocument.format`` adds each formatted object to one ``PDFFile`` and
+    returns its ``format()``, all the pieces joined. While a
+    :func:`streaming_save` runs in this thread, the pieces go straight to its
+    file instead (offsets counted as before) and ``format()`` returns nothing
+    left to write; otherwise it is ReportLab's own class, unchanged.
+    """
+
+    class StreamingFile(base):
+        """A ``PDFFile`` that writes its pieces to the saving thread's file, if any."""
+
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            """ReportLab's collector; with a sink, its header written and the rest passed on."""
+            super().__init__(*args, **kwargs)
+            sink = getattr(_SINK, "file", None)
+            if sink is not None:
+                pieces: list[bytes] = self.strings
+                for piece in pieces:
+                    sink.write(piece)
+                self.strings: list[bytes] = []
+                self.write = sink.write
+
+    StreamingFile.__name__ = StreamingFile.__qualname__ = base.__name__
+    return StreamingFile
+
+
+def releasing_format(original: Callable[[Any, Any], bytes], page: Any, form: Any
+                     ) -> Callable[[Any, Any], bytes]:
+    """``PDFIndirectObject.format`` that, while streaming, drops a page's or form's content once formatted.
+
+    Each object is formatted once, in order, and written at once (see
+    :func:`streaming_file`), so after that its content (a card form's
+    compressed operators, a page's stream) is never read again; dropping it
+    lets a document of thousands of forms shrink as it is written instead
+    of holding all of them until the end.
+    """
+
+    def format(self: Any, document: Any) -> bytes:
+        """Format the indirect object; release its content if a streaming save runs."""
+        out = original(self, document)
+        if getattr(_SINK, "file", None) is not None:
+            obj: Any = self.content
+            if isinstance(obj, (page, form)):
+                obj.Contents = None
+                obj.stream = None
+        return out
+
+    format.__wrapped__ = original  # type: ignore[attr-defined]
+    return format
+
+
+def streaming_save(original: Callable[[Any, Any, Any], None]) -> Callable[[Any, Any, Any], None]:
+    """``PDFDocument.SaveToFile`` that writes each object as it is formatted.
+
+    For a file name (what pnp's canvases save to) the file is opened first,
+    as ReportLab does, and the document formatted straight into it (see
+    :func:`streaming_file`); the bytes are the very bytes ReportLab writes.
+    A file object, or a document with digital signatures (which sign the
+    pieces kept in memory), goes to ReportLab's own code.
+    """
+
+    def save_to_file(self: Any, filename: Any, canvas: Any) -> None:
+        """Save the document to ``filename``, streaming (see :func:`streaming_save`)."""
+        from reportlab.lib.utils import makeFileName
+
+        if not isinstance(filename, str) or getattr(self, "_digiSigs", None) \
+                or getattr(_SINK, "file", None) is not None:
+            original(self, filename, canvas)
+            return
+        if getattr(self, "_savedToFile", False):
+            raise RuntimeError(f"class {self.__class__.__name__} instances can only be "
+                               "saved once")
+        self._savedToFile = True
+        filename = makeFileName(filename)
+        with open(filename, "wb") as f:
+            _SINK.file = f
+            try:
+                rest = self.GetPDFData(canvas)
+            finally:
+                _SINK.file = None
+            f.write(rest if isinstance(rest, bytes) else rest.encode("latin1"))
+        if getattr(canvas, "_verbosity", None):
+            print(f"saved {filename}")
+
+    save_to_file.__wrapped__ = original  # type: ignore[attr-defined]
+    return save_to_file
+
+
 def install() -> None:
-    """Give ReportLab pnp's number formatter, text width, encoder and name memo (once).
+    """Give ReportLab pnp's number formatter, text width, encoder, name memo and streaming save (once).
 
     The formatter and the width replace ReportLab's whichever they are, the
     pure-Python ones or the C accelerator's, so every PDF has the same bytes
-    on every machine; the encoder gives the bytes ReportLab's codec gives.
+    on every machine; the encoder gives the bytes ReportLab's codec gives;
+    ``save()`` writes the same bytes without holding the whole file.
     """
     from reportlab.lib import rl_accel
     from reportlab.pdfbase import pdfdoc, ttfonts
@@ -170,6 +275,12 @@ def install() -> None:
                 module.pdfdocEnc = pdfdoc_encode  # type: ignore[attr-defined]
     if not hasattr(pdfdoc.PDFName, "__wrapped__"):
         pdfdoc.PDFName = memoised_name(pdfdoc.PDFName)   # pdfdoc looks it up each call
+    if not hasattr(pdfdoc.PDFDocument.SaveToFile, "__wrapped__"):
+        # PDFDocument.format looks PDFFile up in pdfdoc each time it saves
+        pdfdoc.PDFFile = streaming_file(pdfdoc.PDFFile)
+        pdfdoc.PDFIndirectObject.format = releasing_format(
+            pdfdoc.PDFIndirectObject.format, pdfdoc.PDFPage, pdfdoc.PDFFormXObject)
+        pdfdoc.PDFDocument.SaveToFile = streaming_save(pdfdoc.PDFDocument.SaveToFile)
     current = rl_accel.fp_str
     if getattr(current, "__wrapped__", None) is pdf_number:
         return  # installed already
