@@ -466,18 +466,20 @@ def sentences(rep: dict[str, Any]) -> list[str]:
             side = "more" if seat["win_share"] > rep["fair_share"] else "less"
             # One decimal: rounded to whole per cent, an interval end of 25.1 %
             # reads "25 %" beside "25 % expected", as if it did not exclude it.
-            out.append(f"Seat {s} wins {_pct1(seat['win_share'])} ({_pct(rep['fair_share'])} "
-                       f"expected; 95 % {_pct1(seat['ci_low'])}–{_pct1(seat['ci_high'])}): "
-                       f"seat order gives it {side} than its share.")
+            # the interval right after the share it belongs to, not after "expected"
+            out.append(f"Seat {s} wins {_pct1(seat['win_share'])} (95 % "
+                       f"{100 * seat['ci_low']:.1f}–{_pct1(seat['ci_high'])}) where "
+                       f"{_pct(rep['fair_share'])} is expected: seat order gives it {side} "
+                       "than its share.")
     bots = rep.get("bots")
     if bots and n > 1:
         fair = rep["fair_share"]
         for name in bots["names"]:
             w = bots["win"][name]
             if w["ci_low"] > fair:
-                out.append(f"{name} wins {_pct1(w['win_share'])} of its seats ({_pct(fair)} "
-                           f"would be luck; 95 % {_pct1(w['ci_low'])}–{_pct1(w['ci_high'])}): "
-                           "better play is rewarded.")
+                out.append(f"{name} wins {_pct1(w['win_share'])} (95 % "
+                           f"{100 * w['ci_low']:.1f}–{_pct1(w['ci_high'])}) of its seats, where "
+                           f"{_pct(fair)} would be luck: better play is rewarded.")
     fnd = rep.get("findings") or {}
     flagged: dict[tuple[str, str], list[dict[str, Any]]] = {}
     for row in fnd.get("cards", []):

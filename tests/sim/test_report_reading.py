@@ -300,8 +300,8 @@ def test_seat_sentence_interval_does_not_round_onto_the_fair_share() -> None:
                     {"win_share": 0.273, "ci_low": 0.251, "ci_high": 0.296}]
     rep["seat_balance"] = {"significant": True, "flagged": [0, 2, 3]}
     said = sentences(rep)
-    assert ("Seat 3 wins 27.3 % (25 % expected; 95 % 25.1 %–29.6 %): seat order gives it "
-            "more than its share.") in said
+    assert ("Seat 3 wins 27.3 % (95 % 25.1–29.6 %) where 25 % is expected: seat order gives "
+            "it more than its share.") in said
 
 
 def test_episode2_findings_say_how_runs_end() -> None:
