@@ -20,19 +20,49 @@ KeyFigure = tuple[str, float, float, float]
 T = TypeVar("T", bound="GameStats")
 
 
-def span_text(mean: float, low: float, high: float, digits: int = 2) -> str:
-    """A game figure's 95 % interval as its report line shows it: ``[3.10–4.20]``.
+def _flat(mean: float, low: float, high: float) -> bool:
+    """Whether an interval has no width (a mean of values that were all the same).
+
+    The float residue of a zero spread is far below the 1e-6 relative
+    width kept.
+    """
+    return high - low <= 1e-6 * max(1.0, abs(mean))
+
+
+def mean_bounds(mean: float, low: float, high: float, ndigits: int = 6
+                ) -> tuple[float | None, float | None]:
+    """A game figure's interval for its JSON: rounded, or ``(None, None)`` with no width.
 
     A mean from one value, or from values that were all the same, comes
     from :func:`pnp.intervals.t_interval` as ``low == high == mean``;
-    printed as ``[8.00–8.00]`` it would read as certain, so it says
-    ``[all alike: no interval]`` instead (as the simulation report's
-    ``(every game alike: no interval)``). The float residue of a zero
-    spread is far below the 1e-6 relative width kept.
+    written as bounds it would read as certain, so the JSON says null, as
+    the report's other means do (:func:`pnp.sim.findings.figure_dict`).
     """
-    if high - low <= 1e-6 * max(1.0, abs(mean)):
+    if _flat(mean, low, high):
+        return None, None
+    return round(low, ndigits), round(high, ndigits)
+
+
+def span_text(mean: float, low: float | None, high: float | None, digits: int = 2) -> str:
+    """A game figure's 95 % interval as its report line shows it: ``[3.10–4.20]``.
+
+    No interval (bounds None from :func:`mean_bounds`, or equal) says
+    ``[all alike: no interval]`` rather than ``[8.00–8.00]``, which would
+    read as certain (as the simulation report's ``(every game alike: no
+    interval)``).
+    """
+    if low is None or high is None or _flat(mean, low, high):
         return "[all alike: no interval]"
     return f"[{low:.{digits}f}–{high:.{digits}f}]"
+
+
+def key_figure(name: str, value: float, low: float | None, high: float | None) -> KeyFigure:
+    """A sweep table's key figure from a JSON figure: no bounds read as the value itself.
+
+    The sweep writes a zero-width interval as no interval
+    (:func:`pnp.sim.findings.figure_dict`), so ``(v, v)`` keeps that meaning.
+    """
+    return (name, value, value if low is None else low, value if high is None else high)
 
 
 class GameStats(ABC):

@@ -20,7 +20,7 @@ from pnp.games.episode2.engine import (EV_MULLIGAN, EV_REROLL_WIN, EV_SPADE_ACE,
                                       Episode2Game, Episode2State)
 from pnp.games.episode2.scoring import (CAUSE_NAMES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
                                         NORMAL_CLEAR, RETREAT, RUN_END_LOST, TRUE_END)
-from pnp.games.stats import GameStats, KeyFigure, span_text
+from pnp.games.stats import GameStats, KeyFigure, key_figure, mean_bounds, span_text
 from pnp.intervals import clip_to_range, mean_interval, wilson_interval
 
 #: Outcomes reported, in order (ruling E6).
@@ -38,7 +38,7 @@ def _rate(count: int, n: int) -> dict[str, float | int]:
 
 
 def _mean(total: float, total_sq: float, n: int, top: float | None = None
-          ) -> dict[str, float]:
+          ) -> dict[str, float | None]:
     """``{mean, sd, low, high}``: the Student t 95 % interval, cut to 0 … ``top``.
 
     Spoils and HP are counts, never below 0 nor above the bosses or the
@@ -47,11 +47,11 @@ def _mean(total: float, total_sq: float, n: int, top: float | None = None
     """
     mean, sd, low, high = mean_interval(total, total_sq, n)
     low, high = clip_to_range(low, high, 0.0, top)
-    return {"mean": round(mean, 6), "sd": round(sd, 6), "low": round(low, 6),
-            "high": round(high, 6)}
+    lo, hi = mean_bounds(mean, low, high)  # null when every run gave the same
+    return {"mean": round(mean, 6), "sd": round(sd, 6), "low": lo, "high": hi}
 
 
-def _hist_mean(hist: Sequence[int]) -> dict[str, float]:
+def _hist_mean(hist: Sequence[int]) -> dict[str, float | None]:
     """Mean interval of a histogram over 0, 1, 2 …"""
     n = sum(hist)
     total = sum(i * c for i, c in enumerate(hist))
@@ -180,7 +180,7 @@ class Episode2Stats(GameStats):
             o = figures["outcomes"][name]
             out.append((name, o["rate"], o["low"], o["high"]))
         sp = figures["spoils"]
-        out.append(("mean_spoils", sp["mean"], sp["low"], sp["high"]))
+        out.append(key_figure("mean_spoils", sp["mean"], sp["low"], sp["high"]))
         return out
 
     def finding_sentences(self, figures: dict[str, Any]) -> list[str]:

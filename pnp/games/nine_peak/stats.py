@@ -17,7 +17,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pnp.games.api import Game, State
-from pnp.games.stats import GameStats, KeyFigure, span_text
+from pnp.games.stats import GameStats, KeyFigure, key_figure, mean_bounds, span_text
 from pnp.intervals import clip_to_range, mean_interval
 
 from .codec import MAX_SET
@@ -78,8 +78,8 @@ class NinePeakStats(GameStats):
             "sets_by_size": {str(k + 1): {"per_game": round(n / g, 6),
                                           "mean_points": round(pts / n, 6) if n else None}
                              for k, (n, pts) in enumerate(self.by_size)},
-            "peak_pile_cards": {"mean": round(mean, 6), "low": round(low, 6),
-                                "high": round(high, 6)},
+            "peak_pile_cards": dict(zip(("mean", "low", "high"),
+                                        (round(mean, 6), *mean_bounds(mean, low, high)))),
         }
 
     def format(self, figures: dict[str, Any]) -> list[str]:
@@ -96,7 +96,7 @@ class NinePeakStats(GameStats):
     def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
         """Mean peak-pile cards per game (for sweep tables)."""
         p = figures["peak_pile_cards"]
-        return [("mean_peak_pile_cards", p["mean"], p["low"], p["high"])]
+        return [key_figure("mean_peak_pile_cards", p["mean"], p["low"], p["high"])]
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

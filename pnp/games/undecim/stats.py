@@ -32,7 +32,7 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 from pnp.games.api import Game, State
-from pnp.games.stats import GameStats, KeyFigure, span_text
+from pnp.games.stats import GameStats, KeyFigure, key_figure, mean_bounds, span_text
 from pnp.intervals import clip_to_range, t_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
@@ -52,7 +52,7 @@ def _rate(count: float, n: int) -> dict[str, float]:
             "high": round(high, 6)}
 
 
-def _mean(total: float, squares: float, n: int) -> dict[str, float]:
+def _mean(total: float, squares: float, n: int) -> dict[str, Any]:
     """Mean with its Student t 95 % interval from a sum and a sum of squares.
 
     :func:`pnp.intervals.t_interval` on n − 1 degrees of freedom: an action
@@ -62,10 +62,11 @@ def _mean(total: float, squares: float, n: int) -> dict[str, float]:
     (:func:`pnp.intervals.clip_to_range`).
     """
     if not n:
-        return {"mean": 0.0, "low": 0.0, "high": 0.0, "n": 0}
+        return {"mean": 0.0, "low": None, "high": None, "n": 0}
     mean, _sd, low, high = t_interval(total, squares, n)
     low, high = clip_to_range(low, high, 0.0)
-    return {"mean": round(mean, 4), "low": round(low, 4), "high": round(high, 4), "n": n}
+    lo, hi = mean_bounds(mean, low, high, 4)  # null when every value was the same
+    return {"mean": round(mean, 4), "low": lo, "high": hi, "n": n}
 
 
 class UndecimStats(GameStats):
@@ -455,7 +456,12 @@ class UndecimStats(GameStats):
                            f"of campaigns, where {pct(fair)} would be luck: a season's win "
                            "does not carry over.")
         first, last = seasons[0]["vp"], seasons[-1]["vp"]
-        if last["low"] > first["high"] or last["high"] < first["low"]:
+
+        def end(v: dict[str, Any], side: str) -> float:
+            # A mean of values all alike has no bounds (mean_bounds): the mean itself.
+            return v["mean"] if v[side] is None else float(v[side])
+
+        if end(last, "low") > end(first, "high") or end(last, "high") < end(first, "low"):
             more = "more" if last["mean"] > first["mean"] else "less"
             out.append(f"Season {seasons[-1]['season']} scores {more} than season 1: "
                        f"{last['mean']:.1f} VP per seat against {first['mean']:.1f} "
