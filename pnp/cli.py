@@ -214,9 +214,12 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
     """
     from pnp.check import run_check
 
-    text, report, code = run_check(list(games), data_dir, simulate=sim,
-                                   sim_games=sim_games, progress=not as_json,
-                                   lint=lint, templates_dir=templates_dir)
+    # Ctrl-C: the one line `pnp simulate` ends with (a check writes no output
+    # files, only cache entries, each whole)
+    with _interrupt_report(None):
+        text, report, code = run_check(list(games), data_dir, simulate=sim,
+                                       sim_games=sim_games, progress=not as_json,
+                                       lint=lint, templates_dir=templates_dir)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
     else:
@@ -291,6 +294,83 @@ def _inside(path: Path, folder: Path) -> bool:
     except (OSError, ValueError):
         return False
     return True
+
+
+#: Test hook: Ctrl-C (a real SIGINT to this process) once a build's or a
+#: rulebook run's progress reaches this many steps (card faces; books), so
+#: tests can stop a run at a chosen point rather than after a delay.
+INTERRUPT_AFTER_ENV = "PNP_INTERRUPT_AFTER"
+
+
+def _progress(update: Callable[[int], Any] | None) -> Callable[[int], Any] | None:
+    """``update``, or a stand-in that also sends SIGINT at ``PNP_INTERRUPT_AFTER`` steps."""
+    limit = os.environ.get(INTERRUPT_AFTER_ENV, "")
+    if not limit.isdigit():
+        return update
+    done = [0]
+
+    def counted(steps: int = 1) -> None:
+        """Count ``steps``; at the limit, interrupt this process as Ctrl-C would."""
+        if update is not None:
+            update(steps)
+        before = done[0]
+        done[0] += steps
+        if before < int(limit) <= done[0]:
+            import signal
+
+            os.kill(os.getpid(), signal.SIGINT)
+
+    return counted
+
+
+def _tree(folder: Path) -> tuple[set[Path], dict[Path, tuple[int, int]]]:
+    """The folders under ``folder`` (itself included) and each file's (mtime, inode)."""
+    folders: set[Path] = set()
+    files: dict[Path, tuple[int, int]] = {}
+    for root, _, names in os.walk(folder):
+        here = Path(root)
+        folders.add(here)
+        for name in names:
+            try:
+                st = (here / name).stat()
+            except OSError:
+                continue
+            files[here / name] = (st.st_mtime_ns, st.st_ino)
+    return folders, files
+
+
+@contextlib.contextmanager
+def _interrupt_report(out_dir: Path | None) -> Iterator[None]:
+    """Turn Ctrl-C into one line saying what was written, leaving no empty folder behind.
+
+    Every file is written whole (atomically) and every multi-file export
+    all together, so what is there is complete; a folder this run created
+    that holds nothing is removed. The line is ``pnp simulate``'s
+    (:mod:`pnp.sim.stopped`): ``interrupted: nothing was written``, or
+    ``interrupted after writing N complete file(s) (...)``.
+    """
+    before = _tree(out_dir) if out_dir is not None else (set(), {})
+    try:
+        yield
+    except KeyboardInterrupt:
+        from pnp.errors import Interrupted
+        from pnp.sim.stopped import interrupted
+
+        if out_dir is None:
+            raise interrupted() from None
+        # deepest first, so a game folder whose only sub-folder was empty goes too
+        for root, _, _ in sorted(os.walk(out_dir), key=lambda w: -len(Path(w[0]).parts)):
+            if Path(root) not in before[0]:
+                with contextlib.suppress(OSError):
+                    os.rmdir(root)        # only ever an empty folder
+        made = sorted(p for p, stamp in _tree(out_dir)[1].items()
+                      if before[1].get(p) != stamp)
+        if not made:
+            raise interrupted() from None
+        shown = ", ".join(str(p) for p in made[:3])
+        more = f" and {len(made) - 3} more" if len(made) > 3 else ""
+        raise Interrupted(f"interrupted after writing {len(made)} complete file(s) "
+                          f"({shown}{more}); nothing else was written") from None
 
 
 def _missing_rules_text(skipped: Sequence[tuple[str, str]]) -> list[str]:
@@ -397,32 +477,36 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                            print_service=print_service, back_offset_mm=back_offset,
                            presets=names, profiles_file=profiles_file,
                            tts_base_url=tts_url, bought=bought)
-    loaded = load_for_build(list(games), options)
-    total = count_faces(loaded, options)
-    books = None
-    if rulebook:
-        from pnp.rulebook.step import BookOptions, rulebook_step
+    # Ctrl-C: one line on what was written; folders this run made that hold
+    # nothing are removed (every file is written whole)
+    with _interrupt_report(out_dir):
+        loaded = load_for_build(list(games), options)
+        total = count_faces(loaded, options)
+        books = None
+        if rulebook:
+            from pnp.rulebook.step import BookOptions, rulebook_step
 
-        # half the sheets' paper (the profiles' [papers] table): Letter users get
-        # half-letter books, A4 users A5
-        book = BookOptions(paper=options.table().rulebook_paper(options.profiles()))
-        # a game without (some of) its rules text yet gets the books it has text for
-        books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir, jobs,
-                              book, skip_missing=True)
-    # Temps a killed run left (it never got to rename them) go before we write.
-    removed = sweep_stale_temps(out_dir, recursive=True)
-    with recording_writes() as written:
-        try:
-            if quiet or total == 0:
-                result = build(loaded, options, rulebooks=books)
-            else:
-                with click.progressbar(length=total, label="Building", file=sys.stderr,
-                                       show_eta=False) as bar:
-                    result = build(loaded, options, progress=bar.update, rulebooks=books)
-        except (PnpError, OSError):
-            # Files finished before the failure stay (each is complete); say which.
-            _report_partial(written, out_dir)
-            raise
+            # half the sheets' paper (the profiles' [papers] table): Letter users get
+            # half-letter books, A4 users A5
+            book = BookOptions(paper=options.table().rulebook_paper(options.profiles()))
+            # a game without (some of) its rules text yet gets the books it has text for
+            books = rulebook_step(options.out_dir, options.data_dir, options.templates_dir,
+                                  jobs, book, skip_missing=True)
+        # Temps a killed run left (it never got to rename them) go before we write.
+        removed = sweep_stale_temps(out_dir, recursive=True)
+        with recording_writes() as written:
+            try:
+                if quiet or total == 0:
+                    result = build(loaded, options, progress=_progress(None), rulebooks=books)
+                else:
+                    with click.progressbar(length=total, label="Building", file=sys.stderr,
+                                           show_eta=False) as bar:
+                        result = build(loaded, options, progress=_progress(bar.update),
+                                       rulebooks=books)
+            except (PnpError, OSError):
+                # Files finished before the failure stay (each is complete); say which.
+                _report_partial(written, out_dir)
+                raise
     if removed:
         click.echo(f"note: removed {len(removed)} unfinished temp file(s) left by an "
                    "interrupted run")
@@ -748,24 +832,28 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     bar: Any = (contextlib.nullcontext() if quiet or total == 0 else
                 click.progressbar(length=total, label="Writing rulebooks", file=sys.stderr,
                                   show_eta=False))
-    if "pdf" in chosen_formats:
-        books.start(slugs)
-    try:
-        with bar as progress:
-            for game in slugs:
-                if "pdf" in chosen_formats:
-                    done += books(game)
-                    if progress is not None:
-                        progress.update(len(chosen_langs))
-                for fmt in others:
-                    done += export_rulebooks([game.slug], fmt=fmt, paper=paper.lower(),
-                                             out_dir=out_dir, data_dir=data_dir,
-                                             langs=chosen_langs, imposition=imposition,
-                                             designer=designer, templates_dir=templates_dir)
-                    if progress is not None:
-                        progress.update(len(chosen_langs))
-    finally:
-        books.close()
+    # Ctrl-C: one line on what was written, no empty game folder left behind
+    with _interrupt_report(out_dir):
+        if "pdf" in chosen_formats:
+            books.start(slugs)
+        try:
+            with bar as progress:
+                step = _progress(progress.update if progress is not None else None)
+                for game in slugs:
+                    if "pdf" in chosen_formats:
+                        done += books(game)
+                        if step is not None:
+                            step(len(chosen_langs))
+                    for fmt in others:
+                        done += export_rulebooks([game.slug], fmt=fmt, paper=paper.lower(),
+                                                 out_dir=out_dir, data_dir=data_dir,
+                                                 langs=chosen_langs, imposition=imposition,
+                                                 designer=designer,
+                                                 templates_dir=templates_dir)
+                        if step is not None:
+                            step(len(chosen_langs))
+        finally:
+            books.close()
     # after the bar, as `pnp build` lists its files (lines written under a
     # running bar would break it up on a terminal)
     for path in done:

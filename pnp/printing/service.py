@@ -25,7 +25,7 @@ from pnp.errors import PnpError
 from pnp.fileio import atomic_path, write_text_atomic
 from pnp.printing.forms import StableFormCache
 from pnp.printing.geometry import EPS, Rect
-from pnp.printing.output import atomic_canvas
+from pnp.printing.output import atomic_canvas, staged_files
 from pnp.printing.png_store import PngStore
 from pnp.printing.profiles import Product, Profile
 from pnp.render.layout import Layout
@@ -310,8 +310,6 @@ def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile
     except OSError as exc:
         raise PnpError(f"cannot create output folder {folder}: {exc.strerror or exc}") from None
     written = [folder / name for name, _, _ in jobs]
-    write_pngs([(path, job, key) for path, (_, job, key) in zip(written, jobs)], store,
-               profile.dpi, progress)
     out = io.StringIO()
     table = csv.writer(out, lineterminator="\n")
     table.writerow(["file", "back", "quantity", "id"])
@@ -320,6 +318,11 @@ def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile
             f"{card.id}-back.png" if card.back is not None else "")
         table.writerow([f"{card.id}.png", back_name, card.qty, card.id])
     csv_path = folder / "quantities.csv"
-    write_text_atomic(csv_path, out.getvalue())
+    # the images and their quantities all together or not at all: a run
+    # stopped half-way leaves the folder as it was (output.staged_files)
+    with staged_files(folder, "cards") as stage:
+        write_pngs([(stage(path), job, key) for path, (_, job, key) in zip(written, jobs)],
+                   store, profile.dpi, progress)
+        write_text_atomic(stage(csv_path), out.getvalue())
     written.append(csv_path)
     return written

@@ -27,6 +27,7 @@ from PIL import Image
 from pnp.errors import PnpError
 from pnp.fileio import write_text_atomic
 from pnp.printing.geometry import Rect
+from pnp.printing.output import staged_files
 from pnp.printing.png_store import PngStore
 from pnp.printing.profiles import Profile
 from pnp.printing.service import (RasterJob, ServiceCard, render_images, save_png, shared_back,
@@ -194,64 +195,67 @@ def export_deck(folder: Path, slug: str, deck: str, nickname: str,
         # would leave the first sheet's images behind for a deck TTS cannot load.
         _require_backs(slug, deck, cards)
     _ensure(folder)
-    cap = per_sheet(profile)
-    chunks = [list(cards[i:i + cap]) for i in range(0, len(cards), cap)]
-    written: list[Path] = []
-    custom: dict[str, dict[str, Any]] = {}
-    ids: dict[str, tuple[int, str]] = {}
-    back_url = ""
-    if back is not None:
-        grid = sheet_grid(1, size, profile)
-        path = folder / f"{deck}-back.png"
-        _write_sheet(path, grid, [back], [cards[0].keys[1]], store)
-        written.append(path)
-        back_url = urls(path)
-    for k, chunk in enumerate(chunks, start=1):
-        grid = sheet_grid(len(chunk), size, profile)
-        path = folder / f"{deck}-faces-{k}.png"
-        _write_sheet(path, grid, [c.front for c in chunk], [c.keys[0] for c in chunk],
-                     store, progress)
-        written.append(path)
-        key = deck_key(slug, deck, k, used_keys)
-        sheet_back = back_url
-        if back is None:
-            backs = [c.back for c in chunk if c.back is not None]  # all: _require_backs
-            bpath = folder / f"{deck}-backs-{k}.png"
-            _write_sheet(bpath, grid, backs, [c.keys[1] for c in chunk], store)
-            written.append(bpath)
-            sheet_back = urls(bpath)
-        custom[str(key)] = {"FaceURL": urls(path), "BackURL": sheet_back,
-                            "NumWidth": grid.columns, "NumHeight": grid.rows,
-                            "BackIsHidden": True, "UniqueBack": back is None, "Type": 0}
-        for i, c in enumerate(chunk):
-            ids[c.id] = (key * 100 + i, str(key))
-    contained = []
-    deck_ids = []
-    n = 0
-    for c in cards:
-        cid, key_text = ids[c.id]
-        for _ in range(c.qty):
-            n += 1
-            deck_ids.append(cid)
-            contained.append({
-                "Name": "Card", "Transform": _transform(), "Nickname": c.id,
-                "Description": "", "CardID": cid, "Hands": True, "SidewaysCard": False,
-                "CustomDeck": {key_text: custom[key_text]},
-                "GUID": _guid(slug, deck, "card", str(n))})
-    if len(contained) == 1:
-        obj = dict(contained[0])
-        obj.update({"Name": "CardCustom", "Nickname": nickname})
-    else:
-        obj = {"Name": "DeckCustom", "Transform": _transform(), "Nickname": nickname,
-               "Description": f"{len(contained)} cards", "ColorDiffuse": _DIFFUSE,
-               "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
-               "Sticky": True, "Tooltip": True, "Hands": False, "SidewaysCard": False,
-               "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
-               "GUID": _guid(slug, deck, "deck")}
-    jpath = folder / f"{deck}.json"
-    write_text_atomic(jpath, json.dumps(_saved_object(obj, nickname), ensure_ascii=False,
-                                        indent=2) + "\n")
-    written.append(jpath)
+    # all of the export or none of it: images without their saved object
+    # (a run stopped half-way) would be a deck TTS cannot load
+    with staged_files(folder, deck) as stage:
+        cap = per_sheet(profile)
+        chunks = [list(cards[i:i + cap]) for i in range(0, len(cards), cap)]
+        written: list[Path] = []
+        custom: dict[str, dict[str, Any]] = {}
+        ids: dict[str, tuple[int, str]] = {}
+        back_url = ""
+        if back is not None:
+            grid = sheet_grid(1, size, profile)
+            path = folder / f"{deck}-back.png"
+            _write_sheet(stage(path), grid, [back], [cards[0].keys[1]], store)
+            written.append(path)
+            back_url = urls(path)
+        for k, chunk in enumerate(chunks, start=1):
+            grid = sheet_grid(len(chunk), size, profile)
+            path = folder / f"{deck}-faces-{k}.png"
+            _write_sheet(stage(path), grid, [c.front for c in chunk],
+                         [c.keys[0] for c in chunk], store, progress)
+            written.append(path)
+            key = deck_key(slug, deck, k, used_keys)
+            sheet_back = back_url
+            if back is None:
+                backs = [c.back for c in chunk if c.back is not None]  # all: _require_backs
+                bpath = folder / f"{deck}-backs-{k}.png"
+                _write_sheet(stage(bpath), grid, backs, [c.keys[1] for c in chunk], store)
+                written.append(bpath)
+                sheet_back = urls(bpath)
+            custom[str(key)] = {"FaceURL": urls(path), "BackURL": sheet_back,
+                                "NumWidth": grid.columns, "NumHeight": grid.rows,
+                                "BackIsHidden": True, "UniqueBack": back is None, "Type": 0}
+            for i, c in enumerate(chunk):
+                ids[c.id] = (key * 100 + i, str(key))
+        contained = []
+        deck_ids = []
+        n = 0
+        for c in cards:
+            cid, key_text = ids[c.id]
+            for _ in range(c.qty):
+                n += 1
+                deck_ids.append(cid)
+                contained.append({
+                    "Name": "Card", "Transform": _transform(), "Nickname": c.id,
+                    "Description": "", "CardID": cid, "Hands": True, "SidewaysCard": False,
+                    "CustomDeck": {key_text: custom[key_text]},
+                    "GUID": _guid(slug, deck, "card", str(n))})
+        if len(contained) == 1:
+            obj = dict(contained[0])
+            obj.update({"Name": "CardCustom", "Nickname": nickname})
+        else:
+            obj = {"Name": "DeckCustom", "Transform": _transform(), "Nickname": nickname,
+                   "Description": f"{len(contained)} cards", "ColorDiffuse": _DIFFUSE,
+                   "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
+                   "Sticky": True, "Tooltip": True, "Hands": False, "SidewaysCard": False,
+                   "DeckIDs": deck_ids, "CustomDeck": custom, "ContainedObjects": contained,
+                   "GUID": _guid(slug, deck, "deck")}
+        jpath = folder / f"{deck}.json"
+        write_text_atomic(stage(jpath), json.dumps(_saved_object(obj, nickname),
+                                                   ensure_ascii=False, indent=2) + "\n")
+        written.append(jpath)
     return written
 
 
@@ -283,8 +287,21 @@ def export_tiles(folder: Path, slug: str, component: str, nickname: str,
                              RasterJob(layout, px_w, px_h, Rect(0, 0, px_w, px_h)), key))
     written = [folder / name for name, _, _ in jobs]
     url_of = {name: urls(path) for (name, _, _), path in zip(jobs, written)}
-    write_pngs([(path, job, key) for path, (_, job, key) in zip(written, jobs)], store,
-               progress=progress)
+    # images and saved object all together or not at all (see export_deck)
+    with staged_files(folder, component) as stage:
+        write_pngs([(stage(path), job, key) for path, (_, job, key) in zip(written, jobs)],
+                   store, progress=progress)
+        _write_tiles_object(folder / f"{component}.json", stage, slug, component, nickname,
+                            pieces, size, round_, url_of)
+    written.append(folder / f"{component}.json")
+    return written
+
+
+def _write_tiles_object(jpath: Path, stage: Callable[[Path], Path], slug: str,
+                        component: str, nickname: str, pieces: Sequence[ServiceCard],
+                        size: tuple[float, float], round_: bool,
+                        url_of: dict[str, str]) -> None:
+    """Write the tiles' saved object (a tile, or a ``Bag`` of them) to ``stage(jpath)``."""
     scale = size[0] / 72.0  # inches
     tiles: list[dict[str, Any]] = []
     n = 0
@@ -309,8 +326,5 @@ def export_tiles(folder: Path, slug: str, component: str, nickname: str,
         obj = {"Name": "Bag", "Transform": _transform(), "Nickname": nickname,
                "Description": f"{len(tiles)} pieces", "ColorDiffuse": _DIFFUSE,
                "ContainedObjects": tiles, "GUID": _guid(slug, component, "bag")}
-    jpath = folder / f"{component}.json"
-    write_text_atomic(jpath, json.dumps(_saved_object(obj, nickname), ensure_ascii=False,
-                                        indent=2) + "\n")
-    written.append(jpath)
-    return written
+    write_text_atomic(stage(jpath), json.dumps(_saved_object(obj, nickname),
+                                               ensure_ascii=False, indent=2) + "\n")
