@@ -210,7 +210,8 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
     """Validate card data against each game's manifest (all games if none named).
 
     Exits 0 when everything holds, otherwise 1 with one line per problem.
-    Card lint warnings are printed but do not fail the check.
+    Card lint warnings are printed but do not fail the check. Ctrl-C exits
+    130 with one line.
     """
     from pnp.check import run_check
 
@@ -452,7 +453,9 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     """Render print-ready files of GAMES (all games if none named) into --out.
 
     Home sheets, print-service exports and Tabletop Simulator decks all come
-    from one table of print profiles (--list-presets shows it).
+    from one table of print profiles (--list-presets shows it). Ctrl-C exits
+    130 with one line saying what was written: whole files, and whole decks
+    of a multi-file export, never part of one.
     """
     from pnp.builder.decks import (BuildOptions, bleed_summary, build, count_faces,
                                    load_for_build)
@@ -802,6 +805,8 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
     engine), card pictures and set-up diagrams all come from the data, so the
     books follow every edit. Japanese files are rulebook-<paper>.pdf,
     rulebook.html and rulebook.md; English ones add -en (rulebook-en-a5.pdf).
+    Ctrl-C exits 130 with one line saying which books were written (each
+    complete).
     """
     from pnp.data import resolve_data_dir, resolve_slugs
     from pnp.printing.papers import book_paper
