@@ -31,6 +31,7 @@ from urllib.parse import unquote, urlparse
 
 from pnp.errors import PnpError
 from pnp.printing.profiles import Profile, ProfileTable, load_profiles
+from pnp.printing.staging import STAGE_PREFIX
 from pnp.units import mm, to_mm
 
 #: Points of slack when comparing boxes and sizes.
@@ -150,6 +151,8 @@ def expand_paths(paths: list[Path], skipped: list[Path] | None = None,
                 if not f.is_file() or f.suffix.lower() not in (".pdf", ".png", ".json") \
                         or f.name.startswith("."):
                     continue
+                if any(part.startswith(STAGE_PREFIX) for part in f.relative_to(p).parts[:-1]):
+                    continue      # an export a killed run left unfinished: never moved in
                 if any(_SCREEN_FOLDER.fullmatch(part) for part in f.relative_to(p).parts[:-1]) \
                         or (f.suffix.lower() == ".json"
                             and not _looks_like_tts(json_files.read(f))):

@@ -25,9 +25,10 @@ from pnp.errors import PnpError
 from pnp.fileio import atomic_path, write_text_atomic
 from pnp.printing.forms import StableFormCache
 from pnp.printing.geometry import EPS, Rect
-from pnp.printing.output import atomic_canvas, staged_files
+from pnp.printing.output import atomic_canvas
 from pnp.printing.png_store import PngStore
 from pnp.printing.profiles import Product, Profile
+from pnp.printing.staging import staged_files
 from pnp.render.layout import Layout
 from pnp.units import to_mm
 
@@ -319,7 +320,7 @@ def write_card_pngs(folder: Path, cards: Sequence[ServiceCard], profile: Profile
         table.writerow([f"{card.id}.png", back_name, card.qty, card.id])
     csv_path = folder / "quantities.csv"
     # the images and their quantities all together or not at all: a run
-    # stopped half-way leaves the folder as it was (output.staged_files)
+    # stopped half-way leaves the folder as it was (staging.staged_files)
     with staged_files(folder, "cards") as stage:
         write_pngs([(stage(path), job, key) for path, (_, job, key) in zip(written, jobs)],
                    store, profile.dpi, progress)

@@ -27,7 +27,7 @@ from PIL import Image
 from pnp.errors import PnpError
 from pnp.fileio import write_text_atomic
 from pnp.printing.geometry import Rect
-from pnp.printing.output import staged_files
+from pnp.printing.staging import staged_files
 from pnp.printing.png_store import PngStore
 from pnp.printing.profiles import Profile
 from pnp.printing.service import (RasterJob, ServiceCard, render_images, save_png, shared_back,

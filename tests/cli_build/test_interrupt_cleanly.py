@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from pnp.printing.output import STAGE_PREFIX
+from pnp.printing.staging import STAGE_PREFIX
 
 LINE = re.compile(r"error: interrupted(: nothing was written|"
                   r" after writing (\d+) complete file\(s\) \(.*\); nothing else was written)$")
