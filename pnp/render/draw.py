@@ -9,13 +9,14 @@ from __future__ import annotations
 
 import math
 import zlib
+from typing import Any
 
 from reportlab.lib.colors import Color
 from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFResourceDictionary, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
 from pnp.render.colors import CURRENT_COLOR, RGB, Gradient, to_hex
-from pnp.render.fonts import AlreadyFlate, ensure_font, registered_fonts
+from pnp.render.fonts import ensure_font, registered_fonts
 from pnp.render.layout import Layout
 from pnp.render.memo import BoundedMemo, ops_bytes
 from pnp.render.nodes import Group, Icon, IconUse, Image, Node, Shape, Text
@@ -42,27 +43,121 @@ def _end_form(canvas: Canvas) -> None:
     name = canvas._formData[0]
     canvas.endForm(Resources=res)
     if canvas._pageCompression:
-        _precompress(canvas._doc.idToObject[canvas._doc.getXObjectName(name)])
+        spool = getattr(canvas, "_pnp_spool", None)
+        if spool is None:
+            spool = canvas._pnp_spool = FormSpool()
+        _precompress(canvas._doc.idToObject[canvas._doc.getXObjectName(name)], spool)
 
 
-def _precompress(form: PDFFormXObject) -> None:
+def _precompress(form: PDFFormXObject, spool: "FormSpool | None" = None) -> None:
     """Compress a form's content now instead of when the PDF is saved.
 
     ReportLab keeps every form's content uncompressed until ``save()``; a
     deck of thousands of distinct cards then holds megabytes of operators.
     Compressed here with the same zlib call ReportLab would make, under the
-    same filter name, so the saved bytes are identical.
+    same filter name, so the saved bytes are identical. With a ``spool``,
+    content past its limit waits in a temporary file (:class:`FormSpool`).
     """
-    stream = PDFStream(content=zlib.compress(form.stream), filters=[AlreadyFlate])
+    data = zlib.compress(form.stream)
+    content = spool.keep(data) if spool is not None else data
+    stream = PDFStream(content=content, filters=[SpooledFlate])
     stream.__Comment__ = "xobject form stream"
     form.Contents = stream
     form.stream = None
     form.compression = 0  # ReportLab would otherwise set its own filter again
 
 
-#: Formatted numbers (~120 bytes each with the float and the dict slot: 50,000
-#: keep ~6 MB; a full build of the shipped games formats ~5,000 distinct ones).
-_NUMS: BoundedMemo[float, str] = BoundedMemo(50_000)
+#: Compressed form content one canvas keeps in memory; the content of further
+#: forms waits in a temporary file until the PDF is saved. A build draws every
+#: sheet file before it writes any (a bad card stops it with nothing written),
+#: so a deck of thousands of distinct cards held all its forms: 14 MB of the
+#: peak with 2,500 cards of long paths. The shipped games' largest sheet file
+#: is ~0.3 MB, so an ordinary build never spools.
+SPOOL_AFTER = 2**20
+
+
+class Spooled:
+    """Where one form's compressed content waits in a :class:`FormSpool`'s file."""
+
+    __slots__ = ("spool", "offset", "length")
+
+    def __init__(self, spool: "FormSpool", offset: int, length: int) -> None:
+        """The ``length`` bytes at ``offset`` of ``spool``'s file."""
+        self.spool = spool
+        self.offset = offset
+        self.length = length
+
+    def read(self) -> bytes:
+        """The content, read back from the spool's file."""
+        return self.spool.read(self.offset, self.length)
+
+
+class FormSpool:
+    """One canvas's compressed form content past :data:`SPOOL_AFTER`, in an unnamed temporary file.
+
+    The file has no name (deleted as it is created where the system allows),
+    so nothing is left behind however the build ends; it closes with the
+    canvas. Where it cannot be written (no temporary folder, a full disk)
+    the content stays in memory, as before.
+    """
+
+    __slots__ = ("file", "held", "size", "broken")
+
+    def __init__(self) -> None:
+        """An empty spool; its file is made on first use."""
+        self.file: Any = None
+        self.held = 0        # compressed bytes of every form so far
+        self.size = 0        # bytes written to the file
+        self.broken = False
+
+    def keep(self, data: bytes) -> bytes | Spooled:
+        """Return ``data`` (held in memory) or where it now waits in the file."""
+        self.held += len(data)
+        if self.held <= SPOOL_AFTER or self.broken:
+            return data
+        try:
+            if self.file is None:
+                import tempfile   # only for the rare huge deck: start-up stays lean
+
+                self.file = tempfile.TemporaryFile(prefix="pnp-forms-")
+            self.file.seek(self.size)
+            self.file.write(data)
+        except OSError:
+            self.broken = True   # keep this and later content in memory instead
+            return data
+        offset = self.size
+        self.size += len(data)
+        return Spooled(self, offset, len(data))
+
+    def read(self, offset: int, length: int) -> bytes:
+        """The ``length`` bytes written at ``offset``."""
+        self.file.seek(offset)
+        data: bytes = self.file.read(length)
+        if len(data) != length:
+            raise OSError(f"a temporary file of card drawings lost {length - len(data)} bytes")
+        return data
+
+
+class SpooledFlate:
+    """The stream filter of a card form's content: compressed already, perhaps spooled.
+
+    ReportLab runs a stream's filters when it formats the stream, at save;
+    this one names Flate (the content was compressed with ReportLab's own
+    call) and reads spooled content back from its file (:class:`FormSpool`).
+    """
+
+    pdfname = "FlateDecode"
+
+    @staticmethod
+    def encode(content: bytes | Spooled) -> bytes:
+        """The compressed bytes of ``content``."""
+        return content.read() if isinstance(content, Spooled) else content
+
+
+#: Formatted numbers (~110 bytes each with the float and the dict slot: 16,384
+#: keep ~2 MB; a full build of the shipped games formats 5,206 distinct ones,
+#: a deck of distinct long paths fills any limit and only keeps it).
+_NUMS: BoundedMemo[float, str] = BoundedMemo(16_384)
 #: Its look-up, bound once: num runs for every number drawn.
 _nums_get = _NUMS.get
 
