@@ -22,13 +22,15 @@ Run:  .venv/bin/python benchmarks/edit_loop.py [--repeat 5] [--big 2500] [--base
   sheet drawn, the rest written from the sheet cache), all interleaved with
   the bare script; then the default `pnp build` (rulebooks too) warm and
   after the same edit, in wall and CPU milliseconds;
-- memory: peak RSS of `pnp build` of a generated game with N distinct cards.
+- memory: peak RSS of `pnp build` of a generated game with N (``--big``)
+  distinct cards, and of one whose faces also draw eight distinct
+  100-segment paths each.
 
 Wall times on a shared machine swing with its load, so every figure is the
 best of --repeat runs and CPU time (user + system) is printed beside it.
 Targets: preview ≤ 150 ms, build ≤ 2x bare ReportLab per face (CPU), ≤ 150 MB
-at 2,500 distinct cards. ``--parts preview`` (or watch, build) runs only those.
-``--baseline DIR`` times the build lines of a second copy of pnp's code too
+at 2,500 distinct cards. ``--parts preview`` (or watch, build, memory) runs only
+those. ``--baseline DIR`` runs the build and memory lines of a second copy of pnp's code too
 (``git archive OLD | tar -x -C DIR``), each run right after the same run of
 this checkout's code: a before/after comparison under the same load.
 Python's bytecode cache is on for the pnp child processes (as for any
@@ -333,8 +335,8 @@ def in_turn(codes: list[tuple[str, Path]], round_no: int) -> list[tuple[int, tup
     return order if round_no % 2 == 0 else order[::-1]
 
 
-def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) -> None:
-    """Build time per face against bare ReportLab (cold and warm caches), and memory.
+def build(tmp: Path, repeat: int, baseline: Path | None = None) -> None:
+    """Build time per face against bare ReportLab (cold and warm caches).
 
     Four kinds of `pnp build` run interleaved with the bare script, one of
     each per round, so that the machine's load swings hit all of them alike:
@@ -437,16 +439,32 @@ def build(tmp: Path, repeat: int, big: list[int], baseline: Path | None = None) 
                   f"{min(r[1] for r in kept) * 1000:6.0f} ms CPU")
     print("  (the default `pnp build`: every game's sheets and its two rulebooks; the edit "
           "typesets the edited game's rulebooks again)")
-    env = env_with(tmp / "cache-memory")      # cold build caches: every layout made
+
+
+def memory(tmp: Path, big: list[int], baseline: Path | None = None) -> None:
+    """Peak RSS of `pnp build` of generated games of ``big`` distinct cards.
+
+    Two games per size: plain distinct cards, and cards whose every face also
+    draws eight distinct 100-segment paths (what the renderer's memos of
+    shapes and paths, and the drawn forms, hold). Each build starts with an
+    empty cache folder of its own, so every layout is made and every sheet
+    kept in the sheet cache. ``baseline``: the same builds with that copy
+    of pnp's code, right after each of this checkout's (same data).
+    """
+    codes = [("", ROOT)] + ([(" (baseline)", baseline.resolve())] if baseline else [])
     for n, paths in [(n, paths) for n in big for paths in (False, True)]:
         folder = tmp / f"g{n}{'-paths' if paths else ''}"
         data, templates = make_game(folder, n, paths)
-        mb, wall = peak_mb(PNP + ["build", "scale", "--no-rulebook", "-q", "--out",
-                                  str(folder / "out"), "--data-dir", str(data),
-                                  "--templates-dir", str(templates)], folder, env)
         what = "distinct cards" + (", 8 distinct 100-segment paths each" if paths else "")
-        print(f"memory, {n:5d} {what} {mb:6.1f} MB peak, {wall:.1f} s "
-              f"({2 * n} faces){'   (target 150 MB)' if n == 2500 else ''}")
+        for k, (tag, code) in enumerate(codes):
+            cache = tmp / f"cache-memory-{folder.name}-{k}"
+            mb, wall = peak_mb(PNP + ["build", "scale", "--no-rulebook", "-q", "--out",
+                                      str(folder / f"out{k}"), "--data-dir", str(data),
+                                      "--templates-dir", str(templates)], folder,
+                               env_with(cache, code))
+            shutil.rmtree(cache, ignore_errors=True)
+            print(f"memory, {n:5d} {what}{tag} {mb:6.1f} MB peak, {wall:.1f} s "
+                  f"({2 * n} faces){'   (target 150 MB)' if n == 2500 else ''}")
 
 
 def _faces(out: Path) -> int:
@@ -465,11 +483,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--big", type=int, nargs="*", default=[500, 2500])
-    parser.add_argument("--parts", default="preview,watch,build",
-                        help="comma-separated: preview, watch, build")
+    parser.add_argument("--parts", default="preview,watch,build,memory",
+                        help="comma-separated: preview, watch, build, memory")
     parser.add_argument("--baseline", type=Path, default=None, metavar="DIR",
-                        help="build: also time the pnp code in DIR (e.g. `git archive` of "
-                             "an older commit, unpacked), interleaved in the same rounds")
+                        help="build and memory: also run the pnp code in DIR (e.g. `git "
+                             "archive` of an older commit, unpacked), in the same rounds")
     args = parser.parse_args()
     parts = {p.strip() for p in args.parts.split(",")}
     print(f"edit loop and build, {os.cpu_count()} CPU(s), load {os.getloadavg()[0]:.1f}, "
@@ -480,7 +498,9 @@ def main() -> None:
         if "watch" in parts:
             watch_latency(Path(tmp), args.repeat)
         if "build" in parts:
-            build(Path(tmp), args.repeat, args.big, args.baseline)
+            build(Path(tmp), args.repeat, args.baseline)
+        if "memory" in parts:
+            memory(Path(tmp), args.big, args.baseline)
 
 
 if __name__ == "__main__":
