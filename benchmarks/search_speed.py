@@ -232,7 +232,9 @@ def main() -> int:
                   "state_from_observation)")
             continue
         states = positions(game, n, 40)
-        heur = decisions_per_second(game, "mcts:100", states, args.seconds, 1)
+        # ":full": whole playouts even where the game's mcts truncates by default
+        # (Undecim), so the truncated figures below compare with whole playouts.
+        heur = decisions_per_second(game, "mcts:100:full", states, args.seconds, 1)
         rand = decisions_per_second(game, "mcts:100:random", states, args.seconds, 1)
         print(f"{slug:<15} {n}p  random playouts {rate:8,.0f} games/s ({steps:.0f} steps, "
               f"{rate * steps:9,.0f} steps/s) = {rate / lean:.2f}× the lean loop "

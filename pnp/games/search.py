@@ -47,8 +47,9 @@ each seat's *expected* reward of an unfinished position, in the units of the
 terminal reward (:func:`rewards`, or the game's ``search_reward``);
 :func:`standing_rewards` turns per-seat standings into such a vector. A game
 may set ``search_depth`` (an int) on its Game class to make truncation the
-default of its ``mcts``; ``mcts:200:full`` then asks for whole playouts. A
-game without ``evaluate`` always plays out to the end.
+default of its ``mcts`` and ``mcts:ITERATIONS`` (a named playout bot,
+``mcts:200:random``, still plays to the end); ``mcts:200:full`` then asks
+for whole playouts. A game without ``evaluate`` always plays out to the end.
 
 A game gets this bot registered automatically when its :class:`Game` class
 defines ``state_from_observation(observation) -> State`` (see
@@ -224,8 +225,10 @@ class SearchBot(Bot):
         ``:dDEPTH`` stops every playout after DEPTH moves (0 ≤ DEPTH ≤
         :data:`MAX_DEPTH`) and scores the position with the game's ``evaluate``;
         ``:full`` plays to the end even where the game's default truncates;
-        without either the game's ``search_depth`` decides. The fields after
-        ITERATIONS may come in either order.
+        without either, the game's ``search_depth`` decides for the default
+        playouts only: a named playout bot (``mcts:200:random``) plays to the
+        end, as it always did. The fields after ITERATIONS may come in either
+        order.
         """
         text, _, rest = (option or "").partition(":")
         usage = (f"expected {cls.name}:ITERATIONS with 1 ≤ ITERATIONS ≤ {MAX_BUDGET}, "
@@ -257,6 +260,10 @@ class SearchBot(Bot):
                 raise PnpError(f"--bots {cls.name}:{option}: {what}; {usage}")
         if playout_name is not None:
             playout: type[Bot] | None = playable[playout_name]
+            if depth is None:
+                # A game's default depth was measured with its own bot's playouts;
+                # a named playout bot keeps the whole playouts it always had.
+                depth = FULL
         else:
             playout = next((b for n, b in playable.items() if b is not RandomBot), None)
         return partial(cls, budget=budget, playout=playout, depth=depth)

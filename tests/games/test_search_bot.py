@@ -100,10 +100,11 @@ def test_mcts_beats_the_heuristic(slug: str, budget: int, win: float, ahead: flo
 
 def test_undecim_mcts_beats_the_heuristic() -> None:
     """Undecim: mcts:16 against two heuristic bots over 3 games, seats rotated, wins
-    above its 1/3 share (seeded: 3 of 3 games and every seat pair). Each Undecim
-    decision searches whole heuristic playouts, so the test keeps to a small budget
-    and few games; other seeds give 2 of 3 and 1 of 4 at this budget, and the win
-    matrix at 200 iterations is in docs/design/undecim.md."""
+    above its 1/3 share (seeded: 3 of 3 games and every seat pair, with whole playouts
+    and with the default 16-move truncated ones alike). Each Undecim decision still
+    plays heuristic playouts, so the test keeps to a small budget and few games;
+    other seeds gave 2 of 3 and 1 of 4 at this budget with whole playouts, and the
+    win matrix at 200 iterations is in docs/design/undecim.md."""
     spec = "mcts:16"
     bots = _shares("undecim", 3, spec, "heuristic", 3, 2)
     assert bots["win"][spec]["win_share"] >= 0.6

@@ -63,8 +63,8 @@ def _factory(spec: str, slug: str = "fortuna") -> partial[Any]:
 @pytest.mark.parametrize("spec,budget,playout,depth", [
     ("mcts", 100, "greedy", None),
     ("mcts:200", 200, "greedy", None),
-    ("mcts:200:random", 200, "random", None),
-    ("mcts:200:greedy", 200, "greedy", None),
+    ("mcts:200:random", 200, "random", FULL),
+    ("mcts:200:greedy", 200, "greedy", FULL),
     ("mcts:200:d20", 200, "greedy", 20),
     ("mcts:200:d0", 200, "greedy", 0),
     ("mcts:200:random:d8", 200, "random", 8),
@@ -73,7 +73,8 @@ def _factory(spec: str, slug: str = "fortuna") -> partial[Any]:
     ("mcts::d5", 100, "greedy", 5),
 ])
 def test_spec_grammar(spec: str, budget: int, playout: str, depth: int | None) -> None:
-    """The old specs mean what they meant; a depth and ``full`` come after ITERATIONS."""
+    """The old specs mean what they meant (a named playout bot plays to the end even
+    where a game's default truncates); a depth and ``full`` come after ITERATIONS."""
     kw = _factory(spec).keywords
     assert kw["budget"] == budget
     assert kw["playout"].name == playout
@@ -111,6 +112,21 @@ def test_game_default_depth_and_full() -> None:
     assert SearchBot(game, 0, random.Random(1), 8).depth == 6
     assert SearchBot(game, 0, random.Random(1), 8, depth=FULL).depth is None
     assert SearchBot(game, 0, random.Random(1), 8, depth=2).depth == 2
+
+
+def test_undecim_truncates_by_default() -> None:
+    """Undecim's plain mcts plays 16 moves and evaluates (its measured default); the
+    other games play to the end; ``:full`` or a named playout bot plays to the end."""
+    depths = {}
+    for slug in GAMES:
+        game = build_game(slug)
+        depths[slug] = _factory("mcts:200", slug)(game, 0, random.Random(1)).depth
+    assert depths == {"fortuna": None, "nine_peak": None, "fortune_clover": None,
+                      "episode2": None, "undecim": 16}
+    game = build_game("undecim")
+    for spec in ("mcts:200:full", "mcts:200:random", "mcts:200:heuristic"):
+        assert _factory(spec, "undecim")(game, 0, random.Random(1)).depth is None, spec
+    assert _factory("mcts:200:random:d4", "undecim")(game, 0, random.Random(1)).depth == 4
 
 
 # -- the depth is respected ---------------------------------------------------------

@@ -35,6 +35,13 @@ SWING = 20.0
 #: The temperature at the very end (what the last moves and tie-breaks still decide).
 FLOOR = 2.0
 
+#: Playout depth of Undecim's plain ``mcts`` (``Game.search_depth``): 16 moves, then
+#: this evaluation. Against three heuristic bots, 4 players, seed 1, 20 games:
+#: ``mcts:200:d16`` won 65.0 % (43.3–81.9), whole playouts 75.0 % (53.1–88.8), at
+#: 8.6× the decisions/s of ``mcts:100`` (benchmarks/search_speed.py, one run);
+#: docs/design/undecim.md has the figures. ``mcts:…:full`` plays to the end.
+SEARCH_DEPTH = 16
+
 #: One valuing bot per seat of each game (its tables and memos are the game's).
 _VALUERS: "WeakKeyDictionary[UndecimGame, list[HeuristicBot]]" = WeakKeyDictionary()
 
