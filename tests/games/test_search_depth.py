@@ -114,19 +114,22 @@ def test_game_default_depth_and_full() -> None:
     assert SearchBot(game, 0, random.Random(1), 8, depth=2).depth == 2
 
 
-def test_undecim_truncates_by_default() -> None:
-    """Undecim's plain mcts plays 16 moves and evaluates (its measured default); the
-    other games play to the end; ``:full`` or a named playout bot plays to the end."""
-    depths = {}
+def test_no_game_truncates_by_default() -> None:
+    """Every game's plain mcts plays to the end (measured: a truncated default
+    flattened Undecim's skill ladder); a depth is asked for, and ``:full`` or a named
+    playout bot plays to the end whatever a game's ``search_depth``."""
     for slug in GAMES:
         game = build_game(slug)
-        depths[slug] = _factory("mcts:200", slug)(game, 0, random.Random(1)).depth
-    assert depths == {"fortuna": None, "nine_peak": None, "fortune_clover": None,
-                      "episode2": None, "undecim": 16}
-    game = build_game("undecim")
-    for spec in ("mcts:200:full", "mcts:200:random", "mcts:200:heuristic"):
-        assert _factory(spec, "undecim")(game, 0, random.Random(1)).depth is None, spec
-    assert _factory("mcts:200:random:d4", "undecim")(game, 0, random.Random(1)).depth == 4
+        assert _factory("mcts:200", slug)(game, 0, random.Random(1)).depth is None, slug
+        assert _factory("mcts:200:d16", slug)(game, 0, random.Random(1)).depth == 16, slug
+    game = _eval_nim(60)
+    game.search_depth = 6  # type: ignore[attr-defined]
+    nim_bots = {"random": search.RandomBot, "greedy": _Greedy, "mcts": SearchBot}
+    for spec in ("full", "random", "greedy"):
+        factory = SearchBot.configure(f"8:{spec}", nim_bots)
+        assert factory(game, 0, random.Random(1)).depth is None, spec
+    assert SearchBot.configure("8", nim_bots)(game, 0, random.Random(1)).depth == 6
+    assert SearchBot.configure("8:random:d4", nim_bots)(game, 0, random.Random(1)).depth == 4
 
 
 # -- the depth is respected ---------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any, Iterator, Mapping, Sequence
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
     State, illegal
-from pnp.games.undecim.evaluate import SEARCH_DEPTH, evaluate as evaluate_position
+from pnp.games.undecim.evaluate import evaluate as evaluate_position
 
 from . import notation
 from .codec import (BOOST_BASE, BUILD_DONE, CHOOSE_BASE, DEV_BASE, DEV_GOLD, DEV_STRIDE,
@@ -195,9 +195,6 @@ class UndecimGame(Game["UndecimState"]):
     slug = "undecim"
     min_players = 3
     max_players = 4
-    #: The searching bot's default playout depth (``mcts`` = ``mcts:100:d16``;
-    #: measured in pnp/games/undecim/evaluate.py's SEARCH_DEPTH).
-    search_depth = SEARCH_DEPTH
     param_specs = (
         Param("mulligan", True, "offer the mulligan (swap one action card with the council)"),
         Param("story", "", "scenario ids in the Story, comma-separated (default: the "
