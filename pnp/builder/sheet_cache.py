@@ -28,6 +28,7 @@ misses) and the folder is bounded (:mod:`pnp.render.diskcache`).
 from __future__ import annotations
 
 import json
+import os
 import sys
 import zlib
 from pathlib import Path
@@ -87,12 +88,24 @@ class SheetStore:
         return steps, pdf
 
     def put(self, key: str, steps: Sequence[int], path: Path) -> None:
-        """Keep the file at ``path`` (just written) with its drawing's progress ``steps``."""
+        """Keep the file at ``path`` (just written) with its drawing's progress ``steps``.
+
+        The file is read straight into the entry's buffer after its header:
+        reading it and then joining the two made a second copy of the whole
+        sheet file, the build's peak memory for large decks (issue 10: +30 MB
+        of 115 MB for 2,500 cards with eight distinct paths each).
+        """
+        head = json.dumps(list(steps)).encode("ascii") + b"\n"
         try:
-            pdf = path.read_bytes()
+            with open(path, "rb") as handle:
+                size = os.fstat(handle.fileno()).st_size
+                entry = bytearray(len(head) + size)
+                entry[:len(head)] = head
+                if handle.readinto(memoryview(entry)[len(head):]) != size:
+                    return  # the file changed under us: keep nothing rather than a torn copy
         except OSError:
             return
-        self.cache.put(key, json.dumps(list(steps)).encode("ascii") + b"\n" + pdf)
+        self.cache.put(key, entry)
 
 
 def open_sheet_store(canvas_kwargs: dict[str, Any]) -> SheetStore | None:

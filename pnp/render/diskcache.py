@@ -95,7 +95,7 @@ class DiskCache:
         self.hits += 1
         return payload
 
-    def put(self, key: str, payload: bytes) -> None:
+    def put(self, key: str, payload: bytes | bytearray) -> None:
         """Store ``payload`` under ``key`` (atomically; errors are ignored)."""
         if not self._pruned:
             self._pruned = True
