@@ -381,6 +381,8 @@ def _missing_rules_text(skipped: Sequence[tuple[str, str]]) -> list[str]:
     build writes the cards (and the books it has text for) and says which
     texts are missing, rather than stopping.
     """
+    if not skipped:     # the usual case: no rulebook module to load for it
+        return []
     from pnp.rulebook.lang import LANGS
     from pnp.rulebook.sources import source_name
 

@@ -14,7 +14,6 @@ import re
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Mapping, Sequence
 
@@ -425,7 +424,11 @@ def parse_table(text: str, origin: str, base: ProfileTable | None = None) -> Pro
 @lru_cache(maxsize=1)
 def builtin_profiles() -> ProfileTable:
     """Return the table shipped in the package (``pnp/printing/profiles.toml``)."""
-    text = resources.files("pnp.printing").joinpath("profiles.toml").read_text("utf-8")
+    # beside this module (pnp installs as a folder, never a zip: its shipped games
+    # are read as files too); importlib.resources would load zipfile, tempfile
+    # and its readers for it (this and pnp.cli's rulebook note, loaded only when
+    # a note is due: 3 % of a warm build's instructions)
+    text = (Path(__file__).resolve().parent / "profiles.toml").read_text("utf-8")
     return parse_table(text, "profiles.toml")
 
 
