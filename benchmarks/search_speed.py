@@ -51,6 +51,7 @@ from pnp.data import load_game_data  # noqa: E402
 from pnp.games import engine_slugs, make_game, registered_games  # noqa: E402
 from pnp.games.api import Game  # noqa: E402
 from pnp.games.bots import RandomBot, bot_factory  # noqa: E402
+from pnp.games.search import evaluation_of  # noqa: E402
 
 DATA = ROOT / "card_data"
 
@@ -241,7 +242,7 @@ def main() -> int:
               f"({lean:,.0f} games/s in the same minutes) per game, "
               f"{rate * steps / (lean * lean_steps):.2f}× per step;  mcts:100 "
               f"{heur:6.2f} decisions/s (own bot plays out), {rand:6.2f} (random playouts)")
-        if depths and callable(getattr(game, "evaluate", None)):
+        if depths and evaluation_of(game) is not None:
             cut = [(d, decisions_per_second(game, f"mcts:100:d{d}", states, args.seconds, 1))
                    for d in depths]
             print(f"{slug:<15} {n}p  mcts:100 truncated: " + ", ".join(

@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Callable, Mapping
 from pnp.errors import PnpError
 from pnp.games.api import Game
 from pnp.games.bots import Bot, RandomBot
-from pnp.games.search import SearchBot, can_search
+from pnp.games.search import Evaluation, SearchBot, can_search, register_evaluation
 from pnp.games.stats import GameStats
 
 if TYPE_CHECKING:
@@ -58,7 +58,8 @@ _DISCOVERED = False
 
 def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
                   stats: type[GameStats] | None = None,
-                  check_data: DataCheck | None = None, length_unit: str = "turns") -> None:
+                  check_data: DataCheck | None = None, length_unit: str = "turns",
+                  evaluate: Evaluation | None = None) -> None:
     """Register ``game`` with its ``bots`` (the random bot is always added, and
     the searching bot ``mcts`` when the game can build a position from an
     observation).
@@ -66,7 +67,9 @@ def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
     ``stats`` adds the game's own report figures; ``check_data`` the game's
     own data checks (e.g. card effects the engine interprets), which
     ``pnp check`` runs before simulating; ``length_unit`` what ``State.turns``
-    counts (plural), as reports name a game's length.
+    counts (plural), as reports name a game's length; ``evaluate`` the
+    searching bot's position evaluation for truncated playouts
+    (``mcts:ITER:dDEPTH``, :func:`pnp.games.search.register_evaluation`).
     """
     table: dict[str, type[Bot]] = {RandomBot.name: RandomBot}
     for bot in bots:
@@ -75,6 +78,8 @@ def register_game(game: type[Game[Any]], *, bots: tuple[type[Bot], ...] = (),
         table[bot.name] = bot
     if can_search(game) and SearchBot.name not in table:
         table[SearchBot.name] = SearchBot
+    if evaluate is not None:
+        register_evaluation(game, evaluate)
     _REGISTRY[game.slug] = GameEntry(game, table, stats, check_data, length_unit)
 
 

@@ -19,7 +19,7 @@ max-n): each iteration
    position), another registered bot (``mcts:200:greedy``) or random moves
    (``mcts:200:random``: cheaper, but in these games much weaker) — or, with
    a depth (``mcts:200:d20``), at most that many moves and then *scores* the
-   unfinished position with the game's ``evaluate`` hook (early playout
+   unfinished position with the game's registered evaluation (early playout
    termination: Lorentz, "Early Playout Termination in MCTS", ACG 2015;
    the evaluator-at-a-leaf of OpenSpiel's MCTS and AlphaZero is the depth-0
    case, ``mcts:200:d0``);
@@ -42,10 +42,14 @@ A game may define ``search_reward(state) -> list[float]`` on its Game class
 when winning is not what its players aim for (第2話: a solo run's outcome,
 not its boss count); the bot then maximises that instead.
 
-Truncated playouts need the game's ``evaluate(state) -> list[float]`` hook:
-each seat's *expected* reward of an unfinished position, in the units of the
-terminal reward (:func:`rewards`, or the game's ``search_reward``);
-:func:`standing_rewards` turns per-seat standings into such a vector. A game
+Truncated playouts need the game's position evaluation, ``evaluate(state) ->
+list[float]``: each seat's *expected* reward of an unfinished position, in the
+units of the terminal reward (:func:`rewards`, or the game's
+``search_reward``); :func:`standing_rewards` turns per-seat standings into
+such a vector. A game registers it (``register_game(..., evaluate=...)``,
+which calls :func:`register_evaluation`) rather than defining it on its Game
+class: the evaluation sits above the engine (Undecim's asks its heuristic
+bot), so the engine must not import it. A game
 may set ``search_depth`` (an int) on its Game class to make truncation the
 default of its ``mcts`` and ``mcts:ITERATIONS`` (a named playout bot,
 ``mcts:200:random``, still plays to the end); ``mcts:200:full`` then asks
@@ -95,6 +99,25 @@ FULL = -1
 
 #: A depth field of the spec: ``d`` and a whole number (``d0``, ``d20``).
 _DEPTH = re.compile(r"d[0-9]{1,9}")
+
+#: A position evaluation: each seat's expected reward of an unfinished position.
+Evaluation = Callable[[Any], list[float]]
+#: Registered evaluations by Game class (:func:`register_evaluation`).
+_EVALUATIONS: dict[type, Evaluation] = {}
+
+
+def register_evaluation(game_class: type[Game[Any]], evaluate: Evaluation) -> None:
+    """Give ``game_class``'s searching bot a position evaluation for truncated playouts."""
+    _EVALUATIONS[game_class] = evaluate
+
+
+def evaluation_of(game: Game[Any]) -> Evaluation | None:
+    """The evaluation registered for ``game``'s class or the nearest base, or None."""
+    for cls in type(game).__mro__:
+        found = _EVALUATIONS.get(cls)
+        if found is not None:
+            return found
+    return None
 
 
 def can_search(game_class: type[Game[Any]]) -> bool:
@@ -196,20 +219,21 @@ class SearchBot(Bot):
 
         ``depth`` None takes the game's ``search_depth`` (whole playouts if it
         has none), :data:`FULL` plays to the end, ``d ≥ 0`` stops after ``d``
-        moves and scores the position with ``game.evaluate``. The defaults
+        moves and scores the position with the game's registered evaluation
+        (:func:`evaluation_of`). The defaults
         (:data:`CLASS_BUDGET`, random playouts) make a quick bot for generic
         tests; ``--bots mcts`` goes through :meth:`configure`.
         """
         super().__init__(game, seat, rng)
         self.budget = budget
         self.playout = playout if playout is not None and playout is not RandomBot else None
-        evaluate = getattr(game, "evaluate", None)
+        evaluate = evaluation_of(game)
         if depth is None:
-            depth = getattr(game, "search_depth", None) if callable(evaluate) else None
-        if depth is not None and depth >= 0 and not callable(evaluate):
+            depth = getattr(game, "search_depth", None) if evaluate is not None else None
+        if depth is not None and depth >= 0 and evaluate is None:
             raise PnpError(f"--bots {self.name}:…:d{depth}: {game.slug} has no position "
-                           "evaluation (Game.evaluate), so its playouts go to the end; "
-                           f"leave out :d{depth}")
+                           "evaluation (register_game(evaluate=...)), so its playouts go to "
+                           f"the end; leave out :d{depth}")
         #: Moves a playout may make before the position is scored; None: to the end.
         self.depth: int | None = depth if depth is not None and depth >= 0 else None
         self._evaluate: Callable[[State[Any]], list[float]] | None = (
@@ -415,5 +439,5 @@ def _playout(state: State[Any], rnd: Callable[[], float], playout: type[Bot] | N
         apply(bot.act(observe(p) if wants else None, legal))
 
 
-__all__ = ["BotFactory", "DEFAULT_BUDGET", "EXPLORATION", "FULL", "MAX_DEPTH", "SearchBot",
+__all__ = ["BotFactory", "DEFAULT_BUDGET", "evaluation_of", "register_evaluation", "EXPLORATION", "FULL", "MAX_DEPTH", "SearchBot",
            "can_search", "determinize", "rewards", "standing_rewards"]

@@ -26,7 +26,8 @@ import pnp.games.search as search
 from pnp.errors import PnpError
 from pnp.games import registered_games
 from pnp.games.bots import bot_factory
-from pnp.games.search import FULL, MAX_DEPTH, SCORE_WEIGHT, SearchBot, standing_rewards
+from pnp.games.search import (FULL, MAX_DEPTH, SCORE_WEIGHT, SearchBot, evaluation_of,
+                              standing_rewards)
 from pnp.sim.report import build_report
 from pnp.sim.runner import simulate
 
@@ -39,12 +40,24 @@ GAMES = ("fortuna", "nine_peak", "fortune_clover", "episode2", "undecim")
 
 
 class _EvalNim(NimGame):
-    """Nim with a perfect evaluation: the seat to move wins unless the pile is a multiple of 4."""
+    """Nim with a perfect evaluation (registered below, as register_game does)."""
 
-    def evaluate(self, state: NimState) -> list[float]:
-        """1 for the seat that wins with perfect play, 0 for the other."""
-        mover_wins = state.left % 4 != 0
-        return [float((s == state.player) == mover_wins) for s in range(2)]
+
+def _perfect(state: NimState) -> list[float]:
+    """1 for the seat that wins with perfect play (the mover unless the pile is a
+    multiple of 4), 0 for the other."""
+    mover_wins = state.left % 4 != 0
+    return [float((s == state.player) == mover_wins) for s in range(2)]
+
+
+search.register_evaluation(_EvalNim, _perfect)
+
+
+def _evaluate(game: Any, state: Any) -> list[float]:
+    """The game's registered position evaluation of ``state``."""
+    evaluate = evaluation_of(game)
+    assert evaluate is not None, game.slug
+    return evaluate(state)
 
 
 def _eval_nim(tokens: int) -> _EvalNim:
@@ -149,14 +162,15 @@ def test_playouts_stop_at_the_depth(monkeypatch: pytest.MonkeyPatch, depth: int,
         made.append(state.n - before)
 
     evaluated: list[int] = []
-    real_eval = game.evaluate
+    real_eval = evaluation_of(game)
+    assert real_eval is _perfect
 
     def spy(state: NimState) -> list[float]:
         evaluated.append(state.n)
         return real_eval(state)
 
     monkeypatch.setattr(search, "_playout", counted)
-    monkeypatch.setattr(game, "evaluate", spy)
+    monkeypatch.setitem(search._EVALUATIONS, _EvalNim, spy)
     cls = None
     if playout == "greedy":
         cls = _Greedy
@@ -237,7 +251,7 @@ def test_evaluations_are_rewards(slug: str) -> None:
         state = game.new_initial_state(n, 7)
         rng = random.Random(n)
         while not state.is_terminal():
-            values = game.evaluate(state)  # type: ignore[attr-defined]
+            values = _evaluate(game, state)
             assert len(values) == n
             assert all(math.isfinite(v) and 0.0 <= v <= 1.0 + SCORE_WEIGHT for v in values)
             if n > 1:
@@ -255,14 +269,14 @@ def test_episode2_evaluation_follows_hp_and_spoils() -> None:
     """第2話: more HP or more bosses taken is worth more; at 0 HP the spoils are halved."""
     game = build_game("episode2")
     state = game.new_initial_state(1, 3)
-    full = game.evaluate(state)[0]  # type: ignore[attr-defined]
+    full = _evaluate(game, state)[0]
     state.hp = state.max_hp // 2
-    half = game.evaluate(state)[0]  # type: ignore[attr-defined]
+    half = _evaluate(game, state)[0]
     assert 0.0 < half < full <= 1.0
     state.spoils = (state.enemies[0],)
-    assert game.evaluate(state)[0] > half  # type: ignore[attr-defined]
+    assert _evaluate(game, state)[0] > half
     state.hp = 0
-    assert game.evaluate(state)[0] == pytest.approx(0.5 / game.num_bosses)  # type: ignore
+    assert _evaluate(game, state)[0] == pytest.approx(0.5 / game.num_bosses)  # type: ignore
 
 
 # -- the truncated searcher in play -------------------------------------------------

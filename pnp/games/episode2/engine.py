@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Mapping, Sequence
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
                            State, illegal)
-from pnp.games.episode2.evaluate import evaluate as evaluate_position
 from pnp.games.episode2 import notation
 from pnp.games.episode2.codec import BASE, END_RUN, MASKS, ROLL, TAKE_DAMAGE, Codec
 from pnp.games.episode2.scoring import (ALL_BOSSES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
@@ -370,11 +369,6 @@ class Episode2Game(Game["Episode2State"]):
         """
         share = len(state.spoils) / self.num_bosses
         return [share * 0.5 if CAUSE_OUTCOME[state.cause] == GAME_OVER else share]
-
-    def evaluate(self, state: "Episode2State") -> list[float]:
-        """Each seat's expected search reward of an unfinished position, for the
-        searching bot's truncated playouts (:mod:`pnp.games.episode2.evaluate`)."""
-        return evaluate_position(state)
 
     def state_from_observation(self, obs: Episode2Observation) -> "Episode2State":
         """One position that gives ``obs`` (for searching bots).

@@ -6,9 +6,11 @@ encoding, the position notation and the engine rulings (F4a–F7a).
 
 from pnp.games.fortuna.bots import GreedyBot
 from pnp.games.fortuna.engine import FortunaGame, FortunaObservation, FortunaState
+from pnp.games.fortuna.evaluate import evaluate
 from pnp.games.fortuna.stats import FortunaStats
 from pnp.games.registry import register_game
 
-register_game(FortunaGame, bots=(GreedyBot,), stats=FortunaStats)
+register_game(FortunaGame, bots=(GreedyBot,), stats=FortunaStats,
+              evaluate=evaluate)
 
 __all__ = ["FortunaGame", "FortunaObservation", "FortunaState", "FortunaStats", "GreedyBot"]

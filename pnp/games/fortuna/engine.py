@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Mapping, Se
 from pnp.errors import PnpError
 from pnp.games.api import (TERMINAL, Game, IllegalAction, NotationError, Observation, Param,
                            State, illegal)
-from pnp.games.fortuna.evaluate import evaluate as evaluate_position
 from pnp.games.chance import INLINE_MATCHES, MAX_INLINE, rng_shuffle, seeded_shuffle
 from pnp.games.fortuna.codec import (DISCARD_BASE, FILL_BASE, GODDESS, ICON_ORDER, MAX_VALUE,
                                      NUM_SLOTS, PASS_BASE, SET_BASE, WHEEL_BASE, WHEEL_DECLINE,
@@ -527,11 +526,6 @@ class FortunaGame(Game["FortunaState"]):
                                 f"phase {pos.phase} (e.g. an empty hand, or filler the "
                                 f"discard area cannot supply)")
         return state
-
-    def evaluate(self, state: "FortunaState") -> list[float]:
-        """Each seat's expected search reward of an unfinished position, for the
-        searching bot's truncated playouts (:mod:`pnp.games.fortuna.evaluate`)."""
-        return evaluate_position(state)
 
     def state_from_observation(self, obs: FortunaObservation) -> "FortunaState":
         """One position that gives ``obs`` to its seat (for searching bots).

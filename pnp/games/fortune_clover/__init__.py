@@ -12,6 +12,7 @@ from pnp.games.registry import register_game
 
 from .bots import HeuristicBot
 from .engine import FortuneCloverGame, FortuneCloverObservation, FortuneCloverState
+from .evaluate import evaluate
 from .fortunes import check_fortunes
 from .stats import FortuneCloverStats
 
@@ -25,7 +26,8 @@ def check_data(data: "GameData") -> list[str]:
 
 
 register_game(FortuneCloverGame, bots=(HeuristicBot,), stats=FortuneCloverStats,
-              check_data=check_data)
+              check_data=check_data,
+              evaluate=evaluate)
 
 __all__ = ["FortuneCloverGame", "FortuneCloverObservation", "FortuneCloverState",
            "HeuristicBot", "FortuneCloverStats"]

@@ -33,7 +33,6 @@ from pnp.errors import PnpError
 from pnp.games.chance import rng_shuffle
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
     State, illegal
-from pnp.games.fortune_clover.evaluate import evaluate as evaluate_position
 
 from . import notation
 
@@ -392,11 +391,6 @@ class FortuneCloverGame(Game["FortuneCloverState"]):
                             (self.min_players, self.max_players))
         return FortuneCloverState.from_position(self, pos, text)
 
-
-    def evaluate(self, state: "FortuneCloverState") -> list[float]:
-        """Each seat's expected search reward of an unfinished position, for the
-        searching bot's truncated playouts (:mod:`pnp.games.fortune_clover.evaluate`)."""
-        return evaluate_position(state)
 
     def state_from_observation(self, obs: "FortuneCloverObservation") -> "FortuneCloverState":
         """One position that gives ``obs`` to its seat (for searching bots).

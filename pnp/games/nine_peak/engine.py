@@ -24,7 +24,6 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, NotationError, Observation, Param, State, illegal
-from pnp.games.nine_peak.evaluate import evaluate as evaluate_position
 from pnp.games.chance import rng_shuffle, seeded_shuffle
 from pnp.games.nine_peak import notation
 from pnp.games.nine_peak.codec import (COLORS, MAX_SET, SUITS, SUITS_EN, ActionCodec,
@@ -379,11 +378,6 @@ class NinePeakGame(Game["NinePeakState"]):
                                 f"ruling N5a)")
         return s
 
-
-    def evaluate(self, state: "NinePeakState") -> list[float]:
-        """Each seat's expected search reward of an unfinished position, for the
-        searching bot's truncated playouts (:mod:`pnp.games.nine_peak.evaluate`)."""
-        return evaluate_position(state)
 
     def state_from_observation(self, obs: NinePeakObservation) -> "NinePeakState":
         """One position that gives ``obs`` to its seat (for searching bots).

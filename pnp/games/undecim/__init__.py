@@ -13,9 +13,11 @@ from pnp.games.registry import register_game
 from .bots import HeuristicBot
 from .effects import check_effects
 from .engine import UndecimGame, UndecimObservation, UndecimState
+from .evaluate import evaluate
 from .stats import UndecimStats
 
-register_game(UndecimGame, bots=(HeuristicBot,), stats=UndecimStats, check_data=check_effects)
+register_game(UndecimGame, bots=(HeuristicBot,), stats=UndecimStats, check_data=check_effects,
+              evaluate=evaluate)
 
 __all__ = ["UndecimGame", "UndecimObservation", "UndecimState", "HeuristicBot",
            "UndecimStats", "check_effects"]

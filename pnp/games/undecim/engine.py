@@ -31,7 +31,6 @@ from typing import Any, Iterator, Mapping, Sequence
 from pnp.errors import PnpError
 from pnp.games.api import TERMINAL, Game, IllegalAction, NotationError, Observation, Param, \
     State, illegal
-from pnp.games.undecim.evaluate import evaluate as evaluate_position
 
 from . import notation
 from .codec import (BOOST_BASE, BUILD_DONE, CHOOSE_BASE, DEV_BASE, DEV_GOLD, DEV_STRIDE,
@@ -399,11 +398,6 @@ class UndecimGame(Game["UndecimState"]):
         """The state written as ``text`` (grammar in :mod:`.notation`)."""
         pos = notation.read(text, self)
         return UndecimState.from_position(self, pos)
-
-    def evaluate(self, state: "UndecimState") -> list[float]:
-        """Each seat's expected search reward of an unfinished position, for the
-        searching bot's truncated playouts (:mod:`pnp.games.undecim.evaluate`)."""
-        return evaluate_position(state)
 
     def state_from_observation(self, obs: UndecimObservation) -> "UndecimState":
         """One position that gives ``obs`` to its seat (for searching bots).
