@@ -40,7 +40,7 @@ def _error(project: Path, line: str) -> str:
     """Add ``line`` to toy.md, make the book; return the one error line (nothing written)."""
     with (project / "rulebooks" / "toy.md").open("a", encoding="utf-8") as f:
         f.write("\n" + line + "\n")
-    result = CliRunner().invoke(main, ["rulebook", "toy", "--lang", "ja", "--format", "md"])
+    result = CliRunner().invoke(main, ["rulebook", "-q", "toy", "--lang", "ja", "--format", "md"])
     assert result.exception is None or isinstance(result.exception, SystemExit), result
     assert result.exit_code == 1, result.output
     lines = [ln for ln in result.stderr.splitlines() if ln.strip()]
@@ -76,7 +76,7 @@ def test_an_unclosed_strong_names_the_line_in_every_format(project: Path, fmt: s
     """The PDF said only "unclosed **" (no file, no line); Markdown and HTML passed it on."""
     (project / "rulebooks" / "toy.md").write_text("# T\n\nok **a** and\n**b\n",
                                                   encoding="utf-8")
-    result = CliRunner().invoke(main, ["rulebook", "toy", "--lang", "ja", "--format", fmt])
+    result = CliRunner().invoke(main, ["rulebook", "-q", "toy", "--lang", "ja", "--format", fmt])
     assert result.exit_code == 1
     assert result.stderr.strip() == ("error: rulebooks/toy.md:3: unclosed ** in 'ok **a** and "
                                      "**b' (strong text needs a closing **)")
@@ -114,7 +114,7 @@ def test_a_project_given_by_path_keeps_its_path(project: Path,
     """With --project, the rules text is named under the project path as typed."""
     (project / "rulebooks" / "toy.md").write_text("# T\n{{ nosuch }}\n", encoding="utf-8")
     monkeypatch.chdir(project.parent)
-    result = CliRunner().invoke(main, ["--project", "project", "rulebook", "toy", "--lang",
+    result = CliRunner().invoke(main, ["--project", "project", "rulebook", "-q", "toy", "--lang",
                                        "ja", "--format", "md"])
     assert result.exit_code == 1
     assert result.stderr.startswith("error: project/rulebooks/toy.md:2: unknown placeholder")
