@@ -7,7 +7,8 @@ fixed number per key however many games are played.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -16,63 +17,10 @@ from pnp.sim.aggregate import Aggregate
 from pnp.sim.findings import card_table
 
 
-class _Ended:
-    """A finished 4-player game with given returns and one winner (all add_game reads)."""
-
-    def __init__(self, returns: Sequence[float], winner: int) -> None:
-        self._returns = list(returns)
-        self._winner = winner
-
-    def turns(self) -> int:
-        return 10
-
-    def returns(self) -> list[float]:
-        return self._returns
-
-    def winners(self) -> list[int]:
-        return [self._winner]
-
-    def events(self) -> dict[str, int]:
-        return {}
-
-
-class _Uses:
-    """A stats object offering only the card_uses hook, one scripted table per game."""
-
-    def __init__(self, tables: list[list[list[str]]]) -> None:
-        self.tables = list(tables)
-
-    def add(self, state: Any, seats: Sequence[str]) -> None:
-        pass
-
-    def merge(self, other: Any) -> None:
-        pass
-
-    def card_uses(self, state: Any) -> list[list[str]]:
-        return self.tables.pop(0)
-
-
-#: (returns, winner, seats holding X, seats holding Z) per game.
-GAMES = [([10, 4, 3, 1], 0, (0, 1, 2), (1, 2, 3)),
-         ([1, 5, 8, 2], 2, (1, 3), (2,)),
-         ([2, 3, 9, 4], 2, (2,), (0, 1, 3)),
-         ([6, 6, 2, 7], 3, (0, 1, 2, 3), (3,))]
-
-
-def _totals(split_at: int | None = None) -> Aggregate:
-    """The four games counted in one aggregate, or in two merged at ``split_at``."""
-    tables = [[[k for k, held in (("card:X", xs), ("card:Z", zs)) if s in held]
-               for s in range(4)] for _r, _w, xs, zs in GAMES]
-    parts = [Aggregate(4, (), ("x",), stats=_Uses(tables))]  # type: ignore[arg-type]
-    if split_at is not None:
-        parts = [Aggregate(4, (), ("x",), stats=_Uses(tables[:split_at])),  # type: ignore
-                 Aggregate(4, (), ("x",), stats=_Uses(tables[split_at:]))]  # type: ignore
-    for i, (ret, won, _xs, _zs) in enumerate(GAMES):
-        part = parts[1 if split_at is not None and i >= split_at else 0]
-        part.add_game(_Ended(ret, won), ("x",) * 4, [1] * 4, [1] * 4)  # type: ignore[arg-type]
-    if split_at is not None:
-        parts[0].merge(parts[1])
-    return parts[0]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from card_toy import Ended4 as _Ended  # noqa: E402  tests/sim/card_toy.py
+from card_toy import Uses as _Uses  # noqa: E402
+from card_toy import toy_totals as _totals  # noqa: E402
 
 
 def test_sums_per_game_by_hand() -> None:
@@ -154,7 +102,7 @@ def test_a_key_seen_in_one_game_shows_no_score_interval() -> None:
 
 
 _HASH_PROBE = """
-from tests.sim.test_cards_by_game import _Ended, _Uses
+from card_toy import Ended4 as _Ended, Uses as _Uses
 from pnp.sim.aggregate import Aggregate
 # Seat 0 holds A-D; B, C, D are also held by seat 1, 2, 3: per-key totals
 # 0.1, 0.1+0.2, 0.1+0.3, 0.1+0.7, whose sum depends on the order of adding.
@@ -180,7 +128,8 @@ def test_pooled_sums_do_not_follow_the_hash_seed() -> None:
     root = Path(__file__).resolve().parents[2]
     seen = set()
     for seed in range(8):
-        env = {**os.environ, "PYTHONHASHSEED": str(seed), "PYTHONPATH": str(root)}
+        env = {**os.environ, "PYTHONHASHSEED": str(seed),
+               "PYTHONPATH": os.pathsep.join([str(root), str(root / "tests" / "sim")])}
         out = subprocess.run([sys.executable, "-c", _HASH_PROBE], env=env, cwd=root,
                              capture_output=True, text=True, check=True).stdout
         seen.add(out)

@@ -20,70 +20,19 @@ over every key of the group, so a seat holding X and Z counts twice.)
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+import sys
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pnp.intervals import Z95, t_quantile, wilson_interval
-from pnp.sim.aggregate import Aggregate
 from pnp.sim.findings import (LIFT, card_table, difference_interval, drama_figures,
                               format_findings, sentences)
 from pnp.sim.html import report_page
 
-#: (returns, winner, seats holding X, seats holding Z) per game (test_cards_by_game.GAMES).
-GAMES = [([10, 4, 3, 1], 0, (0, 1, 2), (1, 2, 3)),
-         ([1, 5, 8, 2], 2, (1, 3), (2,)),
-         ([2, 3, 9, 4], 2, (2,), (0, 1, 3)),
-         ([6, 6, 2, 7], 3, (0, 1, 2, 3), (3,))]
-
-
-class _Ended:
-    """A finished 4-player game with given returns and one winner (all add_game reads)."""
-
-    def __init__(self, returns: Sequence[float], winner: int) -> None:
-        self._returns, self._winner = list(returns), winner
-
-    def turns(self) -> int:
-        return 10
-
-    def returns(self) -> list[float]:
-        return self._returns
-
-    def winners(self) -> list[int]:
-        return [self._winner]
-
-    def events(self) -> dict[str, int]:
-        return {}
-
-
-class _Uses:
-    """A stats object offering only the card_uses hook, one scripted table per game."""
-
-    def __init__(self, tables: list[list[list[str]]]) -> None:
-        self.tables = list(tables)
-
-    def add(self, state: Any, seats: Sequence[str]) -> None:
-        pass
-
-    def merge(self, other: Any) -> None:
-        pass
-
-    def card_uses(self, state: Any) -> list[list[str]]:
-        return self.tables.pop(0)
-
-
-def _totals(split_at: int | None = None) -> Aggregate:
-    """The four games in one aggregate, or in two chunks merged at ``split_at``."""
-    tables = [[[k for k, held in (("card:X", xs), ("card:Z", zs)) if s in held]
-               for s in range(4)] for _r, _w, xs, zs in GAMES]
-    cut = len(GAMES) if split_at is None else split_at
-    parts = [Aggregate(4, (), ("x",), stats=_Uses(tables[:cut])),  # type: ignore[arg-type]
-             Aggregate(4, (), ("x",), stats=_Uses(tables[cut:]))]  # type: ignore[arg-type]
-    for i, (ret, won, _xs, _zs) in enumerate(GAMES):
-        parts[0 if i < cut else 1].add_game(_Ended(ret, won), ("x",) * 4,  # type: ignore
-                                            [1] * 4, [1] * 4)
-    parts[0].merge(parts[1])
-    return parts[0]
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from card_toy import toy_totals as _totals  # noqa: E402  tests/sim/card_toy.py
 
 
 def test_group_and_cross_sums_by_hand() -> None:
