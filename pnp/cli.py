@@ -939,6 +939,11 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
                    "fixed field (--bots, default the game's own bot), seats rotated.")
 @click.option("--budgets", default=None, metavar="8,16,32|LO:HI",
               help="Ladder budgets (iterations per decision) [default: 8:256].")
+@click.option("--ladder-search", default=None, metavar="d16|random|…",
+              help="With --ladder: the searching bot's fields after its iteration count, "
+                   "the same on every rung, e.g. d16 (playouts cut after 16 moves and the "
+                   "position scored: much faster in long games) [default: whole playouts "
+                   "with the game's own bot].")
 @click.option("--json", "json_path", type=click.Path(dir_okay=False, path_type=Path),
               default=None, help="Also write the report as JSON to this file (- for stdout).")
 @click.option("--html", "html_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -982,7 +987,8 @@ def simulate_command(**options: Any) -> None:
 def _simulate(game: str, players: int | None, games: int, bots: str | None, seed: int,
               jobs: int, params: tuple[str, ...], sweeps: tuple[str, ...], invariants: str,
               no_invariants: bool, step_cap: int, compares: tuple[str, ...], ladder: bool,
-              budgets: str | None, json_path: Path | None, html_path: Path | None,
+              budgets: str | None, ladder_search: str | None, json_path: Path | None,
+              html_path: Path | None,
               cluster: str | None, quiet: bool, data_dir: Path | None) -> int:
     """``pnp simulate``'s work (see :func:`simulate_command`); returns the exit code."""
     from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
@@ -1002,6 +1008,8 @@ def _simulate(game: str, players: int | None, games: int, bots: str | None, seed
         raise PnpError(f"{' and '.join(modes)}: give one of --sweep, --compare, --ladder")
     if budgets is not None and not ladder:
         raise PnpError("--budgets: only with --ladder")
+    if ladder_search is not None and not ladder:
+        raise PnpError("--ladder-search: only with --ladder")
     data = load_game_data(root, slug, strict=True)
     level = "off" if no_invariants else invariants
     parsed = _parse_params(params)
@@ -1012,7 +1020,8 @@ def _simulate(game: str, players: int | None, games: int, bots: str | None, seed
     # Only an absent --bots means random bots: `--bots ""` is refused downstream.
     played = "random" if bots is None else bots
     if ladder:
-        text, _doc, code = run_ladder(data, field=bots, budgets=budgets, **common)
+        text, _doc, code = run_ladder(data, field=bots, budgets=budgets, search=ladder_search,
+                                      **common)
     elif sweeps:
         text, _doc, code = run_sweep(data, list(sweeps), bots=played, **common)
     elif compares:

@@ -578,12 +578,13 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
                budgets: str | Sequence[int] | None = None,
                invariants: str = DEFAULT_LEVEL, step_cap: int = DEFAULT_STEP_CAP,
                json_path: Path | None = None, progress: bool = False,
-               cluster: str | None = None, html_path: Path | None = None
-               ) -> tuple[str, dict[str, Any], int]:
+               cluster: str | None = None, html_path: Path | None = None,
+               search: str | None = None) -> tuple[str, dict[str, Any], int]:
     """The skill ladder (:mod:`pnp.sim.ladder`): returns (text, JSON dict, exit code).
 
     ``field`` is one bot name (default: the game's own bot); ``budgets`` as
-    ``8,16,32`` or ``LO:HI`` (doubling), default 8 → 256.
+    ``8,16,32`` or ``LO:HI`` (doubling), default 8 → 256; ``search`` the
+    searcher's fields after its iteration count on every rung (``d16``).
     """
     from pnp.games.registry import game_entry
     from pnp.sim.findings import ladder_sentences
@@ -597,11 +598,22 @@ def run_ladder(data: "GameData", players: int | None, games: int, field: str | N
     if "," in field:
         raise PnpError(f"--bots {field!r}: with --ladder, give one bot: the field every "
                        "other seat plays")
+    if search is not None:
+        search = search.strip()
+        if not search or "," in search:
+            raise PnpError(f"--ladder-search {search!r}: expected the searcher's fields after "
+                           "its iteration count, e.g. d16 (truncated playouts) or random")
+        if "mcts" in entry.bots:  # (without it skill_ladder says why)
+            # a bad field fails here, before any game is played
+            try:
+                parse_bots([f"mcts:{steps[0]}:{search}"], entry.bots, data.slug)
+            except PnpError as exc:
+                raise PnpError(f"--ladder-search {search!r}: {exc}") from None
     game, n, _names, _entry = _prepare(data, players, [field], params, invariants, json_path)
     with _progress_bar(progress, games * (len(steps) + (n == 1)), f"Ladder {data.slug}") as bar:
         doc = skill_ladder(game, n, games, seed, steps, field, dict(entry.bots), entry.stats,
                            jobs, invariants, step_cap, bar, cluster,
-                           length_unit=entry.length_unit)
+                           length_unit=entry.length_unit, search=search)
     doc["score_unit"] = getattr(entry.stats, "score_unit", "") or ""
     doc["sentences"] = [] if n == 1 else ladder_sentences(doc)
     if n == 1:

@@ -37,20 +37,24 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
                  stats: type[GameStats] | None = None, jobs: int = 1,
                  invariants: str = "off", step_cap: int = DEFAULT_STEP_CAP,
                  progress: Progress | None = None, cluster: str | None = None,
-                 searcher: str = SearchBot.name, length_unit: str = "turns"
-                 ) -> dict[str, Any]:
+                 searcher: str = SearchBot.name, length_unit: str = "turns",
+                 search: str | None = None) -> dict[str, Any]:
     """Play every rung and return the ladder as a JSON-ready dict (see module docstring).
 
     ``searcher`` names the searching bot in ``bot_classes`` (its
     ``configure`` must accept an iteration count as the option);
-    ``length_unit`` what the game's length counts (for failure messages).
+    ``length_unit`` what the game's length counts (for failure messages);
+    ``search`` the searcher's fields after the iteration count, the same on
+    every rung (``d16``: truncated playouts, ``random``: random playouts;
+    ``pnp simulate --ladder-search``).
     """
     if searcher not in bot_classes:
         raise PnpError(f"--ladder: {game.slug} has no searching bot {searcher!r} (its Game "
                        "class needs state_from_observation; see docs/simulation.md)")
     solo = num_players == 1
+    tail = f":{search}" if search else ""
     specs: list[tuple[str, ...]] = [
-        (f"{searcher}:{b}",) + (field,) * (num_players - 1) for b in budgets]
+        (f"{searcher}:{b}{tail}",) + (field,) * (num_players - 1) for b in budgets]
     if solo:
         specs.insert(0, (field,))
     variants = [Variant(game, spec, bot_classes, stats, length_unit) for spec in specs]
@@ -81,7 +85,9 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
         # a mean score's interval cut to what a score can be (VP never below 0)
         mlo, mhi = clipped(mlo, mhi, getattr(t.stats, "score_range", None) or OPEN_RANGE)
         rung: dict[str, Any] = {
-            "bot": name, "budget": int(name.partition(":")[2] or 0), "seat_games": g,
+            # mcts:B or mcts:B:d16 (--ladder-search); the solo baseline, the field, 0
+            "bot": name, "budget": int(name.split(":")[1]) if ":" in name else 0,
+            "seat_games": g,
             "score_mean": round(mean, 6),
             "score_ci_low": None if mlo is None else round(mlo, 6),
             "score_ci_high": None if mhi is None else round(mhi, 6), "ok": result.ok}
@@ -100,7 +106,8 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
         rungs.append(rung)
     doc: dict[str, Any] = {
         "slug": game.slug, "title": game.title, "players": num_players, "games": games,
-        "seed": seed, "field": field, "fair_share": round(fair, 6), "invariants": invariants,
+        "seed": seed, "field": field, "search": search or None,
+        "fair_share": round(fair, 6), "invariants": invariants,
         "params": {k: v for k, v in sorted(game.params.items())},
         "baseline": rungs[0] if solo else None, "rungs": rungs[1:] if solo else rungs,
         "ok": all(r.ok for r in results)}
@@ -116,7 +123,8 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     solo = n == 1
     unit = doc.get("score_unit") or ""   # "VP", "bosses taken", … (GameStats.score_unit)
     score = f"mean {unit}" if unit else "mean score"
-    out = [f"{doc['title']} ({doc['slug']}): skill ladder — mcts at {len(doc['rungs'])} "
+    how = f" ({doc['search']})" if doc.get("search") else ""
+    out = [f"{doc['title']} ({doc['slug']}): skill ladder — mcts{how} at {len(doc['rungs'])} "
            f"budgets against {doc['field']} ({n} player{'s' if n != 1 else ''}, "
            f"{doc['games']} games per budget on the same deals, seed {doc['seed']}"
            + (", seats rotated)" if not solo else ")"), ""]
