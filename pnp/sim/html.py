@@ -581,7 +581,10 @@ def ladder_page(doc: dict[str, Any]) -> str:
     meta = (f"{n} player{'s' if n != 1 else ''}, {doc['games']} games per budget on the same "
             f"deals, seed {doc['seed']}, "
             + (f"against {doc['field']} alone on the same deals" if solo else
-               f"field {doc['field']}, seats rotated") + ". Intervals are 95%.")
+               f"field {doc['field']}, seats rotated")
+            # --ladder-search: how every rung searched (mcts:B:d16)
+            + (f", every rung mcts:B:{doc['search']}" if doc.get("search") else "")
+            + ". Intervals are 95%.")
     sections = []
     if doc.get("sentences"):
         sections.append(_section("Findings", "<ul class=\"findings\">" + "".join(

@@ -16,6 +16,7 @@ from pnp.cli import main
 from pnp.data import load_game_data
 from pnp.errors import PnpError
 from pnp.sim import run_ladder
+from pnp.sim.html import ladder_page
 
 CARD_DATA = Path(__file__).resolve().parents[2] / "card_data"
 
@@ -28,6 +29,7 @@ def test_every_rung_carries_the_search_fields() -> None:
     assert [r["budget"] for r in doc["rungs"]] == [2, 4]
     assert doc["search"] == "d4"
     assert "skill ladder — mcts (d4) at 2 budgets" in text
+    assert "every rung mcts:B:d4" in ladder_page(doc)
 
 
 def test_without_search_fields_the_rungs_are_plain() -> None:
@@ -37,6 +39,7 @@ def test_without_search_fields_the_rungs_are_plain() -> None:
     assert [r["bot"] for r in doc["rungs"]] == ["mcts:2", "mcts:4"]
     assert doc["search"] is None
     assert "skill ladder — mcts at 2 budgets" in text
+    assert "every rung" not in ladder_page(doc)
 
 
 @pytest.mark.parametrize("search,words", [
