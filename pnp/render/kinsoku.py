@@ -34,12 +34,22 @@ follows when it can:
   after its ``・`` or inside it with three characters or more on each side
   and not before ``ン`` (``キャン|ペーン``), within 5 em and the same quarter
   (:data:`pnp.render.textlayout.FRAGMENT_GAP_EM`), never at the cost of a line.
+- A compound of known words (a katakana run made wholly of words in
+  :data:`WORD_LIST`, ``スタートプレイヤー``, ``ホイールオブフォーチュン``) that
+  must split splits between two of its words (``スタート|プレイヤー``), not
+  where the line happens to be full (``スター|トプレイヤー``): the line filler
+  takes the latest such boundary, or the place before the word, within the
+  same 5 em and quarter, with three characters or more on each side and at
+  no cost of a line (:func:`word_boundaries`); where there is none it falls
+  back to the rule above. A single word and a run with an unlisted part
+  break as before.
 
 Text code asks :func:`keeps_together` about each pair of neighbouring
 characters; :func:`break_points` answers the same for a whole string.
 Avoiding a last line of one or two characters and keeping katakana words
 whole are line-filling decisions and live with the line filler
-(:func:`pnp.render.textlayout.break_lines`), which asks :func:`splits_word`.
+(:func:`pnp.render.textlayout.break_lines`), which asks :func:`splits_word`
+and :func:`word_boundaries`.
 
 Who uses it: card text (:mod:`pnp.render.textlayout`), and the rulebook
 PDF's Japanese paragraphs, table cells and picture labels, which go through
@@ -52,7 +62,11 @@ with CSS ``line-break: strict`` (the same no-start set, roughly).
 
 from __future__ import annotations
 
+from functools import lru_cache
+from pathlib import Path
 from typing import Callable
+
+from pnp.errors import PnpError
 
 #: Characters that may not start a line (行頭禁則).
 NO_START = frozenset(
@@ -94,6 +108,77 @@ def splits_word(a: str, b: str) -> bool:
     break elsewhere, and takes it when the word is longer than the line.
     """
     return a in KATAKANA and b in KATAKANA
+
+
+#: The katakana words the shipped games use (short units: スタート and プレイヤー,
+#: never スタートプレイヤー), one a line; the format is in the file's header.
+WORD_LIST = Path(__file__).with_name("katakana_words.txt")
+#: Characters a listed word may not start with: they never start a word.
+_NOT_WORD_START = NO_START & KATAKANA
+
+
+def load_words(path: Path) -> frozenset[str]:
+    """Read a katakana word list: one word a line, ``#`` comments and blank lines skipped.
+
+    Raises :class:`~pnp.errors.PnpError` naming ``file:line`` for a line
+    that is not one full-width katakana word, that starts with ``ー`` or a
+    small kana, or that repeats an earlier word.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise PnpError(f"{path}: cannot read the katakana word list ({exc})") from None
+    words: dict[str, int] = {}
+    for number, raw in enumerate(text.splitlines(), 1):
+        word = raw.strip()
+        if not word or word.startswith("#"):
+            continue
+        where = f"{path}:{number}"
+        # half-width katakana (U+FF66..) are left out: the list is full-width
+        if any(ch not in KATAKANA or ch >= "\uff00" for ch in word):
+            raise PnpError(f"{where}: {word!r} is not a katakana word; expected one word "
+                           f"of full-width katakana a line (# starts a comment)")
+        if word[0] in _NOT_WORD_START:
+            raise PnpError(f"{where}: {word!r} starts with {word[0]!r}, which never starts "
+                           f"a word; expected a word such as スタート")
+        if word in words:
+            raise PnpError(f"{where}: {word!r} is listed twice (first on line {words[word]}); "
+                           f"expected each word once")
+        words[word] = number
+    return frozenset(words)
+
+
+@lru_cache(maxsize=1)
+def known_words() -> frozenset[str]:
+    """The shipped word list (:data:`WORD_LIST`), read once on first use."""
+    return load_words(WORD_LIST)
+
+
+@lru_cache(maxsize=4096)
+def word_boundaries(run: str) -> frozenset[int]:
+    """Offsets inside the katakana run ``run`` where two known words meet.
+
+    The run is cut into words of :func:`known_words`, longest match first
+    (backing off where the rest would not split into known words):
+    ``スタートプレイヤー`` → ``{4}``, ``ホイールオブフォーチュン`` → ``{4, 6}``. A run
+    that is one word, or that has any part not in the list, gives no
+    offsets: only a known compound has boundaries to prefer.
+    """
+    words = known_words()
+    longest = max(map(len, words), default=0)
+    n = len(run)
+    # cuts[i]: the word ends after position i when run[i:] splits into known
+    # words, taking the longest first word that lets the rest split too
+    cuts: list[tuple[int, ...] | None] = [None] * (n + 1)
+    cuts[n] = ()
+    for i in range(n - 1, -1, -1):
+        for end in range(min(n, i + longest), i, -1):
+            rest = cuts[end]
+            if rest is not None and run[i:end] in words:
+                cuts[i] = (end, *rest)
+                break
+    found = cuts[0]
+    return frozenset(found[:-1]) if found else frozenset()
 
 
 def is_formula_term(ch: str) -> bool:

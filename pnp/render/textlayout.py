@@ -365,6 +365,30 @@ def _kana_after(chunks: list[_Chunk]) -> int:
     return count
 
 
+def _kana_run(line: list[tuple[_Chunk, bool]], rest: list[_Chunk]) -> str:
+    """The katakana word a break between ``line`` and ``rest`` splits (both its parts).
+
+    The same characters :func:`_kana_before` and :func:`_kana_after` count.
+    """
+    head: list[str] = []
+    for chunk, _ in reversed(line):
+        kana = [a.ch for a in reversed(chunk.atoms)]
+        n = next((q for q, ch in enumerate(kana) if ch not in _KATAKANA), len(kana))
+        head.extend(kana[:n])
+        if n < len(kana) or chunk.lead:
+            break
+    tail: list[str] = []
+    for m, chunk in enumerate(rest):
+        if m and chunk.lead:
+            break
+        kana = [a.ch for a in chunk.atoms]
+        n = next((q for q, ch in enumerate(kana) if ch not in _KATAKANA), len(kana))
+        tail.extend(kana[:n])
+        if n < len(kana) or chunk.hard:
+            break
+    return "".join(reversed(head)) + "".join(tail)
+
+
 #: Kana that close the syllable before them (the moraic nasal): a break
 #: inside a word never puts one at a line's start (オールイ|ンセット).
 _SYLLABLE_END = frozenset("ンﾝ")
@@ -402,6 +426,12 @@ def _word_start(line: list[tuple[_Chunk, bool]], chs: list[_Chunk], i: int,
        :data:`MIN_WORD_PART` characters or more on each side and not before
        ``ン`` (:func:`_fair_split`).
 
+    Before 2., a compound of known words (:func:`kinsoku.word_boundaries`:
+    スタートプレイヤー) whose greedy break is not fair or not between two of
+    its words takes the latest fair break between two of its words, or
+    before it, within the same gap and at no cost of a line; if there is
+    none, 2. applies as to any word.
+
     Then it returns the index in ``line`` of the chunk the next line starts with.
     """
     if not _splits_word(line[-1][0], chs[i]):
@@ -419,20 +449,31 @@ def _word_start(line: list[tuple[_Chunk, bool]], chs: list[_Chunk], i: int,
     if k > 0 and fits and budget - _width(line[:k]) <= _word_gap(budget) + 1e-9 \
             and not _costs_a_line(chs, first + k, i, budget):
         return k
-    if _fair_split(line, len(line), chs[i:j + 1]):
+    word = chs[i:j + 1]
+    fair = _fair_split(line, len(line), word)
+    # a compound of known words (kinsoku.word_boundaries) splits between them
+    bounds = kinsoku.word_boundaries(_kana_run(line, word))
+    if fair and (not bounds or _kana_before(line, len(line)) in bounds):
         return len(line)             # both parts read as parts of a word
     limit = _fragment_gap(budget) + 1e-9
-    for p in range(len(line) - 1, k - 1, -1):
-        if budget - _width(line[:p]) > limit:
-            break                    # earlier breaks leave the line shorter still
-        if p == k:
-            # the whole word (after its ・) moves down; one longer than a line
-            # then splits on the next, by this same rule
-            ok = k > 0
-        else:
-            ok = _fair_split(line, p, [c for c, _ in line[p:]] + chs[i:j + 1])
-        if ok and not _costs_a_line(chs, first + p, i, budget):
-            return p
+    # A known compound first looks for a fair break between two of its words
+    # or before it (スター|トプレイヤー reads as a misspelling); then, as for
+    # any word, a greedy break that is not fair looks for any fair one.
+    for between_words in ((True, False) if bounds else (False,)):
+        if fair and not between_words:
+            break
+        for p in range(len(line) - 1, k - 1, -1):
+            if budget - _width(line[:p]) > limit:
+                break                # earlier breaks leave the line shorter still
+            if p == k:
+                # the whole word (after its ・) moves down; one longer than a line
+                # then splits on the next, by this same rule
+                ok = k > 0
+            else:
+                ok = (not between_words or _kana_before(line, p) in bounds) and \
+                    _fair_split(line, p, [c for c, _ in line[p:]] + word)
+            if ok and not _costs_a_line(chs, first + p, i, budget):
+                return p
     return len(line)
 
 
