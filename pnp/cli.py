@@ -64,18 +64,22 @@ def _default_level() -> str:
 
 
 def user_errors(func: F) -> F:
-    """Turn :class:`PnpError` into one line on stderr and exit status 1."""
+    """Turn :class:`PnpError` into one line on stderr and its exit status (1; Ctrl-C 130).
+
+    Ctrl-C anywhere in the command becomes the one line of
+    :func:`_interrupt_report` (what was written), the same for every command.
+    """
 
     @functools.wraps(func)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
-            return func(*args, **kwargs)
+            with _interrupt_report():
+                return func(*args, **kwargs)
         except PnpError as exc:
+            if exc.exit_code == 130 and sys.stderr.isatty():
+                click.echo(err=True)     # end the terminal's "^C" echo first, as click does
             click.echo(f"error: {exc}", err=True)
             sys.exit(exc.exit_code)
-        except KeyboardInterrupt:
-            click.echo("interrupted", err=True)
-            sys.exit(130)
 
     return wrapper  # type: ignore[return-value]
 
@@ -142,24 +146,34 @@ def project() -> Project:
 
 
 @main.command("init")
-@click.argument("folder", type=click.Path(path_type=Path))
+# as typed (a str): Path("") would be ".", the current folder, not the empty name it is
+@click.argument("name", metavar="FOLDER")
 @user_errors
-def init_command(folder: Path) -> None:
+def init_command(name: str) -> None:
     """Create the project FOLDER with copies of the shipped games, ready to edit.
 
     FOLDER gets card_data/, templates/, rulebooks/ and an empty output/; run
     pnp inside it (or with --project FOLDER) and it uses them. An existing,
-    non-empty folder is never overwritten.
+    non-empty folder is never overwritten. Ctrl-C exits 130 with one line;
+    the project appears whole or not at all (it is copied into a hidden
+    folder first).
     """
     from pnp.data import game_slugs
     from pnp.project import init_project
 
-    for path in init_project(folder):
-        click.echo(f"created {path}/")
-    games = game_slugs(folder / "card_data")
-    # quoted, so the line can be pasted into a shell for a folder with spaces in its name
-    click.echo(f"{len(games)} games ({', '.join(games)}); next: cd {shlex.quote(str(folder))} "
-               "&& pnp check && pnp build")
+    # Ctrl-C: the copy is staged and moved into place whole (init_project), so
+    # the line names the whole project or nothing; its empty output/ is part
+    # of it (no tidying)
+    folder = Path(name)
+    with _interrupt_report(folder, tidy=False):
+        for path in init_project(name, progress=_progress(None)):
+            click.echo(f"created {path}/")
+        games = game_slugs(folder / "card_data")
+    # quoted, so the line can be pasted into a shell for a folder with spaces in its name;
+    # no `cd .` for the folder the user stands in
+    here = folder.resolve() == Path.cwd().resolve()
+    go = "" if here else f"cd {shlex.quote(str(folder))} && "
+    click.echo(f"{len(games)} games ({', '.join(games)}); next: {go}pnp check && pnp build")
 
 
 @main.command("list")
@@ -215,12 +229,11 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
     """
     from pnp.check import run_check
 
-    # Ctrl-C: the one line `pnp simulate` ends with (a check writes no output
-    # files, only cache entries, each whole)
-    with _interrupt_report(None):
-        text, report, code = run_check(list(games), data_dir, simulate=sim,
-                                       sim_games=sim_games, progress=not as_json,
-                                       lint=lint, templates_dir=templates_dir)
+    # Ctrl-C: user_errors' one line (a check writes no output files, only
+    # cache entries, each whole)
+    text, report, code = run_check(list(games), data_dir, simulate=sim,
+                                   sim_games=sim_games, progress=not as_json,
+                                   lint=lint, templates_dir=templates_dir)
     if as_json:
         click.echo(json.dumps(report, ensure_ascii=False, indent=2))
     else:
@@ -297,8 +310,9 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
-#: Test hook: Ctrl-C (a real SIGINT to this process) once a build's or a
-#: rulebook run's progress reaches this many steps (card faces; books), so
+#: Test hook: Ctrl-C (a real SIGINT to this process) once a run's progress
+#: reaches this many steps (build: card faces; rulebook: books; preview and
+#: watch: files written; init: folders copied, then the move into place), so
 #: tests can stop a run at a chosen point rather than after a delay.
 INTERRUPT_AFTER_ENV = "PNP_INTERRUPT_AFTER"
 
@@ -340,38 +354,119 @@ def _tree(folder: Path) -> tuple[set[Path], dict[Path, tuple[int, int]]]:
     return folders, files
 
 
-@contextlib.contextmanager
-def _interrupt_report(out_dir: Path | None) -> Iterator[None]:
-    """Turn Ctrl-C into one line saying what was written, leaving no empty folder behind.
+def _missing_folders(folder: Path) -> list[Path]:
+    """``folder`` and its parents that do not exist yet, deepest first (a run may make them)."""
+    missing = []
+    for path in (folder, *folder.parents):
+        if path.exists() or not str(path) or path == path.parent:
+            break
+        missing.append(path)
+    return missing
 
-    Every file is written whole (atomically) and every multi-file export
-    all together, so what is there is complete; a folder this run created
-    that holds nothing is removed. The line is ``pnp simulate``'s
-    (:mod:`pnp.sim.stopped`): ``interrupted: nothing was written``, or
-    ``interrupted after writing N complete file(s) (...)``.
+
+class RunWrites:
+    """What a run has written so far: the line Ctrl-C ends a command with, and its tidying.
+
+    Two sources, because neither sees everything: the files that appeared
+    or changed in the run's output folders (an export moved into place
+    from its hidden stage is never "written" under its own name), and the
+    files :func:`pnp.fileio.atomic_path` completed anywhere else (``pnp
+    simulate --json r.json``) — cache entries aside, which are no output.
     """
-    before = _tree(out_dir) if out_dir is not None else (set(), {})
+
+    def __init__(self, folders: Sequence[Path], journal: list[Path], tidy: bool) -> None:
+        """Remember the folders' state now; ``journal`` is a :func:`recording_writes` list."""
+        self.folders = list(folders)
+        self.journal = journal
+        self.tidy = tidy
+        #: What another process may still write for this run (said after the line).
+        self.elsewhere = ""
+        self.reset()
+
+    def reset(self) -> None:
+        """Count from now on: the files so far are not this step's (each `pnp watch` rebuild)."""
+        self.missing = [_missing_folders(f) for f in self.folders]
+        self.before = [_tree(f) for f in self.folders]
+        self.journal.clear()
+
+    def remove_empty_folders(self) -> None:
+        """Remove the folders this run created that hold nothing (deepest first)."""
+        for folder, (had, _), missing in zip(self.folders, self.before, self.missing):
+            # deepest first, so a game folder whose only sub-folder was empty goes too
+            for root, _, _ in sorted(os.walk(folder), key=lambda w: -len(Path(w[0]).parts)):
+                if Path(root) not in had:
+                    with contextlib.suppress(OSError):
+                        os.rmdir(root)        # only ever an empty folder
+            for path in missing[1:]:          # parents `mkdir -p` made on the way
+                with contextlib.suppress(OSError):
+                    os.rmdir(path)
+
+    def written(self) -> list[Path]:
+        """The complete files this run wrote: the folders' new ones, then the journal's others."""
+        from pnp.builder.serve import cache_root
+
+        made: dict[str, Path] = {}
+        for folder, (_, files) in zip(self.folders, self.before):
+            for path, stamp in sorted(_tree(folder)[1].items()):
+                if files.get(path) != stamp:
+                    made.setdefault(os.path.abspath(path), path)
+        cache = os.path.abspath(cache_root())
+        for path in self.journal:
+            key = os.path.abspath(path)
+            # a staged file moved into place (or removed with its stage) is not there
+            # by this name any more; a cache entry is no output
+            if key not in made and os.path.isfile(key) \
+                    and os.path.commonpath([key, cache]) != cache:
+                made[key] = path
+        return list(made.values())
+
+
+@contextlib.contextmanager
+def _sigint_ignored() -> Iterator[None]:
+    """Ignore further Ctrl-C for the block (the run is already ending: tidy it and say so)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         yield
-    except KeyboardInterrupt:
-        from pnp.errors import Interrupted
-        from pnp.sim.stopped import interrupted
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
-        if out_dir is None:
-            raise interrupted() from None
-        # deepest first, so a game folder whose only sub-folder was empty goes too
-        for root, _, _ in sorted(os.walk(out_dir), key=lambda w: -len(Path(w[0]).parts)):
-            if Path(root) not in before[0]:
-                with contextlib.suppress(OSError):
-                    os.rmdir(root)        # only ever an empty folder
-        made = sorted(p for p, stamp in _tree(out_dir)[1].items()
-                      if before[1].get(p) != stamp)
-        if not made:
-            raise interrupted() from None
-        shown = ", ".join(str(p) for p in made[:3])
-        more = f" and {len(made) - 3} more" if len(made) > 3 else ""
-        raise Interrupted(f"interrupted after writing {len(made)} complete file(s) "
-                          f"({shown}{more}); nothing else was written") from None
+
+@contextlib.contextmanager
+def _interrupt_report(*folders: Path, tidy: bool = True) -> Iterator[RunWrites]:
+    """Turn Ctrl-C into one line saying what was written; yield the :class:`RunWrites`.
+
+    The one Ctrl-C handling of every command (:func:`user_errors` wraps each
+    in it; a command that writes into folders wraps its work once more,
+    naming them). Every file is written whole (atomically) and every
+    multi-file export all together, so what is there is complete; with
+    ``tidy``, a folder this run created that holds nothing is removed
+    (``pnp init`` keeps its project's empty output/). The line is
+    :func:`pnp.sim.stopped.interrupted_after`'s: ``interrupted: nothing was
+    written``, or ``interrupted after writing N complete file(s) (...);
+    nothing else was written``; exit 130.
+    """
+    from pnp.fileio import recording_writes
+
+    with recording_writes() as journal:
+        writes = RunWrites(folders, journal, tidy)
+        try:
+            yield writes
+        except KeyboardInterrupt:
+            # a second Ctrl-C must not cut the tidying short or print a traceback
+            with _sigint_ignored():
+                if writes.tidy:
+                    writes.remove_empty_folders()
+                made = writes.written()
+                from pnp.sim.stopped import interrupted_after
+
+                error = interrupted_after(made, writes.elsewhere)
+            raise error from None
 
 
 def _missing_rules_text(skipped: Sequence[tuple[str, str]]) -> list[str]:
@@ -592,35 +687,51 @@ def preview_command(ctx: click.Context, game: str | None, deck: str | None,
                            f"side); leave out {given[0]}")
     if out_dir is None:
         out_dir = project().out_dir / game / "preview"
+    # Ctrl-C: one line on which PNGs are there (each is complete: written to a
+    # temporary name and renamed); folders the run made for nothing are removed
+    with _interrupt_report(out_dir) as writes:
+        paths = _preview(writes, where, game, deck, card_ids, out_dir, dpi, no_bleed, sheet,
+                         preset, profiles_file, data_dir, templates_dir)
+    for path in paths:
+        click.echo(f"wrote {path}")
+
+
+def _preview(writes: RunWrites, where: list[Any] | None, game: str, deck: str | None,
+             card_ids: tuple[str, ...], out_dir: Path, dpi: int, no_bleed: bool, sheet: bool,
+             preset: str | None, profiles_file: Path | None, data_dir: Path | None,
+             templates_dir: Path | None) -> list[Path | str]:
+    """``pnp preview``'s drawing (see :func:`preview_command`): by a warm process, else here."""
     server = None
     if where is not None:
         from pnp.builder.serve import process_umask
 
+        # stopped while a warm process draws, the pictures are its to finish
+        writes.elsewhere = (f"a preview server or `pnp watch` asked to draw them may still "
+                            f"write them into {out_dir}, each complete")
         answer, server = _ask_warm_process(where, {
             "cwd": where[0], "game": game, "deck": deck, "card_ids": list(card_ids),
             "dpi": dpi, "show_bleed": not no_bleed, "sheet": sheet, "preset": preset,
             "out_dir": str(out_dir), "where": where, "umask": process_umask()})
+        writes.elsewhere = ""
         if answer is not None:
             if "error" in answer:
                 error = PnpError(str(answer["error"]))
                 error.exit_code = int(answer.get("exit_code", 1))
                 raise error
-            for name in answer["paths"]:
-                click.echo(f"wrote {name}")
-            return
+            return [str(name) for name in answer["paths"]]
     from pnp.builder.preview import write_previews
 
     try:
         paths = write_previews(game, deck, list(card_ids), out_dir=out_dir, dpi=dpi,
                                show_bleed=not no_bleed, data_dir=data_dir,
                                templates_dir=templates_dir, preset=preset,
-                               profiles_file=profiles_file, sheet=sheet)
+                               profiles_file=profiles_file, sheet=sheet,
+                               progress=_progress(None))
     except PnpError:
         _start_preview_server(server)        # a typo now should not make the next run cold
         raise
     _start_preview_server(server)
-    for path in paths:
-        click.echo(f"wrote {path}")
+    return list(paths)
 
 
 def _start_preview_server(files: ServerFiles | None) -> None:
@@ -693,15 +804,24 @@ def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: s
     """Rebuild GAME's previews and sheets whenever a CSV, template or icon changes.
 
     Prints what it rebuilt (or the one-line error) after each change; stop
-    with Ctrl-C.
+    with Ctrl-C: "stopped watching GAME after the first build and N
+    rebuild(s)", exit 0 (stopping is how a watch ends, as for a development
+    server). Ctrl-C during a rebuild exits 130 with one line naming the
+    files that rebuild completed (the rest are older than the sources).
     """
     from pnp.builder.watch import Watcher
 
     out_dir = out_dir if out_dir is not None else project().out_dir
-    watcher = Watcher(game, data_dir=data_dir, templates_dir=templates_dir, out_dir=out_dir,
-                      dpi=dpi, pdf=pdf, paper=paper.lower(), echo=click.echo)
-    with _stopped_like_ctrl_c():
-        watcher.run(interval)
+    # Ctrl-C during a rebuild: one line on what that rebuild wrote (each file
+    # whole), counted from its start (on_rebuild)
+    with _interrupt_report() as writes:
+        watcher = Watcher(game, data_dir=data_dir, templates_dir=templates_dir,
+                          out_dir=out_dir, dpi=dpi, pdf=pdf, paper=paper.lower(),
+                          echo=click.echo, progress=_progress(None),
+                          on_rebuild=writes.reset)
+        with _stopped_like_ctrl_c():
+            watcher.run(interval)
+    click.echo(watcher.stop_line())
 
 
 @contextlib.contextmanager
@@ -963,25 +1083,12 @@ def simulate_command(**options: Any) -> None:
     one line saying what was written (usually nothing: reports are written
     at the end, each atomically).
     """
-    from pnp.fileio import recording_writes
-
-    with recording_writes() as written:
-        try:
-            # by name: the options are typed once, on _simulate (click passes
-            # them by name, so an option added out of order cannot shift the rest)
-            code = _simulate(**options)
-        except KeyboardInterrupt:
-            # Pressed before the worker pool or the cluster took over Ctrl-C
-            # (loading the data, a one-process run, writing the reports): the
-            # same words as theirs (pnp.sim.stopped), not the generic "interrupted".
-            from pnp.errors import Interrupted
-            from pnp.sim.stopped import interrupted
-
-            if not written:
-                raise interrupted() from None
-            raise Interrupted("interrupted after writing "
-                              + ", ".join(str(p) for p in written)) from None
-    sys.exit(code)
+    # by name: the options are typed once, on _simulate (click passes them by
+    # name, so an option added out of order cannot shift the rest). Ctrl-C
+    # before the worker pool or the cluster took it over (loading the data, a
+    # one-process run, writing the reports) is user_errors' one line, in the
+    # same words as theirs (pnp.sim.stopped), naming a report already written.
+    sys.exit(_simulate(**options))
 
 
 def _simulate(game: str, players: int | None, games: int, bots: str | None, seed: int,

@@ -162,7 +162,9 @@ class OneLineGroup(click.Group):
             result = super().main(args, prog_name, complete_var, standalone_mode=False,
                                   **extra)
         except click.exceptions.Abort:
-            click.echo("interrupted", err=True)
+            # Ctrl-C before a command started (every command's own is pnp.cli's
+            # one line): the same words, pnp.sim.stopped's (not importable here)
+            click.echo("error: interrupted: nothing was written", err=True)
             sys.exit(130)
         except click.ClickException as exc:
             ctx = getattr(exc, "ctx", None)

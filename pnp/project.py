@@ -22,10 +22,10 @@ install) they are the repository's own ``card_data/``, ``templates/`` and
 from __future__ import annotations
 
 import shutil
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from pnp import PROJECT_ROOT
 from pnp.errors import PnpError
@@ -140,26 +140,43 @@ def default_folder(name: str) -> Path:
     return current().folder(name)
 
 
-def init_project(target: Path) -> list[Path]:
+def init_project(target: Path | str,
+                 progress: Callable[[int], object] | None = None) -> list[Path]:
     """Create the project folder ``target`` with copies of the shipped games; return its folders.
 
     The folders are ``card_data/``, ``templates/``, ``rulebooks/`` (copies)
     and an empty ``output/``.
 
     ``target`` may exist only as an empty folder: an existing project is
-    never overwritten.
+    never overwritten. The copy is made in a hidden folder first (inside an
+    existing empty ``target``, else beside it) and moved into place at the
+    end, so a failed or interrupted init (Ctrl-C) leaves ``target`` as it
+    was, and no parent folder it made on the way. ``progress(1)`` is called
+    after each folder is copied and once more when the project is in place
+    (the CLI's ``PNP_INTERRUPT_AFTER`` test hook counts these).
     """
+    if not str(target).strip():
+        raise PnpError(f"cannot create project {str(target)!r}: the folder name is blank; "
+                       "expected a folder name (pnp init my-game), or . for the current, "
+                       "empty folder")
     target = Path(target)
     if target.exists() and not target.is_dir():
-        raise PnpError(f"cannot create project {str(target)!r}: it is a file")
+        raise PnpError(f"cannot create project {str(target)!r}: it is a file, expected a new "
+                       "or empty folder")
     if target.is_dir() and any(target.iterdir()):
         raise PnpError(f"cannot create project {str(target)!r}: the folder is not empty "
                        "(pnp init never overwrites a project; choose a new folder)")
-    # Copied into a hidden sibling first and renamed at the end: a failed or
-    # interrupted init leaves no half project behind.
-    staging = target.parent / f".{target.name}.pnp-init.tmp"
+    names = SHIPPED_FOLDERS + ("output",)
+    # An existing (empty) folder is filled, not replaced: it may be the
+    # working folder (`pnp init .`), or the only place the user may write.
+    inside = target.is_dir()
+    where = target.resolve()
+    staging = (where / ".pnp-init.tmp" if inside
+               else where.parent / f".{where.name}.pnp-init.tmp")
+    made_parents = [] if inside else _missing_parents(where)
+    moved: list[Path] = []
     try:
-        shutil.rmtree(staging, ignore_errors=True)
+        shutil.rmtree(staging, ignore_errors=True)        # a killed init's leftovers
         staging.mkdir(parents=True)
         for name in SHIPPED_FOLDERS:
             source = shipped(name)
@@ -168,15 +185,46 @@ def init_project(target: Path) -> list[Path]:
                                f"({source}); reinstall pnp")
             shutil.copytree(source, staging / name, ignore=shutil.ignore_patterns(
                 "__pycache__", "*.pyc", ".*"))
+            if progress is not None:
+                progress(1)
         (staging / "output").mkdir()
-        if target.is_dir():
-            target.rmdir()  # empty, checked above
-        staging.rename(target)
-    except OSError as exc:
+        if inside:
+            for name in names:
+                moved.append(where / name)       # first: a Ctrl-C after the rename undoes it
+                (staging / name).rename(where / name)
+            staging.rmdir()
+        else:
+            staging.rename(where)
+    except BaseException as exc:
+        # stopped or failed half-way: take back what this run put there
+        for path in moved:
+            shutil.rmtree(path, ignore_errors=True)
         shutil.rmtree(staging, ignore_errors=True)
-        raise PnpError(f"cannot create project {str(target)!r}: "
-                       f"{exc.strerror or exc}") from None
-    except BaseException:
-        shutil.rmtree(staging, ignore_errors=True)
+        for parent in made_parents:
+            with suppress(OSError):
+                parent.rmdir()               # only ever an empty folder
+        if isinstance(exc, OSError):
+            raise PnpError(f"cannot create project {str(target)!r}: "
+                           f"{_why_not_here(where if inside else where.parent, exc)}") from None
         raise
-    return [target / name for name in SHIPPED_FOLDERS + ("output",)]
+    if progress is not None:
+        progress(1)                          # the project is whole from here on
+    return [target / name for name in names]
+
+
+def _why_not_here(place: Path, exc: OSError) -> str:
+    """Why the project could not be made in ``place``, naming no hidden staging folder."""
+    blocker = next((p for p in (place, *place.parents) if p.exists() and not p.is_dir()), None)
+    if blocker is not None:
+        return f"{str(blocker)!r} is a file, expected a folder"
+    return f"cannot write in {str(place)!r}: {exc.strerror or exc}"
+
+
+def _missing_parents(path: Path) -> list[Path]:
+    """The parents of ``path`` that do not exist yet, deepest first."""
+    missing = []
+    for parent in path.parents:
+        if parent.exists():
+            break
+        missing.append(parent)
+    return missing

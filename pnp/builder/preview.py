@@ -12,6 +12,10 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Callable
+
+#: Called with 1 after each file written (the CLI's Ctrl-C test hook counts them).
+Progress = Callable[[int], object]
 
 from pnp.builder.cards import (check_templates, component_rows, component_size, all_components,
                              resolve_templates_dir)
@@ -92,14 +96,20 @@ def render_sides(env: PnpEnvironment, game: GameData, component: Component,
     return out
 
 
-def _save(image: object, path: Path, dpi: int) -> None:
-    """Write a PIL image as PNG atomically (fast compression: previews are rewritten often)."""
+def _save(image: object, path: Path, dpi: int, progress: Progress | None = None) -> None:
+    """Write a PIL image as PNG atomically (fast compression: previews are rewritten often).
+
+    Complete or absent: the PNG is written to a temporary name and renamed
+    (a Ctrl-C half-way leaves neither a cut-short image nor the temporary).
+    """
     with atomic_path(path) as tmp:
         image.save(tmp, "PNG", dpi=(dpi, dpi), compress_level=1)  # type: ignore[attr-defined]
+    if progress is not None:
+        progress(1)
 
 
-def write_card_pngs(sides: list[CardSide], folder: Path, dpi: int, show_bleed: bool
-                    ) -> list[Path]:
+def write_card_pngs(sides: list[CardSide], folder: Path, dpi: int, show_bleed: bool,
+                    progress: Progress | None = None) -> list[Path]:
     """Write one PNG per card side into ``folder`` (all pages of one PDF, one pass)."""
     from reportlab.pdfgen.canvas import Canvas
 
@@ -123,7 +133,7 @@ def write_card_pngs(sides: list[CardSide], folder: Path, dpi: int, show_bleed: b
     paths = []
     for s, image in zip(sides, rasterise(buf.getvalue(), dpi / 72.0)):
         path = folder / f"{s.card}-{s.side}.png"
-        _save(image, path, dpi)
+        _save(image, path, dpi, progress)
         paths.append(path)
     return paths
 
@@ -183,13 +193,13 @@ def sheet_pdf(title: str, sides: list[CardSide]) -> bytes:
 
 
 def write_sheet(game: GameData, component: Component, sides: list[CardSide], folder: Path,
-                dpi: int) -> Path:
+                dpi: int, progress: Progress | None = None) -> Path:
     """Write the contact sheet PNG of one deck: every distinct card on one page."""
     title = f"{game.manifest.title} — {component.name} ({component.id}): " \
             f"{sum(1 for s in sides if s.side == 'face')} distinct cards"
     (image,) = rasterise(sheet_pdf(title, sides), dpi / 72.0)
     path = folder / f"{component.id}-sheet.png"
-    _save(image, path, dpi)
+    _save(image, path, dpi, progress)
     return path
 
 
@@ -199,7 +209,7 @@ def preview_folder(out_dir: Path | None, slug: str) -> Path:
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise PnpError(f"cannot create {folder}: {exc.strerror or exc}") from None
+        raise PnpError(f"cannot create preview folder {folder}: {exc.strerror or exc}") from None
     return folder
 
 
@@ -207,14 +217,16 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
                    dpi: int, show_bleed: bool, data_dir: Path | None,
                    templates_dir: Path | None, preset: str | None = None,
                    profiles_file: Path | None = None, sheet: bool = False,
-                   env: PnpEnvironment | None = None) -> list[Path]:
+                   env: PnpEnvironment | None = None,
+                   progress: Progress | None = None) -> list[Path]:
     """Render the face (and back) of each requested card to PNG; return the paths.
 
     With ``sheet`` a contact sheet per deck is written instead (every deck
     of the game when ``deck`` is None). With ``preset`` (a card-png profile
     such as ``tgc``) the images are the exact service images: scaled to the
     service's trim, its bleed, its dpi. ``env`` reuses a warm Jinja
-    environment (``pnp watch`` answering a preview).
+    environment (``pnp watch`` answering a preview). ``progress(1)`` follows
+    each file written.
     """
     game = load_game(slug, data_dir)
     tdir = resolve_templates_dir(templates_dir)
@@ -230,20 +242,22 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
             raise PnpError("--sheet shows every distinct card of a deck: leave out the card ids")
         components = [find_deck(game, deck, tdir)] if deck else all_components(game, tdir)
         folder = preview_folder(out_dir, game.slug)
-        return [write_sheet(game, comp, render_sides(env, game, comp), folder, dpi)
+        return [write_sheet(game, comp, render_sides(env, game, comp), folder, dpi, progress)
                 for comp in components]
     assert deck is not None
     component = find_deck(game, deck, tdir)
     if preset is not None:
         return _service_previews(game, component, env, card_ids, out_dir, preset,
-                                 profiles_file)
+                                 profiles_file, progress)
     sides = render_sides(env, game, component, card_ids)
-    return write_card_pngs(sides, preview_folder(out_dir, game.slug), dpi, show_bleed)
+    return write_card_pngs(sides, preview_folder(out_dir, game.slug), dpi, show_bleed,
+                           progress)
 
 
 def _service_previews(game: GameData, component: Component, env: PnpEnvironment,
                       card_ids: list[str], out_dir: Path | None, preset: str,
-                      profiles_file: Path | None) -> list[Path]:
+                      profiles_file: Path | None, progress: Progress | None = None
+                      ) -> list[Path]:
     """Write the exact print-service images (a card-png profile) of the named cards."""
     from pnp.printing.geometry import Rect
     from pnp.printing.profiles import load_profiles
@@ -268,4 +282,6 @@ def _service_previews(game: GameData, component: Component, env: PnpEnvironment,
     for (path, _), image in zip(jobs, render_images([j for _, j in jobs])):
         save_png(image, path, profile.dpi)
         written.append(path)
+        if progress is not None:
+            progress(1)
     return written

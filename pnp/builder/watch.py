@@ -10,6 +10,15 @@ prints what it rebuilt, or the one-line error, and keeps watching.
 Files are polled (modification time and size) so it works the same on
 every system and on network folders; a poll of a game's few dozen files
 costs well under a millisecond.
+
+Ctrl-C (or SIGTERM, SIGHUP) is how a watch ends, so stopping it while it
+waits is no error: :meth:`Watcher.run` returns and the CLI prints
+:meth:`Watcher.stop_line`, exit 0, as a development server does (Django's
+``runserver``, ``python -m http.server``), so ``pnp watch GAME && …`` and
+a supervisor see a normal end; the files on disk are those of the last
+rebuild. Stopped *during* a rebuild, what is on disk is partly older than
+the sources: that is a real interruption, raised as such (the CLI's one
+line on the files that rebuild completed, exit 130).
 """
 
 from __future__ import annotations
@@ -50,6 +59,15 @@ class Watcher:
     pdf: bool = True
     paper: str = "a4"
     echo: Callable[[str], None] = print
+    #: Called with 1 after each file a rebuild writes (the CLI's Ctrl-C test hook).
+    progress: Callable[[int], object] | None = None
+    #: Called as each rebuild starts (the CLI counts the files written from there).
+    on_rebuild: Callable[[], None] | None = None
+    #: Rebuilds after a change (the first build not counted), and whether the
+    #: last build or rebuild ended in an error.
+    rebuilds: int = 0
+    failed: bool = False
+    _busy: bool = False
     _last: dict[tuple[str, str, str], str] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -103,13 +121,14 @@ class Watcher:
             if not fresh:
                 continue
             changed_decks.append((component, sides))
-            write_card_pngs(fresh, folder, self.dpi, True)
+            write_card_pngs(fresh, folder, self.dpi, True, self.progress)
             cards = list(dict.fromkeys(s.card for s in fresh))
             shown = ", ".join(cards[:6]) + (" …" if len(cards) > 6 else "")
             lines.append(f"{game.slug}/{component.id}: {len(cards)} card preview(s) "
                          f"({shown}) {ms()}")
         for component, sides in changed_decks:
-            path = write_sheet(game, component, sides, folder, max(36, self.dpi // 2))
+            path = write_sheet(game, component, sides, folder, max(36, self.dpi // 2),
+                               self.progress)
             lines.append(f"{path} {ms()}")
         if self.pdf and changed_decks:
             for path in self._write_pdfs(game, [c for c, _ in changed_decks]):
@@ -126,7 +145,10 @@ class Watcher:
                                templates_dir=self.tdir,
                                only=tuple(c.id for c in components))
         result = build_game(self.env, game, options)
-        return list(dict.fromkeys(result.files))
+        files = list(dict.fromkeys(result.files))
+        if self.progress is not None:
+            self.progress(len(files))
+        return files
 
     def run(self, interval: float = 0.2, *, rounds: int | None = None,
             serve: bool = True, stop: threading.Event | None = None) -> None:
@@ -134,7 +156,9 @@ class Watcher:
 
         With ``serve`` the watcher also answers ``pnp preview`` of this game
         (see :mod:`pnp.builder.serve`). Setting ``stop`` (from another thread)
-        ends the watch at its next poll, as its last round would.
+        ends the watch at its next poll, as its last round would. Ctrl-C
+        while waiting ends it the same way (see the module's docstring); Ctrl-C
+        during a rebuild is raised (KeyboardInterrupt).
         """
         from pnp.builder.serve import PreviewServer
 
@@ -162,10 +186,24 @@ class Watcher:
                     continue
                 changed = changed_files(before, now)
                 before = now
+                self.rebuilds += 1
                 self._report(changed)
+        except KeyboardInterrupt:
+            if self._busy:
+                raise               # a rebuild cut short: its files are partly old
+            # waiting: Ctrl-C is the normal way to stop watching
         finally:
             if server is not None:
                 server.stop()
+
+    def stop_line(self) -> str:
+        """The line a watch ends with: the game, how many rebuilds, and whether the last failed."""
+        line = f"stopped watching {self.slug} after the first build and {self.rebuilds} rebuild(s)"
+        if self.failed:
+            # what is on disk is older than the files: say so, not "up to date"
+            line += (" (the last ended in the error above, so the pictures are older than "
+                     "the files)")
+        return line
 
     def answer_preview(self, request: dict[str, Any]) -> dict[str, Any]:
         """Render a `pnp preview` request with the warm environment, as a cold run would.
@@ -193,8 +231,17 @@ class Watcher:
             self.echo(f"changed: {names}")
         try:
             with self.lock:
+                if self.on_rebuild is not None:
+                    self.on_rebuild()
+                # busy until the rebuild ends: Ctrl-C meanwhile stays an
+                # interruption (run() re-raises it), so no finally here
+                self._busy = True
                 lines = self.rebuild(changed)
+                self._busy = False
+            self.failed = False
             for line in lines:
                 self.echo(f"rebuilt {line}")
         except PnpError as exc:
+            self._busy = False
+            self.failed = True
             self.echo(f"error: {exc}")

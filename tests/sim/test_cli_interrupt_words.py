@@ -55,7 +55,8 @@ def test_after_the_json_was_written(tmp_path: Path, monkeypatch: pytest.MonkeyPa
     monkeypatch.setattr("pnp.sim.html.report_page", _press)
     code, lines, js, page = _run(tmp_path)
     assert code == 130
-    assert lines == [f"error: interrupted after writing {js}"]
+    assert lines == [f"error: interrupted after writing 1 complete file(s) ({js}); "
+                     "nothing else was written"]
     assert js.exists() and not page.exists()
 
 
