@@ -663,7 +663,8 @@ def preview_command(ctx: click.Context, game: str | None, deck: str | None,
     The first run starts a background preview server for the project, which
     draws the cards of every later run from its warm process (exactly the
     same pictures; it stops after 10 idle minutes); while `pnp watch GAME`
-    runs, the watcher draws them.
+    runs, the watcher draws them. Ctrl-C exits 130 with one line naming the
+    PNGs written (each complete).
     """
     where = None
     if stop_server or (preset is None and not no_server):
@@ -821,6 +822,8 @@ def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: s
                           on_rebuild=writes.reset)
         with _stopped_like_ctrl_c():
             watcher.run(interval)
+    if sys.stdout.isatty():
+        click.echo()        # off the line the terminal's "^C" echo is on
     click.echo(watcher.stop_line())
 
 

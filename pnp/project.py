@@ -205,7 +205,8 @@ def init_project(target: Path | str,
                 parent.rmdir()               # only ever an empty folder
         if isinstance(exc, OSError):
             raise PnpError(f"cannot create project {str(target)!r}: "
-                           f"{_why_not_here(where if inside else where.parent, exc)}") from None
+                           # the folder as the user typed it
+                           f"{_why_not_here(target if inside else target.parent, exc)}") from None
         raise
     if progress is not None:
         progress(1)                          # the project is whole from here on

@@ -84,15 +84,20 @@ def resolve_slugs(data_dir: Path, wanted: Iterable[str]) -> list[str]:
     """Validate ``wanted`` slugs (all games when empty); suggest the closest on a typo."""
     known = game_slugs(data_dir)
     wanted = list(wanted)
+    # no games at all (also with games named: "unknown game 'x' (known: none)" said
+    # nothing of where it looked)
+    if not known:
+        hint = ""
+        if (data_dir / "manifest.toml").is_file():
+            # the usual slip: --data-dir naming one game's folder, not the folder of games
+            hint = (f" ({data_dir} is itself a game's folder: pass the folder above it, "
+                    f"--data-dir {data_dir.parent})")
+        elif (data_dir / "card_data").is_dir():
+            hint = (f" ({data_dir} is a project folder: pass --project {data_dir}, or "
+                    f"--data-dir {data_dir / 'card_data'})")
+        raise PnpError(f"no games in {data_dir}: expected <slug>/manifest.toml "
+                       f"folders{hint}")
     if not wanted:
-        if not known:
-            hint = ""
-            if (data_dir / "manifest.toml").is_file():
-                # the usual slip: --data-dir naming one game's folder, not the folder of games
-                hint = (f" ({data_dir} is itself a game's folder: pass the folder above it, "
-                        f"--data-dir {data_dir.parent})")
-            raise PnpError(f"no games in {data_dir}: expected <slug>/manifest.toml "
-                           f"folders{hint}")
         return known
     for slug in wanted:
         if slug not in known:
