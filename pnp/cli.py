@@ -814,8 +814,9 @@ def watch_command(game: str, out_dir: Path | None, dpi: int, pdf: bool, paper: s
 
     out_dir = out_dir if out_dir is not None else project().out_dir
     # Ctrl-C during a rebuild: one line on what that rebuild wrote (each file
-    # whole), counted from its start (on_rebuild)
-    with _interrupt_report() as writes:
+    # whole), counted from its start (on_rebuild); before the first build, the
+    # preview folder it made is removed again
+    with _interrupt_report(out_dir / game / "preview") as writes:
         watcher = Watcher(game, data_dir=data_dir, templates_dir=templates_dir,
                           out_dir=out_dir, dpi=dpi, pdf=pdf, paper=paper.lower(),
                           echo=click.echo, progress=_progress(None),

@@ -230,3 +230,14 @@ def test_init_stopped_between_its_moves_takes_them_back(tmp_path: Path,
         init_project(target)
     assert [p.name for p in calls] == ["card_data", "templates", "rulebooks"]
     assert listing(target) == []
+
+
+def test_watch_stopped_while_starting_leaves_no_folder(tmp_path: Path) -> None:
+    """Ctrl-C before the first build (as its preview server starts): exit 130, no output/."""
+    project = tmp_path / "corpus"
+    shutil.copytree(CORPUS, project)
+    code, out, err = run(["--project", str(project), "watch", "toy", "--no-pdf"], tmp_path,
+                         on_call="pnp.builder.serve.PreviewServer")
+    assert written(code, err) == []
+    assert "stopped watching" not in out
+    assert not (project / "output").exists()
