@@ -107,3 +107,34 @@ def test_install_wraps_format_once() -> None:
     assert installed.__name__ == "format" and installed.__module__ == rlspeed.__name__
     rlspeed.install()
     assert pdfdoc.format is installed
+
+
+def test_text_atoms_measured_once_per_chain_and_character(monkeypatch: pytest.MonkeyPatch
+                                                          ) -> None:
+    """Each (font chain, character) is measured once; atoms keep each chain's own font and width."""
+    from pnp.render import fonts, textlayout
+
+    monkeypatch.setattr(textlayout, "_char_atom", {})
+    measured: list[tuple[tuple[str, ...], str]] = []
+    original = textlayout._measure_char
+
+    def counting(chain: tuple[str, ...], ch: str) -> tuple[int, str, float]:
+        measured.append((chain, ch))
+        return original(chain, ch)
+
+    monkeypatch.setattr(textlayout, "_measure_char", counting)
+    black = (0.0, 0.0, 0.0)
+    latin, display = fonts.FAMILIES["latin"], fonts.FAMILIES["display"]
+    pieces = (("t", latin, black, "Aa A日", 0.1), ("t", display, black, "AA"))
+    atoms = textlayout._atoms(pieces)
+    assert sorted(set(measured)) == sorted(measured)          # nothing measured twice
+    assert len(measured) == 5   # A, a, space and 日 in latin; A in display
+    for atom, ch, chain, track in zip(atoms, "Aa A日AA", [latin] * 5 + [display] * 2,
+                                      [0.1] * 5 + [0.0] * 2):
+        font = next(f for f in chain + (fonts.FONT_JA,) if fonts.has_glyph(f, ord(ch)))
+        assert (atom.ch, atom.font, atom.track) == (ch, font, track)
+        assert atom.width == fonts.char_width(font, ord(ch)) + track
+    assert atoms[0].font != atoms[5].font      # Vera's A, then VeraBold's
+    assert [a.kind for a in atoms[:5]] == [textlayout._LATIN, textlayout._LATIN,
+                                           textlayout._SPACE, textlayout._LATIN,
+                                           textlayout._CJK]
