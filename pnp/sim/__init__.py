@@ -546,30 +546,34 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
 
 
 def _parse_budgets(spec: str | Sequence[int] | None) -> list[int]:
-    """``8,16,32`` or ``8:256`` (doubling) into a checked, ascending budget list."""
+    """``8,16,32`` or ``8:256`` (doubling) into a checked, ascending budget list.
+
+    Every number is checked against 1 … ``MAX_BUDGET`` *before* the doubling
+    loop runs: a LO of 0 or below never grows by doubling, and ``0:4`` once
+    looped forever, filling memory until the host's OOM killer stopped it.
+    """
     from pnp.games.search import MAX_BUDGET
 
     if spec is None:
         return list(DEFAULT_LADDER)
-    if not isinstance(spec, str):
-        values = [int(v) for v in spec]
-    else:
-        try:
-            if ":" in spec:
-                lo, hi = (int(x) for x in spec.split(":"))
-                values = []
-                b = lo
-                while b <= hi:
-                    values.append(b)
-                    b *= 2
-            else:
-                values = [int(x) for x in spec.split(",")]
-        except ValueError:
-            values = []
+    problem = (f"--budgets {spec!r}: expected two or more ascending iteration counts "
+               f"in 1–{MAX_BUDGET}, as 8,16,32 or LO:HI (doubling), e.g. 8:256")
+    try:
+        if not isinstance(spec, str):
+            values = [int(v) for v in spec]
+        elif ":" in spec:
+            lo, hi = (int(x) for x in spec.split(":"))
+            if not 1 <= lo <= hi <= MAX_BUDGET:
+                raise PnpError(problem)
+            # lo ≥ 1 doubles past hi ≤ MAX_BUDGET in at most 17 steps
+            values = [lo << k for k in range(hi.bit_length()) if lo << k <= hi]
+        else:
+            values = [int(x) for x in spec.split(",")]
+    except (ValueError, TypeError):
+        raise PnpError(problem) from None
     if len(values) < 2 or any(not 1 <= v <= MAX_BUDGET for v in values) or \
             values != sorted(set(values)):
-        raise PnpError(f"--budgets {spec!r}: expected two or more ascending iteration counts "
-                       f"in 1–{MAX_BUDGET}, as 8,16,32 or LO:HI (doubling), e.g. 8:256")
+        raise PnpError(problem)
     return values
 
 
