@@ -259,6 +259,48 @@ def _scale_for(face: TTFontFace) -> object:
     return (lambda x: x) if face.unitsPerEm == 1000 else (lambda x: x * per)
 
 
+#: pnp's own store of parsed font tables, beside its code (a folder of pnp's
+#: ``__pycache__``, as :data:`pnp.render.jinja_env.SHIPPED_CODE_DIR` is for
+#: compiled templates): the fonts pnp draws with are files of this
+#: installation, so their parsed tables serve every cache folder, and a fresh
+#: one (a new project, ``PNP_CACHE_DIR``) does not parse them again (~0.3 G
+#: instructions, 5 % of a first build). None: no such store.
+SHIPPED_FACE_DIR: Path | None = Path(__file__).resolve().parent.parent / "__pycache__" / "fonts"
+
+
+def _face_from(data: bytes, path: Path, cold: Path, tag: str) -> "_CachedFace | None":
+    """The face pickled in ``data`` (its cold tables in ``cold``); None if unreadable."""
+    try:
+        # many small objects and none of them garbage: collecting cycles
+        # meanwhile only costs time
+        enabled = gc.isenabled()
+        gc.disable()
+        try:
+            state = pickle.loads(data)
+        finally:
+            if enabled:
+                gc.enable()
+        face = _CachedFace.__new__(_CachedFace)
+        face.__dict__.update(state)
+        face._font_file = str(path)
+        face._cold_file = str(cold)
+        face._tag = tag
+        face._pdfScale = _scale_for(face)
+        return face
+    except Exception:  # a stale or foreign cache file: parse the font instead
+        return None
+
+
+def _keep_face(folder: Path, stem: str, data: bytes, cold_data: bytes) -> None:
+    """Write a face's two files into ``folder`` (the cold file first); a failure only costs speed."""
+    try:
+        # a main file is never there without its cold file
+        write_bytes_atomic(folder / f"{stem}.cold.pickle", cold_data)
+        write_bytes_atomic(folder / f"{stem}.pickle", data)
+    except Exception:  # a read-only folder
+        pass
+
+
 def _cached_face(path: Path) -> TTFontFace:
     """Return the parsed TrueType face of ``path``, from the user cache when possible.
 
@@ -266,46 +308,48 @@ def _cached_face(path: Path) -> TTFontFace:
     (not the font file itself, which is read when a PDF embeds the font) are
     kept in ``<cache>/fonts`` keyed by file, size, date and ReportLab
     version, so ``pnp preview`` starts quickly. The one table only text
-    shaping uses sits in a second file, loaded when asked for. Any problem
-    with the cache falls back to parsing the file.
+    shaping uses sits in a second file, loaded when asked for. A cache
+    folder without them takes them from pnp's own store
+    (:data:`SHIPPED_FACE_DIR`, same names and keys) and keeps a copy; a
+    font neither has is parsed and kept in both. Any problem with either
+    falls back to the next place, then to parsing the file.
     """
     from pnp.render.diskcache import cache_dir
 
     tag = _face_tag(path)
+    stem = f"{path.stem}-{tag}"
     folder = cache_dir("fonts")
-    cached = folder / f"{path.stem}-{tag}.pickle" if folder is not None else None
-    cold = folder / f"{path.stem}-{tag}.cold.pickle" if folder is not None else None
-    if cached is not None and cached.is_file():
+    places = [place for place in (folder, SHIPPED_FACE_DIR) if place is not None]
+    for place in places:
         try:
-            # many small objects and none of them garbage: collecting cycles
-            # meanwhile only costs time
-            enabled = gc.isenabled()
-            gc.disable()
+            data = (place / f"{stem}.pickle").read_bytes()
+        except OSError:
+            continue
+        face = _face_from(data, path, place / f"{stem}.cold.pickle", tag)
+        if face is None:
+            continue
+        if place != folder and folder is not None:
             try:
-                state = pickle.loads(cached.read_bytes())
-            finally:
-                if enabled:
-                    gc.enable()
-            face = _CachedFace.__new__(_CachedFace)
-            face.__dict__.update(state)
-            face._font_file = str(path)
-            face._cold_file = str(cold)
-            face._tag = tag
-            face._pdfScale = _scale_for(face)
-            return face
-        except Exception:  # a stale or foreign cache file: parse the font instead
-            pass
+                cold_data = (place / f"{stem}.cold.pickle").read_bytes()
+            except OSError:
+                cold_data = None
+            if cold_data is not None:
+                _keep_face(folder, stem, data, cold_data)
+        return face
     face = TTFontFace(str(path))
-    if cached is not None and cold is not None:
+    if places:
         skip = ("_ttf_data", "_pdfScale") + _COLD
         state = {k: v for k, v in face.__dict__.items() if k not in skip}
         cold_state = {"source": str(path), **{k: face.__dict__[k] for k in _COLD}}
-        try:
-            # the cold file first: a main file is never there without it
-            write_bytes_atomic(cold, pickle.dumps(cold_state, protocol=pickle.HIGHEST_PROTOCOL))
-            write_bytes_atomic(cached, pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
-        except Exception:  # a read-only cache folder only costs speed
-            pass
+        data = pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL)
+        cold_data = pickle.dumps(cold_state, protocol=pickle.HIGHEST_PROTOCOL)
+        for place in places:
+            if place == SHIPPED_FACE_DIR:
+                try:
+                    place.mkdir(parents=True, exist_ok=True)
+                except OSError:
+                    continue
+            _keep_face(place, stem, data, cold_data)
     # the same face as a _CachedFace (everything already loaded), for the subset cache
     fresh = _CachedFace.__new__(_CachedFace)
     fresh.__dict__.update(face.__dict__)
