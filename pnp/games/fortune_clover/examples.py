@@ -98,61 +98,154 @@ def _player(seat: int) -> str:
     return "ABCDEF"[seat]
 
 
-def club_trick(book: Book) -> None:
-    """C4, C5: clubs may always follow, and the led suit wins a tie of ranks."""
+_SUIT_EN = {"♠": "spade", "♥": "heart", "♦": "diamond", "♣": "club"}
+
+
+def _names_in(text: str) -> list[str]:
+    """Card names of a scripted hand such as ``♥3♣4``, in the order written."""
+    return re.findall(r"[♠♥♦♣](?:10|[2-9AJQK])", text)
+
+
+def _legal(book: Book, state: FortuneCloverState, seat: int) -> list[str]:
+    """The engine's legal plays for ``seat`` (whose turn it is), in their hand's order."""
     game = _game(book)
-    state = position(book, ["♥10♠2", "♥3♠4", "♣Q♦5", "♥Q♦6"])
+    if state.current_player() != seat:
+        raise book.fail(f"the scripted trick expected player {_player(seat)} to play next")
+    return [game.names[a] for a in state.legal_actions()]
+
+
+def _check(book: Book, seat: int, engine: list[str], ruled: list[str], ruling: str) -> None:
+    """Stop the book when the engine's legal plays are not what the ruling allows."""
+    if sorted(engine) != sorted(ruled):
+        raise book.fail(f"player {_player(seat)}'s legal plays are {', '.join(engine)} in the "
+                        f"engine but {', '.join(ruled)} by ruling {ruling}")
+
+
+def _cards_text(book: Book, names: Sequence[str], *, last: str = "or") -> str:
+    """``♥3・♣4`` / ``♥3 and ♣4`` (``last`` joins the final two in English)."""
+    if book.lang.ja:
+        return "・".join(names)
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + f" {last} " + names[-1]
+
+
+def _follow(book: Book, state: FortuneCloverState, seat: int, hand: str, led: str,
+            card: str) -> str:
+    """One follower's sentence (ruling C4): the hand, what it may play, what it plays.
+
+    The choices come from the engine and must equal ruling C4 (the led suit or
+    a club, either, when the hand holds one; else any card), so an example
+    whose words and engine disagree stops the book instead of misleading it.
+    """
+    names = _names_in(hand)
+    legal = _legal(book, state, seat)
+    has_led = [c for c in names if c[0] == led]
+    clubs = [c for c in names if c[0] == "♣" and led != "♣"]
+    ruled = has_led + clubs if has_led or clubs else names
+    _check(book, seat, legal, ruled, "C4")
+    p = _player(seat)
+    held = _cards_text(book, names, last="and")
+    choice = _cards_text(book, legal)
+    suit_en = _SUIT_EN[led]
+    if has_led and clubs:
+        ja = (f"{p}さんの手札は{held}です。{led}もクラブも持っているので、そのどちらを出しても"
+              f"かまいません（{choice}）。{p}さんは{card}を出します。")
+        en = (f"{p} holds {held}: a {suit_en} and a club, so either may be played ({choice}); "
+              f"{p} plays the {card}.")
+    elif clubs:
+        ja = (f"{p}さんの手札は{held}です。{led}はありませんがクラブがあるので、"
+              f"{choice}を出さなければなりません" + ("" if len(legal) == 1 else
+                                                  f"。{p}さんは{card}を出します") + "。")
+        en = (f"{p} holds {held}: no {suit_en} but a club, so {p} must play "
+              + (f"the {card}." if len(legal) == 1 else f"the {choice}, and plays the {card}."))
+    elif has_led:
+        ja = (f"{p}さんの手札は{held}です。クラブはなく{led}があるので、"
+              f"{choice}を出さなければなりません" + ("" if len(legal) == 1 else
+                                                  f"。{p}さんは{card}を出します") + "。")
+        en = (f"{p} holds {held}: a {suit_en} and no club, so {p} must play "
+              + (f"the {card}." if len(legal) == 1 else f"the {choice}, and plays the {card}."))
+    else:
+        ja = (f"{p}さんの手札は{held}です。{led}もクラブもないので、どのカードを出してもかまい"
+              f"ません。{p}さんは{card}を出します。")
+        en = (f"{p} holds {held}: neither a {suit_en} nor a club, so any card may be played; "
+              f"{p} plays the {card}.")
+    return book.t(ja, en)
+
+
+def club_trick(book: Book) -> None:
+    """C4, C5: a follower may play the led suit or a club, and the led suit wins a tie."""
+    hands = ["♥10♠2", "♥3♣4", "♣Q♦5", "♥Q♦6"]
+    state = position(book, hands)
     plays = [(0, "♥10"), (1, "♥3"), (2, "♣Q"), (3, "♥Q")]
-    legal_for_c: list[str] = []
-    for seat, name in plays:
-        if seat == 2:
-            legal_for_c = sorted(game.names[a] for a in state.legal_actions())
+    led = plays[0][1][0]
+    lead_choices = _legal(book, state, 0)
+    _check(book, 0, lead_choices, [c for c in _names_in(hands[0]) if c[0] != "♣"]
+           or _names_in(hands[0]), "C3")
+    sentences = [book.t(f"Aさんの手札は{_cards_text(book, _names_in(hands[0]))}です。"
+                        f"{plays[0][1]}でリードします。",
+                        f"Player A holds {_cards_text(book, _names_in(hands[0]), last='and')} "
+                        f"and leads the {plays[0][1]}.")]
+    _play(book, state, plays[0][1])
+    for seat, name in plays[1:]:
+        sentences.append(_follow(book, state, seat, hands[seat], led, name))
         _play(book, state, name)
     winner = state.lead
     scene = _trick_picture(book, plays, winner)
     book.picture(scene, book.t("♥のリードにクラブでフォローしたトリック",
                                "A heart trick followed with a club"))
-    if len(legal_for_c) == 1:
-        must_ja = f"{legal_for_c[0]}を出さなければなりません"
-        must_en = f"must play the {legal_for_c[0]}"
-    else:
-        must_ja = f"{book.lang.list_sep.join(legal_for_c)}のどれかを出さなければならず、♣Qを出しました"
-        must_en = f"must play one of {', '.join(legal_for_c)}, and plays the ♣Q"
-    book.para(
-        f"Aさんが♥10でリードします。Bさんは♥を持っているので♥3を出します。Cさんは♥を持って"
-        f"いませんが、クラブを持っているので、{must_ja}。Dさんは♥Qを出します。♣Qと♥Qは同じ"
-        f"強さなので、リードされたスートの♥Qが勝ち、{_player(winner)}さんがこのトリックを"
-        f"取って次をリードします。",
-        f"Player A leads the ♥10. B holds hearts and plays the ♥3. C has no heart but holds "
-        f"a club, so C {must_en}. D plays the ♥Q. The ♣Q and ♥Q are equal in rank, so the "
-        f"card of the led suit wins: player {_player(winner)} takes the trick and leads the "
-        f"next one.")
+    sentences.append(book.t(
+        f"♣Qと♥Qは同じ強さなので、リードされたスートの♥Qが勝ち、{_player(winner)}さんが"
+        "このトリックを取って次をリードします。",
+        f"The ♣Q and ♥Q are equal in rank, so the card of the led suit wins: player "
+        f"{_player(winner)} takes the trick and leads the next one."))
+    # Each sentence is already in this edition's language (the choices are the engine's).
+    text = ("" if book.lang.ja else " ").join(sentences)
+    book.para(text, text)
 
 
 def clubs_lead(book: Book) -> None:
     """C3: a leader holding only clubs plays one, and the next player leads in their place."""
-    game = _game(book)
-    state = position(book, ["♣2♣5", "♥K♣3", "♥2♠4", "♥A♣A"])
-    legal0 = book.lang.list_sep.join(sorted(game.names[a] for a in state.legal_actions()))
+    hands = ["♣2♣5", "♥K♣3", "♥2♠4", "♥A♣A"]
+    state = position(book, hands)
     plays = [(0, "♣5"), (1, "♥K"), (2, "♥2"), (3, "♣A")]
-    legal1 = ""
-    for seat, name in plays:
-        if seat == 1:
-            legal1 = book.lang.list_sep.join(sorted(game.names[a]
-                                                    for a in state.legal_actions()))
+    a_hand = _names_in(hands[0])
+    legal0 = _legal(book, state, 0)
+    non_clubs = [c for c in a_hand if c[0] != "♣"]
+    _check(book, 0, legal0, non_clubs or a_hand, "C3")
+    _play(book, state, plays[0][1])
+    b_hand = _names_in(hands[1])
+    legal1 = _legal(book, state, 1)
+    _check(book, 1, legal1, [c for c in b_hand if c[0] != "♣"] or b_hand, "C3")
+    b_only = len(legal1) == 1
+    _play(book, state, plays[1][1])
+    led = plays[1][1][0]
+    follows = []
+    for seat, name in plays[2:]:
+        follows.append(_follow(book, state, seat, hands[seat], led, name))
         _play(book, state, name)
     winner = state.lead
     scene = _trick_picture(book, plays, winner)
     book.picture(scene, book.t("クラブしか持っていない人のリード", "A lead from a hand of clubs"))
-    book.para(
-        f"Aさんの手札はクラブだけ（{legal0}）なので、好きなクラブを出します。♣5ではスートが"
-        f"決まらず、Bさんが代わりにリードします。Bさんはクラブ以外も持っているので、出せるのは"
-        f"{legal1}だけです。CさんとDさんがフォローし、いちばん強い♣Aを出した"
-        f"{_player(winner)}さんが勝ちます。Aさんの♣5もクラブとして勝負に加わっています。",
-        f"Player A holds only clubs ({legal0}) and plays any of them. The ♣5 sets no led "
-        f"suit, so B leads in A's place. B holds a non-club, so B may only lead {legal1}. "
-        f"C and D follow, and the strongest card, the ♣A, wins for player "
-        f"{_player(winner)}. A's ♣5 still competed as a club.")
+    # Both texts are built; the follow sentences are already in this edition's language.
+    ja = (f"Aさんの手札はクラブだけ（{_cards_text(book, a_hand)}）なので、好きなクラブを"
+          f"出せます。Aさんの{plays[0][1]}ではリードするスートが決まらず、Bさんが代わりに"
+          f"リードします。Bさんの手札は{_cards_text(book, b_hand)}です。クラブ以外のカードを"
+          f"持っているのでクラブはリードできず、"
+          + (f"出せるのは{legal1[0]}だけです。" if b_only else
+             f"{_cards_text(book, legal1)}のどれかを出します。{plays[1][1]}を出します。")
+          + f"これで{led}がリードされたスートになります。" + "".join(follows)
+          + f"いちばん強い{plays[3][1]}を出した{_player(winner)}さんが勝ちます。"
+          f"Aさんの{plays[0][1]}もクラブとして勝負に加わっています。")
+    en = (f"Player A holds only clubs ({_cards_text(book, a_hand, last='and')}) and may play "
+          f"any of them. A's {plays[0][1]} sets no led suit, so B leads in A's place. B holds "
+          f"{_cards_text(book, b_hand, last='and')}; holding a non-club, B may not lead a "
+          "club, so "
+          + (f"B's only play is the {legal1[0]}." if b_only else
+             f"B leads one of {_cards_text(book, legal1)}: the {plays[1][1]}.")
+          + f" That makes {_SUIT_EN[led]}s the led suit. " + " ".join(follows)
+          + f" The strongest card, the {plays[3][1]}, wins for player {_player(winner)}. "
+          f"A's {plays[0][1]} still competed as a club.")
+    text = ja if book.lang.ja else en
+    book.para(text, text)
 
 
 def _reward_of(book: Book, fortune: str, players: int) -> tuple[tuple[int, int], ...]:
