@@ -10,6 +10,7 @@ cards' text. Output is Markdown of the rulebook subset
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 
 from pnp.data import GameData
@@ -198,46 +199,127 @@ def cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", "<br>")
 
 
+def _row_detail(game: GameData, component: Component, total: int,
+                spec: Mapping[str, Sequence[BreakdownColumn]], lang: Lang) -> str:
+    """The component table's contents cell: a breakdown, a die's sides or who gets one."""
+    detail = "<br>".join(breakdown(game, component.id, spec.get(component.id, ()), lang))
+    if not detail and component.kind == "die" and component.sides:
+        detail = size_text(component, lang)
+    if not detail and component.kind == "card" and total == game.manifest.players[1]:
+        # Player aids and summary cards: say who gets one (and that it has two faces).
+        detail = lang.t("1人1枚", "one per player")
+        if component.two_sided:
+            detail += lang.t("（両面）", ", two-sided")
+    return detail or "—"
+
+
+def _kit_total(game: GameData, components: Sequence[Component]) -> int:
+    """Cards among ``components`` (a printed standard deck counts as cards)."""
+    return sum(component_total(game, c.id) for c in components
+               if c.kind in ("card", "deck"))
+
+
+def _names(components: Sequence[Component], lang: Lang) -> str:
+    """``A・B`` / ``A and B`` (lower case in English, inside a sentence)."""
+    names = [component_name(c, lang) for c in components]
+    if lang.ja:
+        return "・".join(names)
+    names = [n[0].lower() + n[1:] if n[:2] != n[:2].upper() else n for n in names]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def _own_copy_note(game: GameData, kit: Sequence[Component], lean: Sequence[Component],
+                   stickers: Sequence[Component], lang: Lang) -> str:
+    """What ``pnp build --no-bought`` leaves out, what it then prints, and its stickers."""
+    from pnp.builder.cards import component_rows
+
+    own = [c for c in kit if c.supply == "buy"]
+    if not own:
+        return ""
+    cards = sum(component_total(game, c.id) for c in own)
+    lean_total = _kit_total(game, lean)
+    names = _names(own, lang)
+    sticker_count = sum(row.qty for c in stickers for row in component_rows(game, c))
+    size = size_text(stickers[0], lang) if stickers else ""
+    if lang.ja:
+        text = (f"{names}（{lang.unit('card', cards)}）は手持ちのものを使ってもかまいません。"
+                f"そのときは **pnp build --no-bought** で印刷すれば{names}が除かれ、"
+                f"印刷するカードは{lean_total}枚になります。")
+        if stickers:
+            text += (f"その代わり、手持ちのカードの表に貼るシール{sticker_count}枚（{size}）が"
+                     "別のファイルに出ます。ラベル用紙に片面で印刷して貼れば、印刷したカードと"
+                     "同じことが読めます。")
+        return text
+    text = (f"You may use your own {names} ({cards} cards) instead: "
+            f"**pnp build --no-bought** leaves {'it' if len(own) == 1 else 'them'} out, "
+            f"and then {lean_total} cards are left to print")
+    if stickers:
+        text += (f", plus a file of {sticker_count} stickers ({size}; print it one-sided on "
+                 "label paper): stuck on the faces of your own cards, they show what the "
+                 "printed cards show")
+    return text + "."
+
+
 def components_markdown(game: GameData, spec: Mapping[str, Sequence[BreakdownColumn]],
-                        lang: Lang, *, designer: bool = False) -> str:
-    """The components section body: printed components, then what the players supply.
+                        lang: Lang, *, designer: bool = False,
+                        templates_dir: Path | None = None) -> str:
+    """The components section body: what the default build prints, then what to supply.
+
+    The printed table is exactly the kit ``pnp build`` prints by default
+    (:func:`pnp.builder.cards.kit_components`: the manifest's components with a
+    face, bought decks included, and the player aids the templates add), so
+    the list and its total cannot disagree with the build. A sentence says
+    what ``--no-bought`` leaves out (the ``supply = "buy"`` components the
+    default prints) and the stickers it prints instead. The second table is
+    what no build prints (``supply = "buy"`` without a face: dice). A
+    ``supply = "print"`` component without a face is listed with the printed
+    ones (players make it; the build says it has no template).
 
     ``designer`` marks components we designed ourselves as provisional (the
     designer's edition); players are not shown such working notes.
     """
+    # Imported here: the builder's light half, only when a book lists components.
+    from pnp.builder.cards import is_sticker, kit_components
+
     manifest = game.manifest
+    kit = kit_components(game, templates_dir, bought=True)
+    lean = kit_components(game, templates_dir, bought=False)
+    stickers = [c for c in lean if is_sticker(c)]
+    kit_ids = {c.id for c in kit}
+    # Manifest order, with the components only the templates add (aids) after them.
+    listed = [c for c in manifest.components.values()
+              if c.id in kit_ids or (c.face is None and c.supply == "print")]
+    listed += [c for c in kit if c.id not in manifest.components]
     printed: list[str] = []
     bought: list[str] = []
-    card_total = 0
-    for cid, component in manifest.components.items():
-        total = component_total(game, cid)
+    for component in listed:
+        total = component_total(game, component.id)
         name = component_name(component, lang)
+        if component.supply == "buy":
+            name += lang.t("<br>（手持ちのものでも可）", "<br>(or your own)")
         if component.provisional and designer:
             name += lang.t("<br>（暫定）", "<br>(provisional)")
-        detail = "<br>".join(breakdown(game, cid, spec.get(cid, ()), lang))
-        if not detail and component.kind == "die" and component.sides:
-            detail = size_text(component, lang)
-        if not detail and component.kind == "card" and total == manifest.players[1]:
-            # Player aids and summary cards: say who gets one (and that it has two faces).
-            detail = lang.t("1人1枚", "one per player")
-            if component.two_sided:
-                detail += lang.t("（両面）", ", two-sided")
-        detail = detail or "—"
-        count = lang.unit(component.kind, total)
-        if component.supply == "buy":
-            bought.append(f"| {cell(name)} | {count} | {cell(detail)} |")
-        else:
-            if component.kind == "card":
-                card_total += total
-            printed.append(f"| {cell(name)} | {count} | {size_text(component, lang)} | "
-                           f"{cell(detail)} |")
+        printed.append(f"| {cell(name)} | {lang.unit(component.kind, total)} | "
+                       f"{size_text(component, lang)} | "
+                       f"{cell(_row_detail(game, component, total, spec, lang))} |")
+    for component in manifest.components.values():
+        if component.supply == "buy" and component.id not in kit_ids:
+            total = component_total(game, component.id)
+            bought.append(f"| {cell(component_name(component, lang))} | "
+                          f"{lang.unit(component.kind, total)} | "
+                          f"{cell(_row_detail(game, component, total, spec, lang))} |")
     parts: list[str] = []
     if printed:
         parts += [lang.t("| 内容物 | 数 | サイズ | 内訳 |", "| Component | Qty | Size | Contents |"),
                   "|---|--:|---|---|", *printed, ""]
-        if card_total:
-            parts += [lang.t(f"印刷するカードは合計{card_total}枚です。",
-                             f"In all, {card_total} cards to print."), ""]
+        card_total = _kit_total(game, kit)
+        total_line = lang.t(f"印刷するカードは合計{card_total}枚です。",
+                            f"In all, {card_total} cards to print.") if card_total else ""
+        note = _own_copy_note(game, kit, lean, stickers, lang)
+        sentence = (" " if not lang.ja and total_line and note else "").join(
+            t for t in (total_line, note) if t)
+        if sentence:
+            parts += [sentence, ""]
     if bought:
         parts += [lang.t("**別途用意するもの**", "**You also need**"), "",
                   lang.t("| 用意するもの | 数 | 内訳 |", "| Item | Qty | Contents |"),

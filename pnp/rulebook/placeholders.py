@@ -199,7 +199,8 @@ def _components(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             raise ctx.fail(f"components: {cid} breaks down by at most 2 columns, "
                            f"found {len(parsed)}")
         spec[cid] = parsed
-    return generate.components_markdown(ctx.game, spec, ctx.lang, designer=ctx.book.designer)
+    return generate.components_markdown(ctx.game, spec, ctx.lang, designer=ctx.book.designer,
+                                        templates_dir=ctx.book.art.templates_dir)
 
 
 def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:

@@ -101,13 +101,13 @@ def test_bad_options_and_unknown_game_are_pnp_errors(tmp_path: Path) -> None:
 
 
 def _component_rows(markdown: str) -> dict[str, str]:
-    """Component table rows: name → count cell."""
+    """Component table rows: name (the cell's first line, without a note) → count cell."""
     rows = {}
     for line in markdown.splitlines():
         cells = [c.strip() for c in line.strip().strip("|").split("|")]
         if len(cells) >= 3 and re.fullmatch(r"\d+ ?(枚|個|cards?|tokens?|dice|die|boards?)",
                                             cells[1]):
-            rows[cells[0]] = cells[1]
+            rows[cells[0].split("<br>")[0]] = cells[1]
     return rows
 
 
