@@ -12,6 +12,7 @@ import zlib
 from typing import Any
 
 from reportlab.lib.colors import Color
+from reportlab.pdfgen import textobject as _textobject
 from reportlab.pdfbase.pdfdoc import PDFFormXObject, PDFResourceDictionary, PDFStream
 from reportlab.pdfgen.canvas import Canvas
 
@@ -315,13 +316,25 @@ class _Drawer:
         if t.runs:
             obj = c.beginText()
             registered = registered_fonts()
+            # ReportLab's number formatter as installed (pnp.render.rlspeed), for the
+            # text matrix below; None: the canvas is not bottom-up, let ReportLab do it
+            fp = _textobject.fp_str if c.bottomup else None
+            code = obj._code
             color: RGB | None = None
             font = ""
             size = 0.0
             spacing = 0.0
             for r in t.runs:
                 # flip the text matrix back so glyphs are upright in y-down space
-                obj.setTextTransform(1, 0, 0, -1, r.x, r.y)
+                if fp is not None:
+                    # what setTextTransform(1, 0, 0, -1, x, y) writes and sets: fp_str
+                    # formats each number on its own, and one number at a time is
+                    # remembered far more often than six (positions recur)
+                    code.append(f"1 0 0 -1 {fp(r.x)} {fp(r.y)} Tm")
+                    obj._x0 = obj._x = r.x
+                    obj._y0 = obj._y = r.y
+                else:
+                    obj.setTextTransform(1, 0, 0, -1, r.x, r.y)
                 if r.font != font or r.size != size:
                     if r.font not in registered:
                         # a layout loaded from the build's cache was never
@@ -337,7 +350,7 @@ class _Drawer:
                     spacing = r.spacing
                 # what textOut writes, without the string width it measures to
                 # advance a cursor we never use (every run sets its own matrix)
-                obj._code.append(obj._formatText(r.text))
+                code.append(obj._formatText(r.text))
             if spacing:
                 # Tc is graphics state: it outlives the text object, so put it back
                 obj.setCharSpace(0)

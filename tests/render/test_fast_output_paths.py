@@ -138,3 +138,35 @@ def test_text_atoms_measured_once_per_chain_and_character(monkeypatch: pytest.Mo
     assert [a.kind for a in atoms[:5]] == [textlayout._LATIN, textlayout._LATIN,
                                            textlayout._SPACE, textlayout._LATIN,
                                            textlayout._CJK]
+
+
+POSITIONS = [(0.0, 0.0), (12.5, 30.25), (-3.1234567, 1e-8), (595.2756, 841.8898),
+             (0.1, -0.000123456), (1234.56789, 7.0)]
+
+
+def test_text_matrix_is_what_set_text_transform_writes() -> None:
+    """Each run's Tm line and cursor are what ReportLab's setTextTransform gives them."""
+    import io
+
+    from reportlab.pdfgen.canvas import Canvas
+
+    from pnp.render import draw, fonts
+    from pnp.render.nodes import Text, TextRun
+
+    fonts.ensure_font(fonts.FONT_LATIN)      # installs pnp's formatter too
+    canvas = Canvas(io.BytesIO(), invariant=1)
+    runs = tuple(TextRun(x, y, fonts.FONT_LATIN, 9.0, (0.0, 0.0, 0.0), "Ab")
+                 for x, y in POSITIONS)
+    drawn: list[object] = []
+    canvas.drawText = drawn.append           # type: ignore[method-assign]
+    draw._Drawer(canvas, None).text(Text(runs, (), 9.0, 1))
+    (obj,) = drawn
+    ours = [line for line in obj._code if line.endswith(" Tm")]
+    reference = canvas.beginText()
+    for x, y in POSITIONS:
+        reference.setTextTransform(1, 0, 0, -1, x, y)
+    # (both start with beginText's own "1 0 0 1 0 0 Tm")
+    assert ours == [line for line in reference._code if line.endswith(" Tm")]
+    assert len(ours) == len(POSITIONS) + 1
+    assert (obj._x0, obj._x, obj._y0, obj._y) == (reference._x0, reference._x,
+                                                  reference._y0, reference._y)
