@@ -116,7 +116,7 @@ def settle(book: Book) -> None:
     x = 0.0
     for card in loose_before:
         x += _draw(book, scene, state, card, x, 0, highlight=card in built) + 4
-    book.picture(scene, book.t(f"場のカード：石の{len(built)}枚で入植する",
+    book.picture(scene, book.t(f"自分の前のカード：石の{len(built)}枚で入植する",
                                f"Cards in play: the {len(built)} stones found a settlement"))
     grown = position(book, ph="build", die="1", log="6.7.8.9", acts="1/2/3/4", i="0",
                      b="0.0.1", play="金敵草木/-/-/-", setl="石草石森石沼/-/-/-")
@@ -126,7 +126,7 @@ def settle(book: Book) -> None:
     stone = _kind(book, game, game.MAT0)
     gold = _kind(book, game, game.GOLD)
     book.para(
-        f"場に{stone}が上のカードが{len(built)}枚あるので、オートアクションでまとめて入植地に"
+        f"自分の前に{stone}が上のカードが{len(built)}枚あるので、オートアクションでまとめて入植地に"
         f"します（同じ資源の入植地）。次の機会に、{gold}を必要な資源の代わりにして発展させると、"
         f"入植地は{before}枚から{after}枚になります。",
         f"{len(built)} cards in play show {stone}, so the auto action turns them into a settlement "
