@@ -14,7 +14,10 @@ placeholder                            where   result
                                                with ・ or commas
 ``{{ param NAME }}``                   inline  the rules engine's default for a parameter
                                                the data does not set (e.g. hand size)
-``{{ components [C=COL[:FMT],…] }}``   block   component tables; ``C=COL`` breaks
+``{{ components [C=COL[:FMT],…] }}``   block   component tables: what the default
+                                               ``pnp build`` prints (its card total,
+                                               what ``--no-bought`` leaves out), then
+                                               what no build prints; ``C=COL`` breaks
                                                component C down by one or two columns
 ``{{ gallery C[=ID,ID…] … }}``         block   a picture of card faces rendered from
                                                the templates: the listed cards, or
@@ -199,8 +202,14 @@ def _components(ctx: _Context, args: list[str], options: dict[str, str]) -> str:
             raise ctx.fail(f"components: {cid} breaks down by at most 2 columns, "
                            f"found {len(parsed)}")
         spec[cid] = parsed
-    return generate.components_markdown(ctx.game, spec, ctx.lang, designer=ctx.book.designer,
-                                        templates_dir=ctx.book.art.templates_dir)
+    try:
+        # The list is what the default build prints, which the templates folder decides
+        # too (player aids and stickers found there).
+        return generate.components_markdown(ctx.game, spec, ctx.lang,
+                                            designer=ctx.book.designer,
+                                            templates_dir=ctx.book.art.templates_dir)
+    except PnpError as exc:
+        raise ctx.fail(f"components: {exc.message}") from None
 
 
 def _gallery(ctx: _Context, args: list[str], options: dict[str, str]) -> str:

@@ -181,3 +181,16 @@ def test_an_engine_that_broke_c4_would_stop_the_example(monkeypatch: pytest.Monk
     monkeypatch.setattr(FortuneCloverState, "legal_actions", follow_suit_only)
     with pytest.raises(PnpError, match="ruling C4"):
         _example("fortune_clover", "club_trick", "en")
+
+
+def test_a_missing_templates_folder_is_one_located_line(tmp_path: Path) -> None:
+    # The list depends on the templates folder (aids and stickers found there).
+    from pnp.rulebook import prepare
+
+    source = tmp_path / "fortune_clover.md"
+    source.write_text("# 題\n\n## 内容物 {#components}\n\n{{ components }}\n", encoding="utf-8")
+    with pytest.raises(PnpError) as caught:
+        prepare("fortune_clover", source=source, templates_dir=tmp_path / "missing")
+    assert caught.value.line == 5
+    assert caught.value.message.startswith("components: templates folder")
+    assert "missing" in caught.value.message
