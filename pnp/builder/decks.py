@@ -953,7 +953,7 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
                progress: Progress | None, png_store: PngStore | None = None) -> None:
     """Write one game's Tabletop Simulator sheets, images and saved objects."""
     # imported here: it loads Pillow, which PDF-only builds do not need
-    from pnp.printing.tts import UrlMaker, export_deck, export_tiles
+    from pnp.printing.tts import UrlMaker, export_deck, export_dice, export_tiles
 
     folder = options.out_dir / game.slug / profile.out_folder()
     urls = UrlMaker(options.out_dir, options.tts_base_url)
@@ -978,6 +978,15 @@ def _write_tts(game: GameData, profile: Profile, cards: dict[str, list[ServiceCa
         result.add(profile.name, game.slug, component.id, paths)
         if progress is not None:
             progress(sum(c.qty for c in deck))
+    # dice have no layout (not in the kit): TTS's own standard dice, from the
+    # manifest's die components; --no-bought leaves bought ones out as it does decks
+    for die in game.manifest.components.values():
+        if die.kind == "die" and (options.bought or die.supply == "print") \
+                and (not options.only or die.id in options.only):
+            paths = export_dice(folder, game.slug, die.id,
+                                f"{game.manifest.title} - {die.name}", die.sides or 6,
+                                die.count, die.note or "")
+            result.add(profile.name, game.slug, die.id, paths)
 
 
 def render_game(env: PnpEnvironment, game: GameData, progress: Progress | None = None,

@@ -16,7 +16,8 @@ the 4096 px limit, whole grid cells); RGB; 300 ppi metadata for print
 services; white corners are flagged (art not reaching the bleed).
 
 TTS saved objects: grids within 10 x 7, card ids consistent with their
-sheets (key x 100 + cell), one contained card per deck id, images present.
+sheets (key x 100 + cell), one contained card per deck id, images present;
+dice are TTS standard dice (Die_6 …) or Custom_Dice with an image.
 """
 
 from __future__ import annotations
@@ -672,6 +673,12 @@ def _check_png(path: Path, table: ProfileTable, wanted: Profile | None,
                else "art reaches the corners", "warning")
 
 
+#: TTS's built-in dice (object names; pnp.printing.tts.STANDARD_DICE writes
+#: these) and its other standard die shapes, which need no image.
+_TTS_DICE = frozenset({"Die_4", "Die_6", "Die_6_Rounded", "Die_8", "Die_10", "Die_12",
+                       "Die_20", "Die_Piecepack"})
+
+
 def _check_tts_json(path: Path, report: Report, json_files: JsonFiles) -> None:
     """Check a TTS saved object: grids, ids, contained cards, images."""
     from PIL import Image
@@ -727,6 +734,11 @@ def _check_tts_json(path: Path, report: Report, json_files: JsonFiles) -> None:
                 if cell >= deck.get("NumWidth", 0) * deck.get("NumHeight", 0):
                     problems.append(f"id {cid}: cell {cell} outside its sheet")
                     break
+        if isinstance(name, str) and name.startswith("Die_") and name not in _TTS_DICE:
+            problems.append(f"{name}: not a Tabletop Simulator standard die "
+                            f"({', '.join(sorted(_TTS_DICE))})")
+        if name == "Custom_Dice" and not _table(obj.get("CustomImage")).get("ImageURL"):
+            problems.append("Custom_Dice without a CustomImage.ImageURL")
         image = _table(obj.get("CustomImage"))
         urls.update(str(image.get(k, "")) for k in ("ImageURL", "ImageSecondaryURL") if
                     image.get(k))

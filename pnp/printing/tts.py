@@ -9,8 +9,11 @@ a saved object: a ``DeckCustom`` whose ``CustomDeck`` has one entry per
 sheet, ``DeckIDs`` one id per physical card (quantities honoured; id = sheet
 key x 100 + cell) and ``ContainedObjects`` one ``Card`` per physical card.
 Tokens become round (or square) ``Custom_Tile`` objects in a ``Bag``; a
-board is one tile. Images are referenced by ``file:///`` URLs (local play)
-or under ``base_url`` once uploaded (see docs/printing.md).
+board is one tile. Dice (a manifest component of ``kind = "die"``) are TTS's
+own standard dice (``Die_6`` …), no image needed: one saved object holds the
+component's ``count`` dice side by side. Images are referenced by
+``file:///`` URLs (local play) or under ``base_url`` once uploaded (see
+docs/printing.md).
 """
 
 from __future__ import annotations
@@ -41,6 +44,10 @@ TILE_BOX = 0
 TILE_CIRCLE = 2
 #: Card ids are key * 100 + cell, so a key must stay below this.
 MAX_KEY = 9999
+#: TTS's built-in dice by number of sides (its object names; no image needed).
+STANDARD_DICE = {4: "Die_4", 6: "Die_6", 8: "Die_8", 10: "Die_10", 12: "Die_12", 20: "Die_20"}
+#: Space between dice laid out side by side, in TTS units (inches).
+_DIE_GAP = 1.5
 #: The grey TTS gives new objects.
 _DIFFUSE = {"r": 0.713235259, "g": 0.713235259, "b": 0.713235259}
 
@@ -105,12 +112,12 @@ def _transform(scale: float = 1.0, y: float = 1.0) -> dict[str, float]:
             "scaleX": scale, "scaleY": 1.0, "scaleZ": scale}
 
 
-def _saved_object(obj: dict[str, Any], name: str) -> dict[str, Any]:
-    """Wrap ``obj`` as a TTS saved-object file (Saves/Saved Objects/NAME.json)."""
+def _saved_object(obj: dict[str, Any] | list[dict[str, Any]], name: str) -> dict[str, Any]:
+    """Wrap ``obj`` (or several objects) as a TTS saved-object file (Saves/Saved Objects/NAME.json)."""
     return {"SaveName": name, "GameMode": "", "Date": "", "VersionNumber": "",
             "Gravity": 0.5, "PlayArea": 0.5, "Table": "", "Sky": "", "Note": "",
             "Rules": "", "XmlUI": "", "LuaScript": "", "LuaScriptState": "",
-            "ObjectStates": [obj], "TabStates": {}}
+            "ObjectStates": obj if isinstance(obj, list) else [obj], "TabStates": {}}
 
 
 class UrlMaker:
@@ -328,3 +335,38 @@ def _write_tiles_object(jpath: Path, stage: Callable[[Path], Path], slug: str,
                "ContainedObjects": tiles, "GUID": _guid(slug, component, "bag")}
     write_text_atomic(stage(jpath), json.dumps(_saved_object(obj, nickname),
                                                ensure_ascii=False, indent=2) + "\n")
+
+
+def export_dice(folder: Path, slug: str, component: str, nickname: str, sides: int,
+                count: int, note: str = "") -> list[Path]:
+    """Write ``count`` standard TTS dice of ``sides`` sides as ``<component>.json``; return it.
+
+    The dice are TTS's own (``Die_6`` for a d6; see :data:`STANDARD_DICE`),
+    laid side by side so they can be picked up and rolled together; ``note``
+    (the manifest's) becomes each die's description. A number of sides TTS
+    has no standard die for is a one-line PnpError, raised before anything
+    is written.
+    """
+    name = STANDARD_DICE.get(sides)
+    if name is None:
+        raise PnpError(f"{slug}/{component}: Tabletop Simulator has no standard die with "
+                       f"{sides} sides (expected sides = "
+                       f"{', '.join(map(str, STANDARD_DICE))} in card_data/{slug}/manifest.toml)")
+    if count < 1:
+        raise PnpError(f"nothing to export for {slug}/{component}: count is {count}")
+    _ensure(folder)
+    dice: list[dict[str, Any]] = []
+    for n in range(count):
+        transform = _transform()
+        # centred on the table's middle, one gap apart (x only: a row)
+        transform["posX"] = round((n - (count - 1) / 2) * _DIE_GAP, 4)
+        dice.append({"Name": name, "Transform": transform,
+                     "Nickname": nickname if count == 1 else f"{nickname} {n + 1}",
+                     "Description": note, "ColorDiffuse": {"r": 1.0, "g": 1.0, "b": 1.0},
+                     "Locked": False, "Grid": True, "Snap": True, "Autoraise": True,
+                     "Sticky": True, "Tooltip": True,
+                     "GUID": _guid(slug, component, "die", str(n + 1))})
+    jpath = folder / f"{component}.json"
+    write_text_atomic(jpath, json.dumps(_saved_object(dice, nickname),
+                                        ensure_ascii=False, indent=2) + "\n")
+    return [jpath]
