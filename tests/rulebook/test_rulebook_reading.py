@@ -49,3 +49,9 @@ def test_episode2_overview_names_both_ways_a_run_ends_without_attack_cards() -> 
     assert "攻撃に失敗した直後に攻撃カードが尽きれば" in ja
     en = _section(rulebook_markdown("episode2", lang="en"), "Overview")
     assert "run out of attack cards right after a failed attack" in en
+
+
+def test_fortune_clover_follow_rule_says_a_player_holding_both_may_choose() -> None:
+    # Ruling C4 ("either"): the review read the Japanese as "follow hearts when you can".
+    assert "（両方あれば、どちらを出してもかまいません）" in rulebook_markdown("fortune_clover")
+    assert "(holding both, you may play either)" in rulebook_markdown("fortune_clover", lang="en")
