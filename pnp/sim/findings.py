@@ -17,15 +17,20 @@ simulator looks for (duck-typed, so games without them lose nothing):
   data supports it; :func:`pnp.sim.report.build_report` appends them to the
   generic sentences.
 
-A key's win share is judged against its *group's* average (every use of every
-key of the group pooled), not against 1/N: players who play more cards win
+A key's win share is judged against its *group's* average (every use of
+every key of the group pooled), not against 1/N: players who play more cards win
 more often whatever the cards, so only a difference between cards of one
-group says something about a card. A key is **dominant** when the 95%
-interval of its share minus :data:`LIFT` × the group average lies above 0
-(it wins at least LIFT times as often as the group, beyond noise), a
-**trap** when the interval of its share minus the average / LIFT lies
-below 0. In a solo game (every seat-game "wins") the same test runs on the
-mean return instead.
+group says something about a card. A key is **dominant** when its share
+minus :data:`LIFT` × the group average is above 0 beyond noise (it wins at
+least LIFT times as often as the group), a **trap** when its share minus
+the average / LIFT is below 0. In a solo game (every seat-game "wins") the
+same test runs on the mean return instead. "Beyond noise" counts every key
+the table tests (often 30 to 50): each key's test gives a p-value
+(:func:`flag_p_value`; alone, p < 0.05 is exactly "the 95 % interval of
+the difference excludes 0") and the family is corrected by Holm's
+procedure (:mod:`pnp.sim.multiple`), so the chance of any false flag in
+the whole table is at most 5 %. Keys used fewer than :data:`MIN_USES`
+times are not tested and do not count.
 
 The intervals count *games*, not seat-games: the seats that had a key in
 one game share that game's single win, so their results are one
@@ -48,6 +53,8 @@ from typing import Any, Callable, Sequence
 
 from pnp.intervals import (clip_to_range, ratio_mean_interval, ratio_share_interval,
                            t_interval, t_quantile, welch_interval, wilson_interval)
+from pnp.sim.multiple import (FAMILY_ALPHA, holm, holm_adjusted, one_sided_p,
+                               wilson_p_value)
 
 #: The values a score can take, (lowest, highest), None where not known: a
 #: game's stats declare theirs as ``score_range`` (VP and chips are never
@@ -206,6 +213,23 @@ def difference_interval(value: float, average: float, lift: float, key_sq: float
     None when there is nothing to measure: fewer than 2 games, or a variance
     that is only the float residue of zero (every game alike).
     """
+    stat = difference_stat(value, average, lift, key_sq, group_sq, cross, key_units,
+                           group_units, games)
+    if stat is None:
+        return None
+    d, se, df = stat
+    half = t_quantile(_UPPER95, df) * se
+    return d, d - half, d + half
+
+
+def difference_stat(value: float, average: float, lift: float, key_sq: float,
+                    group_sq: float, cross: float, key_units: float, group_units: float,
+                    games: int) -> tuple[float, float, int] | None:
+    """``(d, standard error, degrees of freedom)`` behind :func:`difference_interval`.
+
+    The same arguments and the same None; the flags test d / se on Student
+    t with these degrees of freedom (:mod:`pnp.sim.multiple`).
+    """
     if games < 2 or key_units <= 0 or group_units <= 0:
         return None
     own = max(0.0, key_sq) / key_units ** 2
@@ -213,14 +237,24 @@ def difference_interval(value: float, average: float, lift: float, key_sq: float
     var = own + pool - 2.0 * lift * cross / (key_units * group_units)
     if var <= 1e-12 * max(own + pool, 1e-300):
         return None
-    half = t_quantile(_UPPER95, games - 1) * math.sqrt(var * games / (games - 1))
-    d = value - lift * average
-    return d, d - half, d + half
+    return value - lift * average, math.sqrt(var * games / (games - 1)), games - 1
 
 
 def _vs_group(row: Sequence[float], group: Sequence[float], solo: bool, lift: float
               ) -> tuple[float, float, float] | None:
-    """The key's judged figure (win share, or solo mean return) minus ``lift`` × the group's.
+    """The key's judged figure (win share, or solo mean return) minus ``lift`` × the group's,
+    with its 95 % interval (:func:`difference_interval`)."""
+    stat = _vs_group_stat(row, group, solo, lift)
+    if stat is None:
+        return None
+    d, se, df = stat
+    half = t_quantile(_UPPER95, df) * se
+    return d, d - half, d + half
+
+
+def _vs_group_stat(row: Sequence[float], group: Sequence[float], solo: bool, lift: float
+                   ) -> tuple[float, float, int] | None:
+    """``(d, se, df)`` of the key's judged figure minus ``lift`` × the group's.
 
     ``row`` is a full key row and ``group`` its group's sums (see
     :attr:`pnp.sim.aggregate.Aggregate.cards` and ``card_groups``).
@@ -239,7 +273,29 @@ def _vs_group(row: Sequence[float], group: Sequence[float], solo: bool, lift: fl
     group_sq = big_yy - 2.0 * rg * big_ym + rg * rg * mm
     y_big, y_bigm, m_big = y_cross       # Σ y·Y, Σ y·M, Σ m·Y
     cross = y_big - rg * y_bigm - r * m_big + r * rg * row[13]
-    return difference_interval(r, rg, lift, key_sq, group_sq, cross, uses, big_m, int(games))
+    return difference_stat(r, rg, lift, key_sq, group_sq, cross, uses, big_m, int(games))
+
+
+def flag_p_value(row: Sequence[float], group: Sequence[float], solo: bool
+                 ) -> tuple[float, str] | None:
+    """``(p, direction)``: how clearly a key is dominant or a trap, before any correction.
+
+    Two one-sided tests, of key − :data:`LIFT` × average > 0 (dominant) and
+    of key − average / LIFT < 0 (trap); at most one side can lean its way.
+    ``p`` is twice the smaller one-sided p-value (capped at 1), so a lone
+    key is flagged at p < 0.05 exactly when the 95 % interval of its
+    difference lies beyond 0, the rule before the family was corrected
+    (:mod:`pnp.sim.multiple`). None when there is no spread to test.
+    """
+    above = _vs_group_stat(row, group, solo, LIFT)
+    below = _vs_group_stat(row, group, solo, 1.0 / LIFT)
+    if above is None or below is None:
+        return None
+    p_dom = one_sided_p(above[0] / above[1], above[2], upper=True)
+    p_trap = one_sided_p(below[0] / below[1], below[2], upper=False)
+    if p_dom <= p_trap:
+        return min(1.0, 2.0 * p_dom), "dominant"
+    return min(1.0, 2.0 * p_trap), "trap"
 
 
 def _bounds(d: tuple[float, float, float] | None, share: bool) -> dict[str, float] | None:
@@ -264,10 +320,12 @@ def card_table(cards: dict[str, list[float]], num_players: int,
     sums over games (``Aggregate.card_groups``); intervals count games, not
     seat-games (:func:`_key_intervals`). The group average pools every use
     of every key of the group and gets the same kind of interval, over the
-    group's games. A key is flagged only when the 95 % interval of its
-    figure minus :data:`LIFT` × the average lies above 0 (dominant), or of
-    its figure minus the average / LIFT below 0 (trap), the covariance of
-    key and pool counted (:func:`difference_interval`). A table without
+    group's games. A key is flagged dominant when its figure minus
+    :data:`LIFT` × the average lies above 0, trap when its figure minus the
+    average / LIFT lies below 0, the covariance of key and pool counted
+    (:func:`difference_interval`), each test's p-value (``p_value``)
+    corrected by Holm's procedure over every key tested in the table
+    (``p_holm``; flagged when ≤ 5 %, :mod:`pnp.sim.multiple`). A table without
     cross sums (hand-made, 4 values a key) is read as independent
     seat-games. Rows are sorted by group, then by win share (or mean return
     in a solo game), best first.
@@ -283,6 +341,7 @@ def card_table(cards: dict[str, list[float]], num_players: int,
     else:
         full = cards
     rows: list[dict[str, Any]] = []
+    tests: list[tuple[int, float, str]] = []      # (row index, p, direction) per tested key
     for key in sorted(cards):
         uses = int(cards[key][0])
         group, _, name = key.partition(":")
@@ -301,15 +360,9 @@ def card_table(cards: dict[str, list[float]], num_players: int,
         mlo, mhi = clipped(mlo, mhi, score_range)
         avg_mlo, avg_mhi = clipped(avg_mlo, avg_mhi, score_range)
         avg = avg_mean if solo else avg_share
-        flag = ""
-        if uses >= MIN_USES and avg > 0:
-            above = _vs_group(full[key], g, solo, LIFT)
-            below = _vs_group(full[key], g, solo, 1.0 / LIFT)
-            # the whole interval beyond the threshold, not just the point
-            if above is not None and above[1] > 0:
-                flag = "dominant"
-            elif below is not None and below[2] < 0:
-                flag = "trap"
+        test = flag_p_value(full[key], g, solo) if uses >= MIN_USES and avg > 0 else None
+        if test is not None:
+            tests.append((len(rows), *test))
         row.update({"win_share": _r(share), "ci_low": _r(low), "ci_high": _r(high),
                     "score_mean": _r(mean), "score_ci_low": _opt(mlo),
                     "score_ci_high": _opt(mhi), "group_win_share": _r(avg_share),
@@ -317,11 +370,23 @@ def card_table(cards: dict[str, list[float]], num_players: int,
                     "group_score_mean": _r(avg_mean), "group_score_ci_low": _opt(avg_mlo),
                     "group_score_ci_high": _opt(avg_mhi), "group_games": g_games,
                     "vs_group": _bounds(_vs_group(full[key], g, solo, 1.0), not solo),
-                    "flag": flag})
+                    "flag": "", "p_value": None, "p_holm": None})
         rows.append(row)
+    # One family: every key tested in this table, cards and rules alike (the
+    # finding sentences pick from all of them), corrected together (Holm).
+    adjusted = holm_adjusted([p for _i, p, _d in tests])
+    for (i, p, direction), p_holm in zip(tests, adjusted):
+        rows[i]["p_value"], rows[i]["p_holm"] = _r(p), _r(p_holm)
+        if p_holm <= FAMILY_ALPHA:
+            rows[i]["flag"] = direction
     rank = "score_mean" if solo else "win_share"
     rows.sort(key=lambda r: (r["group"], -r[rank], r["name"]))
     return rows
+
+
+def keys_tested(rows: Sequence[dict[str, Any]]) -> int:
+    """How many keys of a :func:`card_table` were tested together for a flag."""
+    return sum(1 for row in rows if row.get("p_value") is not None)
 
 
 def rule_table(event_names: Sequence[str], events: list[list[int]],
@@ -474,9 +539,10 @@ def sentences(rep: dict[str, Any]) -> list[str]:
     bots = rep.get("bots")
     if bots and n > 1:
         fair = rep["fair_share"]
+        better = bots_above_luck(bots, fair)
         for name in bots["names"]:
             w = bots["win"][name]
-            if w["ci_low"] > fair:
+            if name in better:
                 out.append(f"{name} wins {_pct1(w['win_share'])} (95 % "
                            f"{100 * w['ci_low']:.1f}–{_pct1(w['ci_high'])}) of its seats, where "
                            f"{_pct(fair)} would be luck: better play is rewarded.")
@@ -539,6 +605,30 @@ def sentences(rep: dict[str, Any]) -> list[str]:
     if ladder:
         out.extend(ladder_sentences(ladder))
     return out
+
+
+def bots_above_luck(bots: dict[str, Any], fair: float) -> set[str]:
+    """The bots whose win share is above ``fair`` beyond noise, the bots tested together.
+
+    Each bot's test is the score test its interval inverts: its share of
+    each game's win (seats' credit, over games) against ``fair`` × its
+    seats per game (:func:`pnp.intervals.share_over_games`); alone, p <
+    0.05 with the share above is exactly "the interval's low end is above
+    the fair share". The bots of a run are one family (Holm,
+    :mod:`pnp.sim.multiple`): a sentence names a bot only if its test holds
+    up with the others'.
+    """
+    names = list(bots["names"])
+    p_values = []
+    for name in names:
+        w = bots["win"][name]
+        seat_games = w["seat_games"]
+        games = w.get("games") or seat_games      # hand-made rows: one seat a game
+        per_game = min(1.0, w["win_share"] * seat_games / games) if games else 0.0
+        null = fair * seat_games / games if games else 1.0
+        # only "above luck" is a finding here: below counts as no evidence
+        p_values.append(wilson_p_value(per_game, null, games) if per_game > null else 1.0)
+    return {name for name, ok in zip(names, holm(p_values)) if ok}
 
 
 def ladder_sentences(ladder: dict[str, Any]) -> list[str]:
@@ -616,9 +706,14 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     rows = fnd.get("cards") or []
     if rows:
         # intervals count games: a key's holders in one game share its one win
-        out.append("Cards and rules (per seat-game that had it; shared wins split; 95% "
-                   f"intervals over games; flagged when {LIFT:g}× above or below the "
-                   "group average beyond the interval of the difference):")
+        tested = keys_tested(rows)
+        # The flags are corrected for the family, the printed intervals are not:
+        # the header says both, so a row whose interval clears the average
+        # without a flag does not read as a contradiction.
+        out.append("Cards and rules (per seat-game that had it; shared wins split; each "
+                   f"95% interval on its own, over games; flagged when {LIFT:g}× above or "
+                   "below the group average beyond noise, corrected for the "
+                   f"{tested} key{'s' if tested != 1 else ''} tested together (Holm)):")
         groups: dict[str, list[dict[str, Any]]] = {}
         for row in rows:
             groups.setdefault(row["group"], []).append(row)
@@ -674,6 +769,7 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
     return out
 
 
-__all__ = ["LIFT", "MIN_USES", "card_table", "difference_interval", "drama_figures",
+__all__ = ["LIFT", "MIN_USES", "card_table", "difference_interval", "difference_stat",
+           "drama_figures", "flag_p_value", "keys_tested",
            "figure_dict", "fired_share", "group_average_text", "interval_text",
            "format_findings", "ladder_sentences", "otherwise_note", "rule_table", "sentences"]

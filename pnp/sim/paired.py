@@ -19,7 +19,9 @@ from __future__ import annotations
 import math
 from typing import Any, Sequence
 
-from pnp.intervals import none_differ_bound, paired_interval, t_interval, welch_half_width
+from pnp.intervals import (none_differ_bound, paired_interval, t_interval, t_quantile,
+                           welch_half_width)
+from pnp.sim.multiple import holm, t_p_value
 
 
 def outcome_names(num_players: int, bots: Sequence[str]) -> list[str]:
@@ -115,9 +117,78 @@ class Paired:
             out["differences"][name] = {
                 "mean": round(mean, 6), "low": round(low, 6), "high": round(high, 6),
                 "no_spread": flat, "unpaired_half_width": round(half, 6), "clipped": clipped,
+                "p_value": round(_p_value(r[0], r[1], n, mean, flat, reach), 6),
                 "base_mean": round(r[2] / n, 6) if n else None,
                 "variant_mean": round(r[4] / n, 6) if n else None}
         return out
+
+
+def _p_value(diff_total: float, diff_sq: float, n: int, mean: float, flat: bool,
+             reach: float) -> float:
+    """Two-sided p-value of "no change" that matches the 95 % interval the row prints.
+
+    The paired Student t test on n − 1 degrees of freedom; when every game
+    gave the same difference d (``flat``) the interval is
+    :func:`~pnp.intervals.paired_interval`'s bound, which excludes 0 at
+    two-sided level α while (1 − |d| / (|d| + reach))ⁿ < α / 2, so p is
+    twice that power. Either way p < 0.05 exactly when the printed interval
+    excludes 0; 1.0 when nothing was paired or nothing moved.
+    """
+    if n < 1 or (flat and mean == 0.0):
+        return 1.0
+    if flat:
+        return min(1.0, 2.0 * (1.0 - abs(mean) / (abs(mean) + reach)) ** n)
+    if n < 2:
+        return 1.0
+    sd = t_interval(diff_total, diff_sq, n)[1]
+    if sd <= 0.0:
+        return 1.0 if mean == 0.0 else 0.0
+    return t_p_value(mean / (sd / math.sqrt(n)), n - 1)
+
+
+def sentence_family(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
+                    ) -> list[str]:
+    """The outcomes :func:`change_sentence` may name: the family corrected together.
+
+    Length and, with 2+ players, winner's margin, every seat's score and win
+    share, and each ``--bots`` position's win share when the bots differ;
+    only outcomes something was paired for.
+    """
+    solo = num_players == 1
+    names = ["turns"] + ([] if solo else ["winner_margin"])
+    names += [f"score_seat{s}" for s in range(num_players)]
+    if not solo:
+        names += [f"win_seat{s}" for s in range(num_players)]
+        if len(set(bots)) > 1:
+            names += [f"win_bot{j}" for j in range(len(bots))]
+    return [n for n in names if n in diffs and diffs[n].get("base_mean") is not None]
+
+
+def row_p_value(d: dict[str, Any], games: int) -> float:
+    """A difference's p-value: its own ``p_value``, or (a hand-made row without one)
+    the paired t test its interval came from, on ``games`` − 1 degrees of freedom."""
+    if d.get("p_value") is not None:
+        return float(d["p_value"])
+    half = (d["high"] - d["low"]) / 2.0
+    if games < 2 or half <= 0.0:
+        return 1.0 if d["mean"] == 0.0 or games < 2 else 0.0
+    se = half / t_quantile(0.975, games - 1)
+    return t_p_value(d["mean"] / se, games - 1)
+
+
+def changes_that_hold(diffs: dict[str, Any], num_players: int, bots: Sequence[str],
+                      games: int) -> set[str]:
+    """The outcomes whose change holds up with the whole family tested together (Holm).
+
+    A comparison of four seats tests some ten outcomes; each at 95 % would
+    name one by chance in about four changes that do nothing. Holm's
+    procedure (:mod:`pnp.sim.multiple`) keeps the chance of naming any
+    unmoved outcome at 5 %; alone, an outcome holds exactly when its 95 %
+    paired interval excludes 0.
+    """
+    names = sentence_family(diffs, num_players, bots)
+    held = holm([row_p_value(diffs[n], games) for n in names])
+    return {n for n, ok in zip(names, held) if ok}
 
 
 #: Said after a win-share difference whose interval was cut at ±100 points.
@@ -182,7 +253,10 @@ def format_difference(name: str, d: dict[str, Any], label: str | None = None) ->
 
 def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str],
                     games: int, length_unit: str = "turns") -> str:
-    """What a rule change does, in words, saying only what its paired intervals show.
+    """What a rule change does, in words, saying only what its paired tests show.
+
+    An outcome is named only when its change holds up with every outcome
+    the sentence could name tested together (:func:`changes_that_hold`).
 
     ``diffs`` is :meth:`Paired.to_dict`'s ``differences``; ``bots`` the
     ``--bots`` list (its per-position win shares are named when bots differ);
@@ -191,19 +265,22 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
     if not games:
         return "No game finished under both rules, so nothing can be compared: see the failures."
     parts: list[str] = []
+    # Only what holds up with every outcome the sentence could name, tested
+    # together (the lines below star each figure on its own).
+    holds = changes_that_hold(diffs, num_players, bots, games)
     t = diffs["turns"]
-    if excludes_zero(t):
+    if "turns" in holds:
         parts.append(f"games run {abs(t['mean']):.2f} {length_unit} "
                      f"{'longer' if t['mean'] > 0 else 'shorter'} "
                      f"({t['low']:+.2f} … {t['high']:+.2f})")
     solo = num_players == 1
     m = diffs["winner_margin"]
-    if not solo and excludes_zero(m):
+    if not solo and "winner_margin" in holds:
         parts.append(f"the winner's margin is {abs(m['mean']):.2f} "
                      f"{'wider' if m['mean'] > 0 else 'narrower'} "
                      f"({m['low']:+.2f} … {m['high']:+.2f})")
     scores = [(s, diffs[f"score_seat{s}"]) for s in range(num_players)]
-    moved = [(s, d) for s, d in scores if excludes_zero(d)]
+    moved = [(s, d) for s, d in scores if f"score_seat{s}" in holds]
     if solo and moved:
         d = moved[0][1]
         parts.append(f"the score changes by {d['mean']:+.2f} ({d['low']:+.2f} … "
@@ -218,7 +295,7 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
             f"seat {s} ({d['mean']:+.2f})" for s, d in moved) + " only")
     if not solo:
         wins = [(s, diffs[f"win_seat{s}"]) for s in range(num_players)]
-        won = [(s, d) for s, d in wins if excludes_zero(d)]
+        won = [(s, d) for s, d in wins if f"win_seat{s}" in holds]
         parts.append("no seat's win share moves beyond noise" if not won else ", ".join(
             f"seat {s} wins {100 * abs(d['mean']):.1f} points "
             f"{'more' if d['mean'] > 0 else 'less'} often ({100 * d['low']:+.1f} … "
@@ -226,7 +303,7 @@ def change_sentence(diffs: dict[str, Any], num_players: int, bots: Sequence[str]
         if len(set(bots)) > 1:
             for j, name in enumerate(bots):
                 d = diffs.get(f"win_bot{j}")
-                if d is not None and excludes_zero(d):
+                if d is not None and f"win_bot{j}" in holds:
                     parts.append(f"{name} (--bots position {j}) wins {100 * abs(d['mean']):.1f} "
                                  f"points {'more' if d['mean'] > 0 else 'less'} often")
     if not parts or parts == ["no seat's win share moves beyond noise"]:

@@ -6,7 +6,8 @@ completed. Seat wins are shown two ways: as the rules decide them
 co-winner 1/k) and with every tie on top score split evenly (what the seat
 order alone would give if the tie-break did not exist), with the tie rates.
 Seat balance is judged by one chi-square test over all seats; when it
-rejects equal shares, every seat whose 95% interval excludes 1/N is flagged.
+rejects equal shares, a seat is flagged when its own test against 1/N holds
+up with the other seats' (Holm's correction, :mod:`pnp.sim.multiple`).
 Intervals are 95% Wilson score intervals for shares and Student t intervals
 (n − 1 degrees of freedom) for means: honest from 2 games on, where a normal
 interval is 6.5 times too narrow. The dict is deterministic (same seed →
@@ -26,6 +27,7 @@ from pnp.sim.bots import mixed
 from pnp.sim.findings import (OPEN_RANGE, ScoreRange, card_table, clipped, drama_figures,
                               fired_share, format_findings,
                               interval_text, no_spread, rule_table, sentences)
+from pnp.sim.multiple import METHOD, holm, wilson_p_value
 from pnp.sim.runner import SimResult
 
 INTERVAL_METHOD = "Wilson score, 95% (shares); Student t, 95%, n - 1 df (means)"
@@ -34,14 +36,20 @@ BOT_INTERVAL_METHOD = ("over games (a bot's seats in one game are not independen
                        "Wilson score, 95%, of its share of each game's win, per seat; "
                        "Student t, 95%, cluster-robust, of its mean score per seat")
 #: How a card or rule key is flagged (pnp.sim.findings.card_table).
-CARD_FLAG_METHOD = ("against the group average (every use of the group's keys pooled; 95% "
-                    "interval clustered by game): dominant when the cluster-robust Student t "
-                    "95% interval of (key - 1.2 x average), game as the cluster, lies above 0; "
-                    "trap when that of (key - average / 1.2) lies below 0; at least 30 "
-                    "seat-games; solo games on mean score")
+CARD_FLAG_METHOD = ("against the group average (every use of the group's keys pooled; "
+                    "clustered by game): dominant when (key - 1.2 x average) lies above 0, "
+                    "trap when (key - average / 1.2) lies below 0, each tested by the "
+                    "cluster-robust Student t of that difference (p_value: twice the "
+                    "one-sided p; alone, p < 0.05 is the 95% interval excluding 0); every "
+                    "key with at least 30 seat-games is tested, and the family is corrected "
+                    "by Holm's step-down procedure (p_holm; flagged when p_holm <= 0.05, "
+                    "family-wise error 5%); solo games on mean score")
 #: Significance level of the seat-balance test.
 SEAT_TEST_ALPHA = 0.05
 SEAT_TEST_METHOD = "chi-square goodness of fit of rules-decided wins against 1/N"
+#: How a single seat is then named (pnp.sim.multiple).
+SEAT_CORRECTION = ("each seat's score test against 1/N (the test its Wilson interval "
+                   f"inverts), {METHOD}")
 
 
 def percentile_hist(hist: dict[int, int], q: float) -> float:
@@ -88,18 +96,26 @@ def _credit(row: Sequence[int]) -> float:
 
 
 def seat_balance(credits: Sequence[float], games: int) -> dict[str, Any]:
-    """The seat-balance test and the seats it flags (see module docstring)."""
+    """The seat-balance test and the seats it flags (see module docstring).
+
+    Once the chi-square test rejects equal shares, each seat is tested
+    against 1/N by the score test its Wilson interval inverts (alone, p <
+    0.05 is exactly "the 95 % interval excludes 1/N"), and the N seats are
+    corrected together by Holm's procedure (:mod:`pnp.sim.multiple`): with
+    four seats each tested at 5 %, some seat would be named by chance far
+    more often than one time in twenty.
+    """
     n = len(credits)
     fair = 1.0 / n
     stat, df, p = chi_square_uniform(list(credits))
     significant = n > 1 and games > 0 and p < SEAT_TEST_ALPHA
-    flagged = []
-    for s, c in enumerate(credits):
-        low, high = wilson_interval(c / games if games else 0.0, games)
-        if significant and (low > fair or high < fair):
-            flagged.append(s)
+    seat_p = [wilson_p_value(c / games if games else 0.0, fair, games) for c in credits]
+    held = holm(seat_p)
+    flagged = [s for s in range(n) if significant and held[s]]
     return {"method": SEAT_TEST_METHOD, "statistic": _r(stat), "df": df,
             "p_value": _r(p), "alpha": SEAT_TEST_ALPHA, "significant": significant,
+            "seat_p_values": [_r(x) for x in seat_p],
+            "seat_correction": f"{SEAT_CORRECTION} over {n} seats",
             "flagged": flagged}
 
 
@@ -416,7 +432,8 @@ def _format_seats(rep: dict[str, Any], out: list[str]) -> None:
         verdict = ("seats differ: " + ", ".join(
             f"seat {s} ({'above' if rep['seats'][s]['win_share'] > rep['fair_share'] else 'below'}"
             " the fair share)" for s in b["flagged"]) if b["significant"] and b["flagged"]
-            else "seats differ, but no single seat's interval excludes the fair share"
+            else (f"seats differ, but no single seat stands out once the {len(rep['seats'])} "
+                  "seats are tested together (Holm)")
             if b["significant"] else "no seat edge detected")
         out.append(f"  Seat balance: chi-square {b['statistic']:.2f} on {b['df']} df, "
                    f"p {_p(b['p_value'])} → {verdict}")
