@@ -410,13 +410,16 @@ class RunWrites:
             for path, stamp in sorted(_tree(folder)[1].items()):
                 if files.get(path) != stamp:
                     made.setdefault(os.path.abspath(path), path)
-        cache = os.path.abspath(cache_root())
+        # caches are no output: the user's cache folder, and the stores kept beside
+        # pnp's own code (compiled templates, parsed font tables in pnp/__pycache__)
+        caches = [os.path.abspath(cache_root()),
+                  os.path.abspath(Path(__file__).resolve().parent / "__pycache__")]
         for path in self.journal:
             key = os.path.abspath(path)
             # a staged file moved into place (or removed with its stage) is not there
-            # by this name any more; a cache entry is no output
+            # by this name any more
             if key not in made and os.path.isfile(key) \
-                    and os.path.commonpath([key, cache]) != cache:
+                    and all(os.path.commonpath([key, c]) != c for c in caches):
                 made[key] = path
         return list(made.values())
 

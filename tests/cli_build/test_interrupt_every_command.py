@@ -241,3 +241,29 @@ def test_watch_stopped_while_starting_leaves_no_folder(tmp_path: Path) -> None:
     assert written(code, err) == []
     assert "stopped watching" not in out
     assert not (project / "output").exists()
+
+
+def test_cache_entries_are_not_named_as_written(tmp_path: Path,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """Files written to the cache folder or the stores beside pnp's code are no output.
+
+    (A fresh checkout's first preview writes parsed font tables into
+    pnp/__pycache__/fonts: the line named them as written files.)
+    """
+    import pnp
+    from pnp.cli import RunWrites
+
+    monkeypatch.setenv("PNP_CACHE_DIR", str(tmp_path / "cache"))
+    cached = tmp_path / "cache" / "fonts" / "face.pickle"
+    cached.parent.mkdir(parents=True)
+    beside = Path(pnp.__file__).resolve().parent / "__pycache__" / f"test-{os.getpid()}.pickle"
+    output = tmp_path / "out" / "card.png"
+    output.parent.mkdir()
+    for path in (cached, beside, output):
+        path.write_bytes(b"x")
+    try:
+        writes = RunWrites([], [], tidy=True)
+        writes.journal += [cached, beside, output]
+        assert writes.written() == [output]
+    finally:
+        beside.unlink()
