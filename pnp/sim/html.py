@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 from pnp.sim.findings import (LIFT, fired_share, group_average_text, interval_text,
-                              otherwise_note)
+                              keys_tested, otherwise_note)
 from pnp.sim.report import param_value, params_text
 from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, paired_text, shown_outcomes
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
@@ -500,9 +500,12 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
         # the findings): green and red say "goes with winning/losing" for them.
         colours = ("Green: goes with winning, red: with losing" if group == "rule"
                    else "Green: dominant, red: trap")
+        tested = keys_tested(cards)
         rule = (f"{colours}: at least {LIFT:g}× the group average (or at most 1/{LIFT:g} "
-                "of it) beyond the 95% interval of the difference, which counts the games "
-                "key and group share. The shaded band is the group average's own 95% "
+                "of it) beyond noise, by a test of the difference that counts the games "
+                f"key and group share, corrected for the {tested} key"
+                f"{'s' if tested != 1 else ''} tested together (Holm). Each whisker is its "
+                "key's own 95% interval; the shaded band is the group average's own 95% "
                 "interval.")
         note = (f'<p class="note">{len(items)} keys; best and worst 12 shown (all in the '
                 f"JSON). {rule}</p>" if len(items) > 24 else f'<p class="note">{rule}</p>')
@@ -692,7 +695,7 @@ def compare_page(doc: dict[str, Any]) -> str:
                   diffs[n]["high"]) for n in shown if not n.startswith("win_")]
         table = _table(
             ["outcome", "base", "changed", "difference (95% paired)", "two runs would give",
-             "excludes 0"],
+             "own interval excludes 0"],
             [(outcome_label(n, doc["bots"], unit),
               _fmt(diffs[n]["base_mean"], n.startswith("win_")),
               _fmt(diffs[n]["variant_mean"], n.startswith("win_")),

@@ -260,7 +260,7 @@ def test_compare_page_shows_changes_as_signed_points_with_the_numbers() -> None:
     assert turns["no_spread"]
     assert (f"<td>{turns['mean']:+.2f} ({turns['low']:+.2f} … {turns['high']:+.2f}) bound, "
             "every game alike</td>") in page
-    assert "<th>excludes 0</th>" in page and "<td>yes</td>" in page  # turns: −4 every game
+    assert "<th>own interval excludes 0</th>" in page and "<td>yes</td>" in page  # turns: −4 every game
 
 
 def test_sweep_page_differences_match_the_text() -> None:
