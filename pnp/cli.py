@@ -15,7 +15,7 @@ import click
 
 from pnp import __version__
 from pnp.errors import PnpError
-from pnp.options import FiniteFloat, FilePath, FolderPath, OneLineGroup
+from pnp.options import MAX_JOBS, FiniteFloat, FilePath, FolderPath, OneLineGroup
 
 if TYPE_CHECKING:
     from pnp.builder.serve import ServerFiles
@@ -244,12 +244,13 @@ def check_command(games: tuple[str, ...], data_dir: Path | None, as_json: bool,
 def book_jobs_option(func: F) -> F:
     """The ``--jobs`` option of commands that typeset rulebooks (default: the CPU count)."""
     return click.option(
-        "--jobs", "-j", type=click.IntRange(1, 64),
-        # click checks a default against the range too: above 64 CPUs it refused every build
-        default=lambda: min(os.cpu_count() or 1, 64),
-        show_default="the CPU count, at most 64",
-        help="Processes that typeset the PDF rulebooks (the files are the same for any "
-             "number).")(func)
+        "--jobs", "-j", type=click.IntRange(1, MAX_JOBS),
+        # click checks a default against the range too: above MAX_JOBS CPUs it
+        # would refuse every build
+        default=lambda: min(os.cpu_count() or 1, MAX_JOBS),
+        show_default=f"the CPU count, at most {MAX_JOBS}",
+        help=f"Processes that typeset the PDF rulebooks, 1–{MAX_JOBS} (the files are the "
+             "same for any number).")(func)
 
 
 def _preset_names() -> list[str]:
@@ -1043,9 +1044,10 @@ def _parse_params(pairs: tuple[str, ...]) -> dict[str, str]:
               # for any number, and a run never starts more workers than it has
               # chunks of games (250, or 5 when a bot searches), so a short run
               # stays in one process.
-              default=lambda: min(os.cpu_count() or 1, 64),
-              show_default="the CPU count, at most 64",
-              help="Worker processes (never more than the run has chunks of games).")
+              default=lambda: min(os.cpu_count() or 1, MAX_JOBS),
+              show_default=f"the CPU count, at most {MAX_JOBS}",
+              help=f"Worker processes, 1–{MAX_JOBS} (never more than the run has chunks "
+                   "of games).")
 @click.option("--param", "params", multiple=True, metavar="KEY=VALUE",
               help="Override a rule parameter (repeatable).")
 @click.option("--sweep", "sweeps", multiple=True, metavar="KEY=LO:HI:STEP|KEY=a,b,c",
@@ -1141,7 +1143,11 @@ def _simulate(game: str, players: int | None, games: int, bots: str | None, seed
     elif compares:
         text, _doc, code = run_compare(data, list(compares), bots=played, **common)
     else:
-        text, _report, code = run_simulation(data, bots=played, **common)
+        # "asked for N" only when --jobs was given; the default is the CPU count
+        ctx = click.get_current_context(silent=True)
+        given = ctx is None or ctx.get_parameter_source("jobs") is not \
+            click.core.ParameterSource.DEFAULT
+        text, _report, code = run_simulation(data, bots=played, jobs_given=given, **common)
     # With --json - the JSON owns standard output; the readable report goes to stderr.
     click.echo(text, nl=False, err=json_path is not None and str(json_path) == "-")
     return code

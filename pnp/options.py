@@ -17,6 +17,12 @@ import click
 
 from pnp.errors import PnpError
 
+#: The most worker processes (or Dask workers) one command may start: the one
+#: limit of ``pnp build -j``, ``pnp rulebook -j`` and ``pnp simulate --jobs``, their
+#: help and their defaults (the CPU count, at most this). A typo such as -j 1000
+#: started hundreds of processes before any work was done.
+MAX_JOBS = 256
+
 
 class BadValue(click.BadParameter):
     """A refused option value: exit status 1, like every other input error.

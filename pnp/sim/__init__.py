@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.fileio import is_stdout, write_text_atomic, write_text_output
+from pnp.options import MAX_JOBS as _MAX_JOBS
 from pnp.sim.cluster import check_cluster
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import parse_bots, seat_bots
@@ -37,8 +38,9 @@ __all__ = ["Aggregate", "DEFAULT_LADDER", "DEFAULT_LEVEL", "DEFAULT_STEP_CAP", "
 
 #: The most games one run plays (hours of play even for the fastest game).
 MAX_GAMES = 10_000_000
-#: Most worker processes (or LocalCluster workers) one run may start.
-MAX_JOBS = 256
+#: Most worker processes (or LocalCluster workers) one run may start: the
+#: command line's one limit (pnp.options), help and check alike.
+MAX_JOBS = _MAX_JOBS
 #: Budgets of the skill ladder when none are given (doubling, as the issue asks).
 DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
 
@@ -289,7 +291,8 @@ def run_simulation(data: "GameData", players: int | None, games: int,
                    params: Mapping[str, str], invariants: str = DEFAULT_LEVEL,
                    step_cap: int = DEFAULT_STEP_CAP, json_path: Path | None = None,
                    progress: bool = False, cluster: str | None = None,
-                   html_path: Path | None = None) -> tuple[str, dict[str, Any], int]:
+                   html_path: Path | None = None, jobs_given: bool = True
+                   ) -> tuple[str, dict[str, Any], int]:
     """Validate inputs, simulate, and return ``(text_report, report_dict, exit_code)``.
 
     ``players`` None means the game's maximum. ``report_dict`` is the
@@ -297,13 +300,16 @@ def run_simulation(data: "GameData", players: int | None, games: int,
     ``processes``; it is also written atomically to ``json_path`` when given,
     and drawn as a chart page to ``html_path``. ``exit_code`` is 1 if any game
     broke an invariant, raised or hit the step cap, else 0. Bad input raises
-    :class:`PnpError`.
+    :class:`PnpError`. ``jobs_given`` False says ``jobs`` is the command
+    line's default (the CPU count), not a number the user asked for: the
+    elapsed line words a run that used fewer processes for that case.
     """
     progress = _start(games, jobs, step_cap, seed, None, html_path, cluster, progress,
                       json_path)
     game, players, names, entry = _prepare(data, players, bots, params, invariants, json_path)
     started = time.perf_counter()
-    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} players") as bar:
+    with _progress_bar(progress, games, f"Simulating {data.slug}, {players} player"
+                       f"{'s' if players != 1 else ''}") as bar:
         result = simulate(game, players, games, names, seed, jobs=jobs, invariants=invariants,
                           step_cap=step_cap, progress=bar, bot_classes=dict(entry.bots),
                           stats=entry.stats, cluster=cluster, length_unit=entry.length_unit)
@@ -315,7 +321,12 @@ def run_simulation(data: "GameData", players: int | None, games: int,
     where = (f"the Dask cluster {cluster} ({jobs} worker{'s' if jobs > 1 else ''} asked)"
              if cluster else f"{result.jobs} process{'es' if result.jobs > 1 else ''}")
     if not cluster and result.jobs_asked > result.jobs:
-        where += f" (asked for {result.jobs_asked}; {games} games make too few chunks)"
+        # the default is one process per CPU: "asked for 2" misreads a run
+        # whose user never passed --jobs
+        where += (f" (asked for {result.jobs_asked}; {games} games make too few chunks)"
+                  if jobs_given else
+                  f" ({games} games make too few chunks for one per CPU, "
+                  f"{result.jobs_asked})")
     text = format_report(report, figure_lines=lines) + (
         f"Elapsed: {elapsed:.2f} s ({games / elapsed:,.1f} games/s on {where})\n")
     report["elapsed_s"] = round(elapsed, 3)
