@@ -170,3 +170,30 @@ def test_text_matrix_is_what_set_text_transform_writes() -> None:
     assert len(ours) == len(POSITIONS) + 1
     assert (obj._x0, obj._x, obj._y0, obj._y) == (reference._x0, reference._x,
                                                   reference._y0, reference._y)
+
+
+LONG = "q 1 0 0 1 10.5 20 cm /pnpL_ab12 Do Q\n" * 4    # past the length scanned char by char
+
+
+@pytest.mark.parametrize("text", [LONG, LONG + "é", "(\\001) Tj " * 10])
+def test_long_text_encodes_as_reportlab_does(text: str) -> None:
+    """Long content, ASCII and beyond: ReportLab's bytes."""
+    from pnp.render.rlspeed import pdfdoc_encode
+
+    assert len(text) >= rlspeed._SCAN_AFTER
+    assert pdfdoc_encode(text) == text.encode("extpdfdoc")
+
+
+@pytest.mark.parametrize("code", range(0x18, 0x20))
+@pytest.mark.parametrize("where", [0, 40, -1])
+def test_long_text_refuses_what_reportlab_refuses(code: int, where: int) -> None:
+    """U+0018–U+001F anywhere in a long ASCII string raise, as ReportLab's codec does."""
+    from pnp.render.rlspeed import pdfdoc_encode
+
+    chars = list(LONG)
+    chars[where] = chr(code)
+    text = "".join(chars)
+    with pytest.raises(UnicodeEncodeError):
+        text.encode("extpdfdoc")
+    with pytest.raises(UnicodeEncodeError):
+        pdfdoc_encode(text)
