@@ -363,6 +363,14 @@ def _params_key(variant: Variant) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, repr(val)) for k, val in variant.game.params.items()))
 
 
+def _labels(results: Sequence[SimResult], rows: Sequence[Mapping[str, Any]]) -> dict[str, str]:
+    """The game's names for the key figures of a sweep's or comparison's rows."""
+    from pnp.sim.sweep import figure_labels
+
+    return figure_labels((r.totals.stats for r in results if r.totals.stats is not None),
+                         (f["name"] for row in rows for f in row["figures"]))
+
+
 def _row(result: SimResult, values: Mapping[str, Any]) -> dict[str, Any]:
     """A sweep or comparison row: values, ok, key figures (shared and the game's own)."""
     from pnp.sim.sweep import key_figures
@@ -421,7 +429,7 @@ def run_sweep(data: "GameData", sweeps: Sequence[str], players: int | None, game
            "length_unit": prepared[0].length_unit,
            "invariants": invariants,
            "fixed_params": {k: v for k, v in sorted(game0.params.items()) if k not in swept},
-           "rows": rows}
+           "rows": rows, "figure_labels": _labels(results, rows)}
     text = format_sweep(doc)
 
     def page() -> str:
@@ -518,7 +526,8 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
     doc: dict[str, Any] = {"slug": data.slug, "title": game0.title, "players": n0, "games": games,
            "seed": seed, "bots": list(prepared[0].bots), "invariants": invariants,
            "length_unit": unit,
-           "params": {k: v for k, v in sorted(game0.params.items())}, "rows": rows}
+           "params": {k: v for k, v in sorted(game0.params.items())}, "rows": rows,
+           "figure_labels": _labels(results, rows)}
     out = [f"{game0.title} ({data.slug}): the rules as given against "
            f"{len(changes)} change{'s' if len(changes) != 1 else ''} — {n0} player"
            f"{'s' if n0 != 1 else ''}, {games} games each on the same deals (seed {seed}), "
@@ -543,7 +552,8 @@ def run_compare(data: "GameData", compares: Sequence[str], players: int | None, 
         for f in own:
             b = base_own.get(f["name"])
             if b is not None:
-                out.append(f"  {f['name']:<16} {_own_figure(b)} → {_own_figure(f)}  "
+                name = doc["figure_labels"].get(f["name"], f["name"])
+                out.append(f"  {name:<16} {_own_figure(b)} → {_own_figure(f)}  "
                            "[the game's own figure; unpaired]")
         out.append("")
     if not all(r.ok for r in results):

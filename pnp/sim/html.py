@@ -649,7 +649,8 @@ def sweep_page(doc: dict[str, Any]) -> str:
     sections = []
     unit = doc.get("length_unit") or "turns"
     for name, figs in _figure_series(rows):
-        sections.append(_section(figure_label(name, unit).replace("_", " "), line_chart(
+        sections.append(_section(figure_label(name, unit, doc.get("figure_labels"))
+                                 .replace("_", " "), line_chart(
             xs, [(name, [f["value"] for f in figs], [_bound(f, "low") for f in figs],
                   [_bound(f, "high") for f in figs])], pct=is_rate(name),
             x_label=", ".join(doc["swept"]))))
@@ -721,8 +722,9 @@ def compare_page(doc: dict[str, Any]) -> str:
                 return f"{_fmt(f['value'], rate)} (every game alike: no interval)"
             return (f"{_fmt(f['value'], rate)} ({_fmt(f['low'], rate)}–"
                     f"{_fmt(f['high'], rate)})")
+        labels = doc.get("figure_labels") or {}
         own_table = _table(["the game's own figure", "base (95%)", "changed (95%)"],
-                           [(n, fig(b, is_rate(n)), fig(f, is_rate(n)))
+                           [(labels.get(n, n), fig(b, is_rate(n)), fig(f, is_rate(n)))
                             for n, b, f in own]) if own else ""
         sections.append(_section(
             f"{label}: change in " + ("scores and length (paired)" if solo

@@ -23,7 +23,7 @@ from pnp.intervals import ratio_mean_interval, share_over_games, t_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
 from pnp.sim.findings import OPEN_RANGE, clipped, figure_dict, interval_text, no_spread
 from pnp.sim.paired import paired_text
-from pnp.sim.sweep import is_rate
+from pnp.sim.sweep import figure_labels, is_rate
 
 
 def default_field(bots: Mapping[str, type[Bot]]) -> str:
@@ -110,7 +110,11 @@ def skill_ladder(game: Game[Any], num_players: int, games: int, seed: int,
         "fair_share": round(fair, 6), "invariants": invariants,
         "params": {k: v for k, v in sorted(game.params.items())},
         "baseline": rungs[0] if solo else None, "rungs": rungs[1:] if solo else rungs,
-        "ok": all(r.ok for r in results)}
+        "ok": all(r.ok for r in results),
+        # the game's names for its own figures (the JSON keeps the machine names)
+        "figure_labels": figure_labels(
+            (r.totals.stats for r in results if r.totals.stats is not None),
+            (f["name"] for r in rungs for f in r.get("game_figures") or ()))}
     if solo and pairs is not None:
         for i, rung in enumerate(doc["rungs"], start=1):
             rung["paired_vs_field"] = pairs.to_dict(i)["differences"]["score_seat0"]
@@ -154,8 +158,11 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
     for r in doc["rungs"]:
         figs = r.get("game_figures") or []
         if figs:
-            cells = ", ".join(f"{f['name']} {100 * f['value']:.1f}%" if is_rate(f["name"])
-                              else f"{f['name']} {f['value']:.2f}" for f in figs)
+            labels = doc.get("figure_labels") or {}
+            cells = ", ".join(f"{labels.get(f['name'], f['name'])} {100 * f['value']:.1f}%"
+                              if is_rate(f["name"]) else
+                              f"{labels.get(f['name'], f['name'])} {f['value']:.2f}"
+                              for f in figs)
             out.append(f"  {r['budget']:>10}  {cells}")
     return "\n".join(out) + "\n"
 

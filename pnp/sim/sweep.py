@@ -11,7 +11,7 @@ from __future__ import annotations
 import itertools
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
-from typing import Any, Sequence
+from typing import Any, Iterable, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.intervals import clip_to_range, t_interval, wilson_interval
@@ -154,9 +154,34 @@ def key_figures(result: SimResult, game_figures: Sequence[tuple[str, float, floa
     return rows
 
 
-def figure_label(name: str, length_unit: str = "turns") -> str:
-    """A key figure's column name: ``mean_turns`` in the game's own unit (``mean_attacks``)."""
+def figure_label(name: str, length_unit: str = "turns",
+                 labels: Mapping[str, str] | None = None) -> str:
+    """A key figure's column name: ``mean_turns`` in the game's own unit (``mean_attacks``),
+    a game's own figure by the name its stats give it (``labels``, :func:`figure_labels`)."""
+    if labels and name in labels:
+        return labels[name]
     return f"mean_{length_unit}" if name == "mean_turns" else name
+
+
+def figure_labels(stats: Iterable[Any], names: Iterable[str]) -> dict[str, str]:
+    """The designer's names of a game's own key figures, ``{machine name: label}``.
+
+    A game's :class:`~pnp.games.stats.GameStats` may offer ``figure_label(name)
+    -> str | None`` (duck-typed, as ``card_label``): the machine name stays the
+    JSON key (rulebook placeholders and saved sweeps refer to it) and the
+    reports print the label. Names without a label are left out.
+    """
+    names = list(dict.fromkeys(names))
+    out: dict[str, str] = {}
+    for st in stats:
+        label = getattr(st, "figure_label", None)
+        if label is None:
+            continue
+        for name in names:
+            text = label(name)
+            if text and name not in out:
+                out[name] = text
+    return out
 
 
 def format_sweep(doc: dict[str, Any]) -> str:
@@ -177,7 +202,8 @@ def format_sweep(doc: dict[str, Any]) -> str:
     key_w = max(len(params_text(r["values"], " ")) for r in doc["rows"])
     key_w = max(key_w, 5)
     unit = doc.get("length_unit") or "turns"
-    head = "  " + "value".ljust(key_w) + "".join(f"  {figure_label(n, unit):>24}"
+    labels = doc.get("figure_labels") or {}
+    head = "  " + "value".ljust(key_w) + "".join(f"  {figure_label(n, unit, labels):>24}"
                                                  for n in names)
     out.append(head)
     for r in doc["rows"]:
@@ -191,7 +217,7 @@ def format_sweep(doc: dict[str, Any]) -> str:
         out.append("  " + key.ljust(key_w) + "".join(f"  {c:>24}" for c in cells) + flag)
     out.append("")
     out.append("Figures are rates with 95% Wilson intervals, or means with 95% Student t "
-               "intervals (names starting with mean_), cut to the values a figure can take; "
+               "intervals (names starting with mean), cut to the values a figure can take; "
                "(all alike): every game gave the same value, so there is no interval.")
     paired = [r for r in doc["rows"] if r.get("paired")]
     if paired:

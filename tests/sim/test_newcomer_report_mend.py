@@ -297,7 +297,7 @@ def test_sweep_and_compare_write_no_zero_width_interval(tmp_path: Path) -> None:
     assert "(all alike)" in result.stdout
     result = run("simulate", "undecim", "-n", "3", "-j", "1", "-q", "--compare", "mulligan=no")
     assert result.exit_code == 0, result.output
-    line = next(x for x in result.stdout.splitlines() if "mean_red_moon_nights" in x)
+    line = next(x for x in result.stdout.splitlines() if "mean Red Moon Nights per game" in x)
     assert "(every game alike: no interval)" in line
     assert "(2–2)" not in line
 

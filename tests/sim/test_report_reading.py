@@ -159,8 +159,9 @@ def test_compare_prints_a_games_rate_figure_as_a_percentage() -> None:
     fortuna = load_game_data(CARD_DATA, "fortuna", strict=True)
     text, doc, code = run_compare(fortuna, ["all_in=false"], 4, 20, "random", 1, 1, {})
     base = {f["name"]: f for f in doc["rows"][0]["figures"]}["games_with_all_in"]
-    line = next(line for line in text.splitlines() if "games_with_all_in" in line)
-    assert line.split()[1] == f"{100 * base['value']:.1f}%"
+    # printed under its label (pnp.games.fortuna.labels.FIGURE_LABELS)
+    line = next(line for line in text.splitlines() if "games with an all-in set" in line)
+    assert line.split("set", 1)[1].split()[0] == f"{100 * base['value']:.1f}%"
     assert f"({100 * base['low']:.1f}%–{100 * base['high']:.1f}%) → 0.0% (0.0%–" in line
     assert code == 0 and "% →" in text
 
@@ -572,7 +573,7 @@ def test_compare_page_lists_the_games_own_figures() -> None:
     text, doc, _c = run_compare(fortuna, ["all_in=false"], 4, 20, "random", 1, 1, {})
     base = {f["name"]: f for f in doc["rows"][0]["figures"]}["games_with_all_in"]
     page = compare_page(doc)
-    assert (f"<td>games_with_all_in</td><td>{100 * base['value']:.1f}% "
+    assert (f"<td>games with an all-in set</td><td>{100 * base['value']:.1f}% "
             f"({100 * base['low']:.1f}%–{100 * base['high']:.1f}%)</td><td>0.0% (0.0%–") in page
     assert "<td>completion</td>" not in page
 

@@ -28,3 +28,8 @@ def type_labels(codec: FortunaCodec) -> dict[str, str]:
         icon = codec.icons[codec.type_icon[t]]
         out[code] = f"{codec.type_number[t]} {ICON_EN.get(icon, icon)} ({code})"
     return out
+
+
+#: The report's names of the game's own key figures (``key_figures``): the
+#: machine name stays the JSON key, the ladder, sweep and comparison print this.
+FIGURE_LABELS: dict[str, str] = {"games_with_all_in": "games with an all-in set"}

@@ -21,7 +21,7 @@ from pnp.intervals import wilson_interval
 
 from .codec import MAX_VALUE
 from .engine import FortunaGame, FortunaState
-from .labels import type_labels
+from .labels import FIGURE_LABELS, type_labels
 from .scoring import set_score
 
 
@@ -111,6 +111,10 @@ class FortunaStats(GameStats):
         """The share of games with an all-in set (for sweep tables)."""
         a = figures["games_with_all_in"]
         return [("games_with_all_in", a["rate"], a["low"], a["high"])]
+
+    def figure_label(self, name: str) -> str | None:
+        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
+        return FIGURE_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

@@ -25,3 +25,8 @@ def type_labels(codes: Sequence[str], numbers: Sequence[int], suits: Sequence[in
         colour = f", {COLORS[c]}" if len(code) > 2 else ""
         out[code] = f"{n} {SUITS_EN[s]}{colour} ({code})"
     return out
+
+
+#: The report's names of the game's own key figures (``key_figures``): the
+#: machine name stays the JSON key, the ladder, sweep and comparison print this.
+FIGURE_LABELS: dict[str, str] = {"mean_peak_pile_cards": "mean peak-pile cards per game"}

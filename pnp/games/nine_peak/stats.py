@@ -22,7 +22,7 @@ from pnp.intervals import clip_to_range, mean_interval
 
 from .codec import MAX_SET
 from .engine import NinePeakGame, NinePeakState
-from .labels import type_labels
+from .labels import FIGURE_LABELS, type_labels
 
 
 class NinePeakStats(GameStats):
@@ -97,6 +97,10 @@ class NinePeakStats(GameStats):
         """Mean peak-pile cards per game (for sweep tables)."""
         p = figures["peak_pile_cards"]
         return [key_figure("mean_peak_pile_cards", p["mean"], p["low"], p["high"])]
+
+    def figure_label(self, name: str) -> str | None:
+        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
+        return FIGURE_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

@@ -27,3 +27,8 @@ def kind_labels(kinds: Iterable[str]) -> dict[str, str]:
     """
     return {f"{group}:{kind}": (f"{KIND_EN[kind]} ({kind})" if kind in KIND_EN else kind)
             for group in KIND_GROUPS for kind in kinds}
+
+
+#: The report's names of the game's own key figures (``key_figures``): the
+#: machine name stays the JSON key, the ladder, sweep and comparison print this.
+FIGURE_LABELS: dict[str, str] = {"mean_red_moon_nights": "mean Red Moon Nights per game"}

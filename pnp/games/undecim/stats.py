@@ -37,7 +37,7 @@ from pnp.intervals import clip_to_range, t_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
                      UndecimGame, UndecimState)
-from .labels import kind_labels
+from .labels import FIGURE_LABELS, kind_labels
 
 #: Report order of the VP sources.
 SOURCES = ("round_lands", "final_lands", "settlements", "gold", "enemies", "scenarios",
@@ -371,6 +371,10 @@ class UndecimStats(GameStats):
             r = s["achieved"]
             out.append((f"{s['name']} achieved", r["rate"], r["low"], r["high"]))
         return out
+
+    def figure_label(self, name: str) -> str | None:
+        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
+        return FIGURE_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 
