@@ -504,9 +504,9 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
         rule = (f"{colours}: at least {LIFT:g}× the group average (or at most 1/{LIFT:g} "
                 "of it) beyond noise, by a test of the difference that counts the games "
                 f"key and group share, corrected for the {tested} key"
-                f"{'s' if tested != 1 else ''} tested together (Holm). Each whisker is its "
-                "key's own 95% interval; the shaded band is the group average's own 95% "
-                "interval.")
+                f"{'s' if tested != 1 else ''} of every group tested together (Holm). Each "
+                "whisker is its key's own 95% interval; the shaded band is the group "
+                "average's own 95% interval.")
         note = (f'<p class="note">{len(items)} keys; best and worst 12 shown (all in the '
                 f"JSON). {rule}</p>" if len(items) > 24 else f'<p class="note">{rule}</p>')
         sections.append(_section(f"Cards: {group}" + (" (mean score)" if solo else
