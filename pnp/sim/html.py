@@ -29,7 +29,8 @@ from typing import Any, Callable, Iterable, Sequence
 from pnp.sim.findings import (LIFT, fired_share, group_average_text, interval_text,
                               keys_tested, otherwise_note)
 from pnp.sim.report import param_value, params_text
-from pnp.sim.paired import CLIPPED, excludes_zero, outcome_label, paired_text, shown_outcomes
+from pnp.sim.paired import (CLIPPED, excludes_zero, outcome_label, paired_text,
+                             sentence_family, shown_outcomes)
 from pnp.sim.sweep import GENERIC_FIGURES, figure_label, is_rate
 from pnp.webfont import FAMILY, cmap
 from pnp.webfont import font_face as _webfont_face
@@ -733,7 +734,11 @@ def compare_page(doc: dict[str, Any]) -> str:
             bar_chart(wins, ref=0.0, ref_label="0", diff=True),
             bar_chart(other, pct=False, ref=0.0, ref_label="0", diff=True), table, own_table,
             f'<p class="note">{row["paired"]["games_paired"]} games paired with the base '
-            "rules (same deals); win shares change in percentage points (pt).</p>"))
+            "rules (same deals); win shares change in percentage points (pt). The sentence "
+            "names only changes that hold up with the "
+            f"{len(sentence_family(diffs, doc['players'], doc['bots']))} outcomes it could "
+            "name tested together (Holm); the last column judges each interval on its "
+            "own.</p>"))
     meta = (f"{doc['players']} player{'s' if doc['players'] != 1 else ''}, {doc['games']} "
             f"games per variant on the same deals, "
             f"seed {doc['seed']}, bots {','.join(doc['bots'])}. Intervals are 95%.")
