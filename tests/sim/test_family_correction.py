@@ -123,12 +123,13 @@ def test_bot_sentence_is_corrected_for_the_bots() -> None:
     def win(share: float) -> dict[str, Any]:
         return {"seat_games": 400, "games": 400, "win_share": share}
 
-    bots = {"names": ["a", "b"], "win": {"a": win(0.295), "b": win(0.295)}}
+    wins = {"a": win(0.295), "b": win(0.295)}
+    bots: dict[str, Any] = {"names": ["a", "b"], "win": wins}
     assert wilson_interval(0.295, 400)[0] > 0.25
     assert bots_above_luck(bots, 0.25) == set()
-    bots["win"]["a"] = win(0.33)
+    wins["a"] = win(0.33)
     assert bots_above_luck(bots, 0.25) == {"a", "b"}
-    bots["win"]["b"] = win(0.28)
+    wins["b"] = win(0.28)
     assert bots_above_luck(bots, 0.25) == {"a"}
 
 
@@ -162,8 +163,8 @@ def test_solo_ladder_best_rung_holds_with_all_rungs() -> None:
         return {"budget": budget, "paired_vs_field": {"mean": mean, "low": 0.01,
                                                       "high": 2 * mean, "p_value": p}}
 
-    doc = {"field": "heuristic", "games": 100,
-           "rungs": [rung(8 << i, 0.2 + 0.1 * i, 0.5 if i < 5 else 0.03) for i in range(6)]}
+    rungs = [rung(8 << i, 0.2 + 0.1 * i, 0.5 if i < 5 else 0.03) for i in range(6)]
+    doc: dict[str, Any] = {"field": "heuristic", "games": 100, "rungs": rungs}
     said = _solo_ladder_sentences(doc)
     assert said[0].startswith("No budget scores clearly above heuristic")
     doc["rungs"][5]["paired_vs_field"]["p_value"] = 0.001
