@@ -585,6 +585,10 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
     # nothing are removed (every file is written whole)
     with _interrupt_report(out_dir):
         loaded = load_for_build(list(games), options)
+        from pnp.data.manifest import check_constants
+
+        for game_data in loaded:         # a bad rule parameter stops it before any file
+            check_constants(game_data.manifest)
         total = count_faces(loaded, options)
         books = None
         if rulebook:
@@ -956,7 +960,12 @@ def rulebook_command(games: tuple[str, ...], langs: tuple[str, ...], formats: tu
                        "--imposition")
     # a booklet on A4 sheets has A5 pages (its files are named after the page)
     paper = book_paper(paper, imposition)
-    slugs = [Slug(s) for s in resolve_slugs(resolve_data_dir(data_dir), list(games))]
+    root = resolve_data_dir(data_dir)
+    slugs = [Slug(s) for s in resolve_slugs(root, list(games))]
+    from pnp.data.manifest import check_constants, load_manifest
+
+    for slug in slugs:      # a bad rule parameter: its manifest line, before any book
+        check_constants(load_manifest(root / slug.slug / "manifest.toml"))
     # PDFs through the rulebook cache, the ones not kept typeset in worker processes
     books = rulebook_step(out_dir, data_dir, templates_dir, jobs,
                           BookOptions(paper.lower(), imposition, designer, tuple(chosen_langs)))

@@ -47,12 +47,16 @@ class CardSide:
 
 
 def load_game(slug: str, data_dir: Path | None) -> GameData:
-    """Load one game strictly (bad data is a one-line error)."""
+    """Load one game strictly (bad data, a bad rule parameter: a one-line error)."""
     from pnp.data import load_game_data, resolve_data_dir, resolve_slugs
+    from pnp.data.manifest import check_constants
 
     root = resolve_data_dir(data_dir)
     (slug,) = resolve_slugs(root, [slug])
-    return load_game_data(root, slug, strict=True)
+    game = load_game_data(root, slug, strict=True)
+    # a starting HP the engine refuses would otherwise be drawn on the tracker
+    check_constants(game.manifest)
+    return game
 
 
 def find_deck(game: GameData, deck: str, templates_dir: Path | None) -> Component:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -108,6 +109,92 @@ class Manifest:
         return self.path.parent
 
 
+@dataclass(frozen=True)
+class Param:
+    """One rule parameter a user may set with ``--param key=value``."""
+
+    name: str
+    default: Any
+    help: str
+    choices: tuple[Any, ...] | None = None
+    minimum: int | None = None
+    maximum: int | None = None
+
+    def expected(self) -> str:
+        """What a value of this parameter looks like, said as every other message says it."""
+        kind = type(self.default)
+        if self.choices is not None:
+            return "one of " + ", ".join(map(str, self.choices))
+        if kind is bool:
+            return "yes or no (also true/false, on/off, 1/0)"
+        word = "a whole number" if kind is int else "a number" if kind is float else "text"
+        if kind in (int, float):
+            if self.minimum is not None and self.maximum is not None:
+                return f"{word} from {self.minimum} to {self.maximum}"
+            if self.minimum is not None:
+                return f"{word} ≥ {self.minimum}"
+            if self.maximum is not None:
+                return f"{word} ≤ {self.maximum}"
+        return word
+
+    def parse(self, text: str | Any) -> Any:
+        """Convert ``text`` (from the command line) to this parameter's type.
+
+        Only plain decimal numbers are taken: Python's ``int()`` and
+        ``float()`` would also read ``1_0`` as 10 and ``nan``/``inf`` as
+        numbers, which no designer means.
+        """
+        kind = type(self.default)
+        value: Any = None
+        raw = text.strip() if isinstance(text, str) else text
+        if kind is bool:
+            if isinstance(raw, bool):
+                value = raw
+            elif str(raw).lower() in ("1", "true", "yes", "on"):
+                value = True
+            elif str(raw).lower() in ("0", "false", "no", "off"):
+                value = False
+        elif kind is int:
+            if isinstance(raw, int) and not isinstance(raw, bool):
+                value = raw
+            elif isinstance(raw, str) and _INT.fullmatch(raw):
+                value = int(raw)
+        elif kind is float:
+            if isinstance(raw, (int, float)) and not isinstance(raw, bool):
+                value = float(raw)
+            elif isinstance(raw, str) and _FLOAT.fullmatch(raw):
+                value = float(raw)
+            if value is not None and not math.isfinite(value):
+                value = None
+        else:
+            value = kind(text)
+        if value is None:
+            raise PnpError(f"parameter {self.name}={_param_text(text)}: "
+                           f"expected {self.expected()}")
+        if self.choices is not None and value not in self.choices:
+            raise PnpError(f"parameter {self.name}={_param_text(text)}: "
+                           f"expected {self.expected()}")
+        if (self.minimum is not None and value < self.minimum) or (
+                self.maximum is not None and value > self.maximum):
+            raise PnpError(f"parameter {self.name}={value}: expected {self.expected()}")
+        return value
+
+
+def _param_text(text: Any) -> str:
+    """``text`` as an error message echoes it: quoted, and cut after 20 characters."""
+    if isinstance(text, str) and len(text) > 20:
+        return repr(text[:20] + "…")
+    return repr(text)
+
+
+#: A whole number as a designer writes it (no ``1_0``, no ``1.0``); at most 18
+#: digits, so ``int()`` never meets Python's 4300-digit limit (no game's
+#: parameter is that large, and a longer one is a typo).
+_INT = re.compile(r"[+-]?[0-9]{1,18}")
+#: A decimal number (``0.5``, ``-2``, ``.5``, ``1e3``), never ``nan`` or ``inf``.
+_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
+
+
 _HEADER = re.compile(r"^\[(\[)?\s*(?P<name>[^\[\]]+?)\s*\]\]?\s*(#.*)?$")
 _KEY = re.compile(r"""^(?P<key>(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*')"""
                   r"""(?:\s*\.\s*(?:[A-Za-z0-9_-]+|"[^"]*"|'[^']*'))*)\s*=(?P<value>.*)$""")
@@ -194,6 +281,20 @@ class TomlLines:
             if path[:end] in self.lines:
                 return self.lines[path[:end]]
         return None
+
+
+def constant_line(path: Path, name: str) -> int | None:
+    """Line of ``name`` in the ``[game.constants]`` table of the manifest at ``path``.
+
+    Read again from disk, only for an error message (a parsed manifest keeps
+    no text); None when the file cannot be read or has no such key.
+    """
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return None
+    lines = TomlLines(text)
+    return lines.lines.get(("game", "constants", name))
 
 
 def _open_construct(text: str, pos: int) -> tuple[str, int] | None:
@@ -584,3 +685,142 @@ def load_manifest(path: Path) -> Manifest:
         summary=reader.get(game, "summary", str, "game", ""),
         constants=reader.get(game, "constants", dict, "game", {}),
         components=components)
+
+
+def parse_constant(manifest: Manifest, spec: Param) -> Any:
+    """``manifest``'s ``[game.constants]`` value of the rule parameter ``spec``, parsed.
+
+    A value the parameter refuses is one error at the manifest's file and
+    line (``manifest.toml:21: [game.constants] starting_hp = 0: expected a
+    whole number from 1 to 30``): the line is what the designer edits.
+    """
+    raw = manifest.constants[spec.name]
+    try:
+        return spec.parse(raw)
+    except PnpError:
+        raise PnpError(f"[game.constants] {spec.name} = {_toml_value(raw)}: expected "
+                       f"{spec.expected()}", path=manifest.path,
+                       line=constant_line(manifest.path, spec.name)) from None
+
+
+def _toml_value(value: Any) -> str:
+    """``value`` as a TOML file writes it (``0``, ``true``, ``"ten"``), cut after 20 characters."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return '"' + (value[:20] + "…" if len(value) > 20 else value) + '"'
+    text = str(value)
+    return text if len(text) <= 20 else text[:20] + "…"
+
+
+def check_constants(manifest: Manifest) -> None:
+    """Raise the one-line error of a bad rule parameter in ``manifest``'s ``[game.constants]``.
+
+    For the commands that draw the game without playing it (``build``,
+    ``preview``, ``watch``, ``rulebook``): a value the engine would refuse
+    stops them before the first file is written, as ``check`` and
+    ``simulate`` stop. A sheets-only build loads no engine (its start-up is
+    its floor), so the parameters are read off the engine's source
+    (:func:`engine_params`).
+    """
+    if not manifest.constants:
+        return
+    wanted = engine_params(manifest.slug, manifest.constants)
+    if wanted is None:
+        return
+    specs, names = wanted
+    for name in names:
+        if name in manifest.constants and name in specs:
+            parse_constant(manifest, specs[name])
+
+
+#: The folder of the rules engines, one package per game (pnp/games/<slug>/).
+_GAMES = Path(__file__).resolve().parents[1] / "games"
+
+
+def engine_params(slug: str, constants: Mapping[str, Any] | None = None
+                  ) -> tuple[dict[str, Param], tuple[str, ...]] | None:
+    """The rule parameters of ``slug``'s engine and the names the manifest sets; None: no engine.
+
+    With ``constants`` (a manifest's), the specs are read only when one of
+    those names is set there (else no specs: there is nothing to check).
+
+    Read off ``pnp/games/<slug>/engine.py`` without importing it: the two
+    class attributes ``param_specs = (Param(...), ...)`` and
+    ``params_from_manifest = (...)`` (or a module-level tuple it names) are
+    literals, so only those few lines are parsed (about 1 ms; importing
+    the engine costs 5-15 ms and the data layer may not import engines). An
+    engine written another way is not checked here: ``check`` and
+    ``simulate`` still refuse the value, and the test that compares these
+    parameters with every engine's own fails until it is readable.
+    """
+    if not slug.isidentifier() or not (_GAMES / slug / "__init__.py").is_file():
+        return None
+    try:
+        source = (_GAMES / slug / "engine.py").read_text(encoding="utf-8")
+        names = _literal_assignment(source, "    params_from_manifest = ")
+        if names is None:                     # not set: Game's default, none
+            names = ()
+        elif isinstance(names, str):          # a module-level constant's name
+            names = _literal_assignment(source, f"{names} = ")
+        if not isinstance(names, tuple):
+            raise ValueError("not literal")
+        if constants is not None and not any(name in constants for name in names):
+            return {}, names
+        specs = _literal_assignment(source, "    param_specs = ")
+        if specs is None:
+            raise ValueError("not literal")
+        return {spec.name: spec for spec in specs}, names
+    except (OSError, ValueError, SyntaxError):
+        return None
+
+
+def _literal_assignment(source: str, prefix: str) -> Any:
+    """The value assigned on the line starting with ``prefix`` in ``source``.
+
+    A tuple of ``Param(...)`` calls, a tuple of literals, or (for a bare
+    name) the name as a string; None when no line starts so; ValueError
+    when the value is anything else.
+    """
+    import ast
+
+    start = source.find("\n" + prefix)
+    if start < 0:
+        return None
+    lines = source[start + 1:].splitlines()
+    # the statement is the shortest run of lines that parses (a bracket still
+    # open does not); tokenize would find its end too, but costs milliseconds
+    # to import, more than a parse or two
+    depth = 0
+    for count, line in enumerate(lines[:200], start=1):
+        # brackets counted roughly (one inside a string counts too): only a
+        # candidate end, confirmed by parsing
+        depth += sum(line.count(c) for c in "([{") - sum(line.count(c) for c in ")]}")
+        if depth > 0:
+            continue
+        try:
+            node = ast.parse("\n".join(lines[:count]).strip()).body[0]
+            break
+        except SyntaxError:
+            continue
+    else:
+        raise ValueError("unended statement")
+    if not isinstance(node, ast.Assign):
+        raise ValueError("not an assignment")
+    value = node.value
+    if isinstance(value, ast.Name):
+        return value.id
+    if isinstance(value, ast.Tuple) and all(isinstance(e, ast.Call) for e in value.elts):
+        return tuple(_param(call) for call in value.elts)
+    return ast.literal_eval(value)
+
+
+def _param(call: Any) -> Param:
+    """A :class:`Param` from its constructor call's syntax tree (literal arguments only)."""
+    import ast
+
+    if not (isinstance(call.func, ast.Name) and call.func.id == "Param"):
+        raise ValueError("not a Param")
+    args = [ast.literal_eval(a) for a in call.args]
+    kwargs = {k.arg: ast.literal_eval(k.value) for k in call.keywords if k.arg is not None}
+    return Param(*args, **kwargs)

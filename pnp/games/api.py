@@ -35,17 +35,18 @@ Conventions every game package follows (``pnp/games/<slug>/``):
 
 from __future__ import annotations
 
-import math
 import random
-import re
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Iterable, Mapping, Sequence, TypeVar
 
+from pnp.data.manifest import Param as Param  # re-exported: engines import it from here
+from pnp.data.manifest import parse_constant
 from pnp.errors import PnpError
 
 if TYPE_CHECKING:
     from pnp.data.inventory import GameData
+    from pnp.data.manifest import Manifest
 
 #: ``current_player()`` of a terminal state (OpenSpiel's kTerminalPlayerId).
 TERMINAL = -4
@@ -57,90 +58,6 @@ class IllegalAction(PnpError):
 
 class NotationError(PnpError):
     """Position notation that cannot be read."""
-
-
-@dataclass(frozen=True)
-class Param:
-    """One rule parameter a user may set with ``--param key=value``."""
-
-    name: str
-    default: Any
-    help: str
-    choices: tuple[Any, ...] | None = None
-    minimum: int | None = None
-    maximum: int | None = None
-
-    def expected(self) -> str:
-        """What a value of this parameter looks like, said as every other message says it."""
-        kind = type(self.default)
-        if self.choices is not None:
-            return "one of " + ", ".join(map(str, self.choices))
-        if kind is bool:
-            return "yes or no (also true/false, on/off, 1/0)"
-        word = "a whole number" if kind is int else "a number" if kind is float else "text"
-        if kind in (int, float):
-            if self.minimum is not None and self.maximum is not None:
-                return f"{word} from {self.minimum} to {self.maximum}"
-            if self.minimum is not None:
-                return f"{word} ≥ {self.minimum}"
-            if self.maximum is not None:
-                return f"{word} ≤ {self.maximum}"
-        return word
-
-    def parse(self, text: str | Any) -> Any:
-        """Convert ``text`` (from the command line) to this parameter's type.
-
-        Only plain decimal numbers are taken: Python's ``int()`` and
-        ``float()`` would also read ``1_0`` as 10 and ``nan``/``inf`` as
-        numbers, which no designer means.
-        """
-        kind = type(self.default)
-        value: Any = None
-        raw = text.strip() if isinstance(text, str) else text
-        if kind is bool:
-            if isinstance(raw, bool):
-                value = raw
-            elif str(raw).lower() in ("1", "true", "yes", "on"):
-                value = True
-            elif str(raw).lower() in ("0", "false", "no", "off"):
-                value = False
-        elif kind is int:
-            if isinstance(raw, int) and not isinstance(raw, bool):
-                value = raw
-            elif isinstance(raw, str) and _INT.fullmatch(raw):
-                value = int(raw)
-        elif kind is float:
-            if isinstance(raw, (int, float)) and not isinstance(raw, bool):
-                value = float(raw)
-            elif isinstance(raw, str) and _FLOAT.fullmatch(raw):
-                value = float(raw)
-            if value is not None and not math.isfinite(value):
-                value = None
-        else:
-            value = kind(text)
-        if value is None:
-            raise PnpError(f"parameter {self.name}={_shown(text)}: expected {self.expected()}")
-        if self.choices is not None and value not in self.choices:
-            raise PnpError(f"parameter {self.name}={_shown(text)}: expected {self.expected()}")
-        if (self.minimum is not None and value < self.minimum) or (
-                self.maximum is not None and value > self.maximum):
-            raise PnpError(f"parameter {self.name}={value}: expected {self.expected()}")
-        return value
-
-
-def _shown(text: Any) -> str:
-    """``text`` as an error message echoes it: quoted, and cut after 20 characters."""
-    if isinstance(text, str) and len(text) > 20:
-        return repr(text[:20] + "…")
-    return repr(text)
-
-
-#: A whole number as a designer writes it (no ``1_0``, no ``1.0``); at most 18
-#: digits, so ``int()`` never meets Python's 4300-digit limit (no game's
-#: parameter is that large, and a longer one is a typo).
-_INT = re.compile(r"[+-]?[0-9]{1,18}")
-#: A decimal number (``0.5``, ``-2``, ``.5``, ``1e3``), never ``nan`` or ``inf``.
-_FLOAT = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?")
 
 
 @dataclass(frozen=True)
@@ -195,13 +112,7 @@ class Game(ABC, Generic[S]):
         self.data = data
         specs = {p.name: p for p in self.param_specs}
         values = {p.name: p.default for p in self.param_specs}
-        constants = manifest.constants
-        for name in self.params_from_manifest:
-            if name in constants:
-                try:
-                    values[name] = specs[name].parse(constants[name])
-                except PnpError as exc:
-                    raise PnpError(f"{manifest.path}: [game.constants] {exc}") from None
+        values.update(manifest_params(type(self), manifest))
         for key, raw in (params or {}).items():
             if key not in specs:
                 known = ", ".join(sorted(specs)) or "none"
@@ -243,6 +154,17 @@ class Game(ABC, Generic[S]):
     def card_name(self, card: int) -> str:
         """Short printable name of card id ``card`` (default: the number)."""
         return str(card)
+
+
+def manifest_params(game: type[Game[Any]], manifest: "Manifest") -> dict[str, Any]:
+    """The rule parameters ``game`` takes from the manifest's ``[game.constants]``, parsed.
+
+    A bad value is one error at the manifest's file and line
+    (:func:`pnp.data.manifest.parse_constant`).
+    """
+    specs = {p.name: p for p in game.param_specs}
+    return {name: parse_constant(manifest, specs[name])
+            for name in game.params_from_manifest if name in manifest.constants}
 
 
 class State(ABC, Generic[G]):
