@@ -393,6 +393,29 @@ def _undefined_name(message: str, source_line: str) -> str:
     return f"undefined variable: {message}"
 
 
+def _opened(exc: jinja2.TemplateSyntaxError) -> tuple[str, int] | None:
+    """The unclosed ``{%``/``{{`` a syntax error comes from (pnp.render.srcmap), if any."""
+    from pnp.render.srcmap import unclosed_opener
+
+    return unclosed_opener(exc.source, exc.lineno) if exc.source else None
+
+
+def _syntax_line(exc: jinja2.TemplateSyntaxError) -> int:
+    """The line to fix: where an unclosed tag opened, else where Jinja noticed the error."""
+    opened = _opened(exc)
+    return opened[1] if opened is not None else exc.lineno
+
+
+def _syntax_message(exc: jinja2.TemplateSyntaxError) -> str:
+    """Jinja's message, said from the line where an unclosed tag opened when that is the cause."""
+    opened = _opened(exc)
+    if opened is None:
+        return str(exc.message)
+    close = {"{%": "%}", "{{": "}}", "{#": "#}"}[opened[0]]
+    return (f"the {opened[0]} opened on this line is not closed with {close} "
+            f"(Jinja noticed on line {exc.lineno}: {exc.message})")
+
+
 def render_template(env: PnpEnvironment, template_name: str, context: dict[str, Any],
                     *, where: str) -> str:
     """Render ``template_name``; every failure becomes a one-line PnpError.
@@ -406,8 +429,8 @@ def render_template(env: PnpEnvironment, template_name: str, context: dict[str, 
         return render_bounded(template, context)
     except jinja2.TemplateSyntaxError as exc:
         name = exc.name or template_name
-        raise PnpError(f"template syntax error: {exc.message}{suffix}",
-                       path=display_path(env, name), line=exc.lineno) from None
+        raise PnpError(f"template syntax error: {_syntax_message(exc)}{suffix}",
+                       path=display_path(env, name), line=_syntax_line(exc)) from None
     except PnpError as exc:
         frame = _template_frame(sys.exc_info()[2], env)
         if frame is None:

@@ -62,6 +62,46 @@ def annotate(source: str, name: str) -> str:
     return "".join(out)
 
 
+_RAW = re.compile(r"\{%[-+]?\s*raw\s*[-+]?%\}")
+_ENDRAW = re.compile(r"\{%[-+]?\s*endraw\s*[-+]?%\}")
+
+
+def unclosed_opener(source: str, error_line: int) -> tuple[str, int] | None:
+    """The ``{%``/``{{``/``{#`` left open that a syntax error on ``error_line`` comes from.
+
+    Jinja notices a tag missing its ``%}`` where the next token does not
+    fit, a line or more later; the line to fix is where it opened. Returns
+    (opener, its line) when the last Jinja construct opened before
+    ``error_line`` has no closing delimiter before the next opening one (or
+    none at all); None otherwise. (A ``%}`` inside a string of the tag would
+    fool it; no template writes one.)
+    """
+    pos, line, found = 0, 1, None
+    while True:
+        m = _OPEN.search(source, pos)
+        if m is None:
+            return found
+        line += source.count("\n", pos, m.start())
+        if line >= error_line:
+            return found
+        raw = _RAW.match(source, m.start())
+        if raw is not None:         # a raw block's text may hold anything: skip it
+            end = _ENDRAW.search(source, raw.end())
+            stop = end.end() if end is not None else len(source)
+            found = None
+        else:
+            close = source.find(_CLOSE[m.group(0)], m.end())
+            after = _OPEN.search(source, m.end())
+            if close < 0 or (after is not None and after.start() < close):
+                found = (m.group(0), line)
+                stop = after.start() if after is not None else len(source)
+            else:
+                found = None
+                stop = close + 2
+        line += source.count("\n", m.start(), stop)
+        pos = stop
+
+
 class SourceLines(Extension):
     """Jinja extension: annotate element start tags with their template line."""
 
