@@ -16,12 +16,10 @@ from typing import Any
 import click
 
 from pnp.errors import PnpError
+from pnp.limits import MAX_JOBS as _MAX_JOBS
 
-#: The most worker processes (or Dask workers) one command may start: the one
-#: limit of ``pnp build -j``, ``pnp rulebook -j`` and ``pnp simulate --jobs``, their
-#: help and their defaults (the CPU count, at most this). A typo such as -j 1000
-#: started hundreds of processes before any work was done.
-MAX_JOBS = 256
+#: Re-exported for the command line (one source: :mod:`pnp.limits`).
+MAX_JOBS = _MAX_JOBS
 
 
 class BadValue(click.BadParameter):

@@ -27,7 +27,8 @@ ALLOWED: dict[str, set[str]] = {
     "webfont": set(),   # the IPAexGothic web-font subsetter: rulebook and sim pages
     "units": {"errors"},
     "fileio": {"errors"},
-    "options": {"errors"},
+    "limits": set(),  # limits the commands share (workers per run)
+    "options": {"errors", "limits"},
     "project": {"errors"},
     "sizes": {"errors", "units"},
     "data": _BASE,
@@ -35,7 +36,7 @@ ALLOWED: dict[str, set[str]] = {
     "printing": _BASE | {"data", "render"},
     "builder": _BASE | {"data", "render", "printing"},
     "games": {"errors", "units", "intervals", "data"},
-    "sim": {"errors", "fileio", "intervals", "webfont", "data", "games"},
+    "sim": {"errors", "fileio", "intervals", "webfont", "limits", "data", "games"},
     "lint": _BASE | {"data", "render", "printing", "builder"},
     "rulebook": _BASE | {"webfont", "data", "render", "printing", "builder", "games"},
     "check": _BASE | {"data", "render", "builder", "games", "sim", "lint"},  # caches: builder

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Callable, Iterator, Mapping, Sequence
 
 from pnp.errors import PnpError
 from pnp.fileio import is_stdout, write_text_atomic, write_text_output
-from pnp.options import MAX_JOBS as _MAX_JOBS
+from pnp.limits import MAX_JOBS as _MAX_JOBS
 from pnp.sim.cluster import check_cluster
 from pnp.sim.aggregate import Aggregate, Failure
 from pnp.sim.bots import parse_bots, seat_bots
@@ -39,7 +39,7 @@ __all__ = ["Aggregate", "DEFAULT_LADDER", "DEFAULT_LEVEL", "DEFAULT_STEP_CAP", "
 #: The most games one run plays (hours of play even for the fastest game).
 MAX_GAMES = 10_000_000
 #: Most worker processes (or LocalCluster workers) one run may start: the
-#: command line's one limit (pnp.options), help and check alike.
+#: command line's one limit (pnp.limits), help and check alike.
 MAX_JOBS = _MAX_JOBS
 #: Budgets of the skill ladder when none are given (doubling, as the issue asks).
 DEFAULT_LADDER = (8, 16, 32, 64, 128, 256)
