@@ -151,17 +151,14 @@ def _follow(book: Book, state: FortuneCloverState, seat: int, hand: str, led: st
               f"かまいません（{choice}）。{p}さんは{card}を出します。")
         en = (f"{p} holds {held}: a {suit_en} and a club, so either may be played ({choice}); "
               f"{p} plays the {card}.")
-    elif clubs:
-        ja = (f"{p}さんの手札は{held}です。{led}はありませんがクラブがあるので、"
+    elif clubs or has_led:
+        # Only one way to follow (C4): the reason differs, the obligation reads alike.
+        why_ja, why_en = ((f"{led}はありませんがクラブがある", f"no {suit_en} but a club")
+                          if clubs else (f"クラブはなく{led}がある", f"a {suit_en} and no club"))
+        ja = (f"{p}さんの手札は{held}です。{why_ja}ので、"
               f"{choice}を出さなければなりません" + ("" if len(legal) == 1 else
                                                   f"。{p}さんは{card}を出します") + "。")
-        en = (f"{p} holds {held}: no {suit_en} but a club, so {p} must play "
-              + (f"the {card}." if len(legal) == 1 else f"the {choice}, and plays the {card}."))
-    elif has_led:
-        ja = (f"{p}さんの手札は{held}です。クラブはなく{led}があるので、"
-              f"{choice}を出さなければなりません" + ("" if len(legal) == 1 else
-                                                  f"。{p}さんは{card}を出します") + "。")
-        en = (f"{p} holds {held}: a {suit_en} and no club, so {p} must play "
+        en = (f"{p} holds {held}: {why_en}, so {p} must play "
               + (f"the {card}." if len(legal) == 1 else f"the {choice}, and plays the {card}."))
     else:
         ja = (f"{p}さんの手札は{held}です。{led}もクラブもないので、どのカードを出してもかまい"
