@@ -602,7 +602,7 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
                                   jobs, book, skip_missing=True)
         # Temps a killed run left (it never got to rename them) go before we write.
         removed = sweep_stale_temps(out_dir, recursive=True)
-        with recording_writes() as written:
+        with recording_writes() as written, _small_text_count() as small:
             try:
                 if quiet or total == 0:
                     result = build(loaded, options, progress=_progress(None), rulebooks=books)
@@ -630,10 +630,56 @@ def build_command(ctx: click.Context, games: tuple[str, ...], presets: tuple[str
         click.echo(f"note: {line}")
     for path in dict.fromkeys(result.files + result.rulebooks):  # a shared sheet once
         click.echo(f"wrote {path}")
+    for line in _small_text_lines(small, templates_dir):
+        click.echo(line)
     # a shared sheet is listed once per component it holds: count it once
     click.echo(f"{len(dict.fromkeys(result.files))} file(s) for "
                + ", ".join(p.name for p in options.profiles())
                + (f", {len(result.rulebooks)} rulebook(s)" if result.rulebooks else ""))
+
+
+@contextlib.contextmanager
+def _small_text_count() -> Iterator[dict[str, dict[str, str]]]:
+    """Collect, while a build lays out cards, the sides with text set too small.
+
+    Yields {game: {layout key: "template:line" of the first small text}};
+    the build's own layouts are looked at as they are made
+    (:data:`pnp.render.jinja_env.LAYOUT_LISTENERS`), so no card is laid out
+    twice. Sides the build takes whole from its sheet cache were looked at
+    by the build that drew them.
+    """
+    from pnp.render.jinja_env import LAYOUT_LISTENERS
+    from pnp.render.srcmap import small_texts
+
+    found: dict[str, dict[str, str]] = {}
+
+    def look(layout: Any) -> None:
+        small = small_texts(layout)
+        if small:
+            game = str(layout.template).split("/", 1)[0]
+            found.setdefault(game, {})[layout.key] = small[0].at or layout.template
+
+    LAYOUT_LISTENERS.append(look)
+    try:
+        yield found
+    finally:
+        LAYOUT_LISTENERS.remove(look)
+
+
+def _small_text_lines(found: Mapping[str, Mapping[str, str]],
+                      templates_dir: Path | None) -> list[str]:
+    """``pnp build``'s one warning line per game whose cards have text set too small."""
+    from pnp.builder.cards import resolve_templates_dir
+    from pnp.render.srcmap import MIN_BODY_PT, MIN_LABEL_PT
+
+    label = resolve_templates_dir(templates_dir).name
+    lines = []
+    for game, sides in sorted(found.items()):
+        first = sorted(sides.values())[0]
+        lines.append(f"warning: {game}: text set below {MIN_BODY_PT:g} pt (one-line labels "
+                     f"{MIN_LABEL_PT:g} pt) on {len(sides)} distinct card side(s) drawn, first at "
+                     f"{label}/{first}; `pnp check {game}` lists every lint problem")
+    return lines
 
 
 @main.command("preview")
@@ -698,18 +744,25 @@ def preview_command(ctx: click.Context, game: str | None, deck: str | None,
         out_dir = project().out_dir / game / "preview"
     # Ctrl-C: one line on which PNGs are there (each is complete: written to a
     # temporary name and renamed); folders the run made for nothing are removed
+    warnings: list[str] = []
     with _interrupt_report(out_dir) as writes:
         paths = _preview(writes, where, game, deck, card_ids, out_dir, dpi, no_bleed, sheet,
-                         preset, profiles_file, data_dir, templates_dir)
+                         preset, profiles_file, data_dir, templates_dir, warnings)
     for path in paths:
         click.echo(f"wrote {path}")
+    for line in warnings:
+        click.echo(line)
 
 
 def _preview(writes: RunWrites, where: list[Any] | None, game: str, deck: str | None,
              card_ids: tuple[str, ...], out_dir: Path, dpi: int, no_bleed: bool, sheet: bool,
              preset: str | None, profiles_file: Path | None, data_dir: Path | None,
-             templates_dir: Path | None) -> list[Path | str]:
-    """``pnp preview``'s drawing (see :func:`preview_command`): by a warm process, else here."""
+             templates_dir: Path | None, warnings: list[str]) -> list[Path | str]:
+    """``pnp preview``'s drawing (see :func:`preview_command`): by a warm process, else here.
+
+    Drawn here, ``warnings`` gets a line per text set too small on the cards
+    (a warm process answers with the paths alone).
+    """
     server = None
     if where is not None:
         from pnp.builder.serve import process_umask
@@ -735,7 +788,7 @@ def _preview(writes: RunWrites, where: list[Any] | None, game: str, deck: str | 
                                show_bleed=not no_bleed, data_dir=data_dir,
                                templates_dir=templates_dir, preset=preset,
                                profiles_file=profiles_file, sheet=sheet,
-                               progress=_progress(None))
+                               progress=_progress(None), warnings=warnings)
     except PnpError:
         _start_preview_server(server)        # a typo now should not make the next run cold
         raise

@@ -54,13 +54,15 @@ from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout
 from pnp.render.nodes import Group, Node, Text, draws_image
 from pnp.render.pathdata import IDENTITY, Matrix, multiply
+from pnp.render.srcmap import MIN_BODY_PT as MIN_BODY_PT
+from pnp.render.srcmap import MIN_LABEL_PT as MIN_LABEL_PT
 from pnp.render.srcmap import split_at
 from pnp.units import POINTS_PER
 
-#: Smallest body text (pt): any box that may wrap to more than one line.
-MIN_BODY_PT = 6.5
-#: Smallest one-line label (pt): boxes with ``max-lines="1"``.
-MIN_LABEL_PT = 6.0
+# MIN_BODY_PT (smallest body text) and MIN_LABEL_PT (smallest one-line label,
+# max-lines="1"), in pt, are defined beside the layout-only size check that
+# watch, preview and build run (pnp.render.srcmap.small_texts): one pair of
+# numbers for all of them.
 #: WCAG 2 contrast minimum for body text, and for large text (≥ 18 pt, or
 #: ≥ 14 pt in the bold ``display`` face).
 MIN_CONTRAST = 4.5

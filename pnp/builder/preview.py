@@ -27,12 +27,44 @@ from pnp.fileio import atomic_path
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
 from pnp.render.preview import draw_trim_guide, rasterise
+from pnp.render.srcmap import MIN_BODY_PT as MIN_BODY_PT
+from pnp.render.srcmap import MIN_LABEL_PT as MIN_LABEL_PT
+from pnp.render.srcmap import small_texts, split_at
 
 #: Contact sheet: gap between cards and the caption band under each (points).
 SHEET_GAP = 10.0
 SHEET_CAPTION = 11.0
 #: Caption text size (pt) and colour on the contact sheet.
 CAPTION_SIZE = 7.0
+
+
+def small_text_lines(slug: str, sides: list[tuple[str, str, Layout]], templates: str
+                     ) -> list[str]:
+    """One warning line per template line whose text is too small on some of ``sides``.
+
+    ``sides`` are (deck, card, layout) just drawn; ``templates`` names the
+    templates folder as messages show it. E.g. ``warning: fortuna/reel R03
+    (and 5 more): text 4.0 pt below 6.5 pt (templates/fortuna/reel_face.xml.j2:42);
+    pnp check fortuna for all``.
+    """
+    groups: dict[tuple[str, str | None, float, float], list[str]] = {}
+    for deck, card, layout in sides:
+        for small in small_texts(layout):
+            where = small.at or layout.template
+            key = (deck, where, round(small.size, 1), small.floor)
+            cards = groups.setdefault(key, [])
+            if card not in cards:
+                cards.append(card)
+    lines = []
+    for (deck_id, at, size, floor), cards in groups.items():
+        more = f" (and {len(cards) - 1} more)" if len(cards) > 1 else ""
+        place = ""
+        if at:
+            name, line = split_at(at)
+            place = f" ({templates}/{name}" + (f":{line})" if line else ")")
+        lines.append(f"warning: {slug}/{deck_id} {cards[0]}{more}: text {size:.1f} pt below "
+                     f"{floor:g} pt{place}; pnp check {slug} for all")
+    return lines
 
 
 @dataclass(frozen=True)
@@ -222,7 +254,8 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
                    templates_dir: Path | None, preset: str | None = None,
                    profiles_file: Path | None = None, sheet: bool = False,
                    env: PnpEnvironment | None = None,
-                   progress: Progress | None = None) -> list[Path]:
+                   progress: Progress | None = None,
+                   warnings: list[str] | None = None) -> list[Path]:
     """Render the face (and back) of each requested card to PNG; return the paths.
 
     With ``sheet`` a contact sheet per deck is written instead (every deck
@@ -230,7 +263,8 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
     such as ``tgc``) the images are the exact service images: scaled to the
     service's trim, its bleed, its dpi. ``env`` reuses a warm Jinja
     environment (``pnp watch`` answering a preview). ``progress(1)`` follows
-    each file written.
+    each file written. ``warnings`` gets a line per text set too small on
+    the cards drawn (:func:`small_text_lines`).
     """
     game = load_game(slug, data_dir)
     tdir = resolve_templates_dir(templates_dir)
@@ -246,16 +280,29 @@ def write_previews(slug: str, deck: str | None, card_ids: list[str], *, out_dir:
             raise PnpError("--sheet shows every distinct card of a deck: leave out the card ids")
         components = [find_deck(game, deck, tdir)] if deck else all_components(game, tdir)
         folder = preview_folder(out_dir, game.slug)
-        return [write_sheet(game, comp, render_sides(env, game, comp), folder, dpi, progress)
-                for comp in components]
+        written = []
+        for comp in components:
+            sides = render_sides(env, game, comp)
+            _warn(warnings, game, sides, tdir)
+            written.append(write_sheet(game, comp, sides, folder, dpi, progress))
+        return written
     assert deck is not None
     component = find_deck(game, deck, tdir)
     if preset is not None:
         return _service_previews(game, component, env, card_ids, out_dir, preset,
                                  profiles_file, progress)
     sides = render_sides(env, game, component, card_ids)
+    _warn(warnings, game, sides, tdir)
     return write_card_pngs(sides, preview_folder(out_dir, game.slug), dpi, show_bleed,
                            progress)
+
+
+def _warn(warnings: list[str] | None, game: GameData, sides: list[CardSide],
+          tdir: Path) -> None:
+    """Add the small-text warnings of ``sides`` to ``warnings`` (if collecting)."""
+    if warnings is not None:
+        warnings.extend(small_text_lines(game.slug, [(s.deck, s.card, s.layout)
+                                                     for s in sides], tdir.name))
 
 
 def _service_previews(game: GameData, component: Component, env: PnpEnvironment,

@@ -31,7 +31,7 @@ from typing import Any, Callable
 
 from pnp.builder.cards import check_templates, kit_components, resolve_templates_dir
 from pnp.builder.preview import (CardSide, load_game, preview_folder, render_sides,
-                               write_card_pngs, write_sheet)
+                               small_text_lines, write_card_pngs, write_sheet)
 # the file snapshot, the cache clearing and the preview answers are the preview server's
 from pnp.builder.preview_server import (IMAGE_SUFFIXES, PreviewAnswerer, changed_files,
                                       clear_render_caches, snapshot)
@@ -94,6 +94,10 @@ class Watcher:
     def rebuild(self, changed: set[Path] | None = None) -> list[str]:
         """Render the game, write what changed; return the report lines.
 
+        Lines starting ``warning: `` come last: text set below the minimum
+        size on a card redrawn (one line per template line; ``pnp check``
+        reports every lint problem).
+
         ``changed`` are the files that changed (None: the first build). An
         icon or image file changing clears the render caches, whose keys
         depend on the markup alone. Card previews are written first (what the
@@ -111,6 +115,9 @@ class Watcher:
         check_templates(game, self.tdir)
         folder = preview_folder(self.out / game.slug / "preview", game.slug)
         lines: list[str] = []
+        # text set too small on the cards redrawn (the one lint check that needs
+        # only the layout; `pnp check` runs them all)
+        warnings: list[str] = []
         changed_decks: list[tuple[Component, list[CardSide]]] = []
         for component in kit_components(game, self.tdir):
             sides = render_sides(self.env, game, component)
@@ -121,6 +128,8 @@ class Watcher:
             if not fresh:
                 continue
             changed_decks.append((component, sides))
+            warnings += small_text_lines(game.slug, [(s.deck, s.card, s.layout)
+                                                     for s in fresh], self.tdir.name)
             write_card_pngs(fresh, folder, self.dpi, True, self.progress)
             cards = list(dict.fromkeys(s.card for s in fresh))
             shown = ", ".join(cards[:6]) + (" …" if len(cards) > 6 else "")
@@ -135,7 +144,7 @@ class Watcher:
                 lines.append(f"{path} {ms()}")
         if not lines:
             lines.append(f"{game.slug}: nothing changed on the cards {ms()}")
-        return lines
+        return lines + warnings
 
     def _write_pdfs(self, game: GameData, components: list[Component]) -> list[Path]:
         """Rewrite the home print sheets of the changed decks (their whole files)."""
@@ -240,7 +249,7 @@ class Watcher:
                 self._busy = False
             self.failed = False
             for line in lines:
-                self.echo(f"rebuilt {line}")
+                self.echo(line if line.startswith("warning: ") else f"rebuilt {line}")
         except PnpError as exc:
             self._busy = False
             self.failed = True

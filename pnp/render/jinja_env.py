@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 from types import CodeType, TracebackType
-from typing import Any
+from typing import Any, Callable
 
 import jinja2
 import jinja2.bccache
@@ -86,6 +86,27 @@ class PnpTemplate(jinja2.Template):
         return template
 
 
+#: Called with each layout an environment's layout cache is given (each
+#: distinct layout once per process; sides a build takes whole from its sheet
+#: cache are not laid out). `pnp build` hangs its small-text count here
+#: (:func:`pnp.render.srcmap.small_texts`) instead of walking the cards
+#: again; empty, a put costs one test of an empty list.
+LAYOUT_LISTENERS: list[Callable[[Any], None]] = []
+
+
+class _LayoutMemo(BoundedMemo[str, Any]):
+    """The layout cache: a :class:`BoundedMemo` that shows each new layout to the listeners."""
+
+    __slots__ = ()
+
+    def put(self, key: str, value: Any) -> Any:
+        """Remember ``value`` (a layout) under ``key``, after the listeners have seen it."""
+        if LAYOUT_LISTENERS:
+            for listener in LAYOUT_LISTENERS:
+                listener(value)
+        return super().put(key, value)
+
+
 class PnpEnvironment(BoundedSandbox):
     """A sandboxed, bounded environment that remembers its templates folder.
 
@@ -101,8 +122,8 @@ class PnpEnvironment(BoundedSandbox):
         self.templates_dir = templates_dir
         #: Parsed layouts by key (:func:`pnp.render.layout.layout_of_markup`),
         #: bounded by an estimate of their bytes (long distinct paths are large).
-        self.layout_cache: BoundedMemo[str, Any] = BoundedMemo(LAYOUT_CACHE_BYTES,
-                                                                _layout_bytes)
+        self.layout_cache: BoundedMemo[str, Any] = _LayoutMemo(LAYOUT_CACHE_BYTES,
+                                                               _layout_bytes)
         self.resolvers: dict[tuple[str, ...], Any] = {}
         #: Layouts kept on disk across builds (:func:`pnp.render.layout.use_layout_store`).
         self.layout_store: Any = None

@@ -18,8 +18,13 @@ element around them. The markup parser reads ``_at`` and drops it.
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from jinja2.ext import Extension
+
+if TYPE_CHECKING:
+    from pnp.render.layout import Layout
 
 #: Attribute name carrying "template name:line" on rendered elements.
 ATTR = "_at"
@@ -119,3 +124,54 @@ def split_at(value: str) -> tuple[str, int | None]:
         return name, int(line)
     except ValueError:
         return value, None
+
+
+# ---------------------------------------------------------------------------
+# the layout-only lint check: text below the minimum size
+
+#: Smallest body text (pt): any box that may wrap to more than one line.
+MIN_BODY_PT = 6.5
+#: Smallest one-line label (pt): boxes with ``max-lines="1"``.
+MIN_LABEL_PT = 6.0
+
+
+@dataclass(frozen=True)
+class SmallText:
+    """A text box set below the minimum size (the linter's ``text-size`` check)."""
+
+    #: ``_at`` of the element ("fortuna/reel_face.xml.j2:42"), its id, the
+    #: size it was set at (after transforms) and the floor it misses.
+    at: str | None
+    id: str | None
+    size: float
+    floor: float
+    label: bool
+
+
+def small_texts(layout: "Layout") -> list[SmallText]:
+    """Every text box of ``layout`` set below :data:`MIN_BODY_PT` (labels: :data:`MIN_LABEL_PT`).
+
+    The one lint check that needs nothing but the layout (contrast and bleed
+    rasterise the card: ``pnp check``), so ``watch``, ``preview`` and
+    ``build`` run it on every side they lay out, for a few microseconds; it
+    lives here, beside the ``_at`` locations it reports, because all three
+    may import this light module (the linter may not be imported by them).
+    """
+    from pnp.render.nodes import Group, Text
+
+    found: list[SmallText] = []
+    stack: list[tuple[object, float]] = [(n, 1.0) for n in layout.nodes]
+    while stack:
+        node, scale = stack.pop()
+        if isinstance(node, Group):
+            m = node.transform
+            # the size after transforms: the square root of the matrix's area scale
+            k = scale * (abs(m[0] * m[3] - m[1] * m[2]) ** 0.5 if m else 1.0)
+            stack.extend((child, k) for child in node.children)
+        elif isinstance(node, Text) and node.runs:
+            label = node.max_lines == 1
+            floor = MIN_LABEL_PT if label else MIN_BODY_PT
+            size = node.size * scale
+            if size < floor - 1e-6:
+                found.append(SmallText(node.at, node.id, size, floor, label))
+    return found
