@@ -21,7 +21,7 @@ from pnp.games.episode2.engine import (EV_MULLIGAN, EV_REROLL_WIN, EV_SPADE_ACE,
 from pnp.games.episode2.scoring import (CAUSE_NAMES, CAUSE_OUTCOME, GAME_OVER, HP_ZERO,
                                         NORMAL_CLEAR, RETREAT, RUN_END_LOST, TRUE_END)
 from pnp.games.stats import GameStats, KeyFigure, key_figure, mean_bounds, span_text
-from pnp.games.episode2.labels import FIGURE_LABELS
+from pnp.games.episode2.labels import EVENT_LABELS, FIGURE_LABELS
 from pnp.intervals import clip_to_range, mean_interval, wilson_interval
 
 #: Outcomes reported, in order (ruling E6).
@@ -187,6 +187,10 @@ class Episode2Stats(GameStats):
     def figure_label(self, name: str) -> str | None:
         """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
         return FIGURE_LABELS.get(name)
+
+    def event_label(self, name: str) -> str | None:
+        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
+        return EVENT_LABELS.get(name)
 
     def finding_sentences(self, figures: dict[str, Any]) -> list[str]:
         """How the runs end, the solo game's headline (the generic findings judge cards).

@@ -33,3 +33,23 @@ def type_labels(codec: FortunaCodec) -> dict[str, str]:
 #: The report's names of the game's own key figures (``key_figures``): the
 #: machine name stays the JSON key, the ladder, sweep and comparison print this.
 FIGURE_LABELS: dict[str, str] = {"games_with_all_in": "games with an all-in set"}
+
+
+#: The report's names of the rule events (``FortunaGame.event_names``), each
+#: citing its ruling: the Events and Rules tables print these, the JSON keeps
+#: the machine name (``events``, ``findings.rules``) and adds ``event_labels``.
+EVENT_LABELS: dict[str, str] = {
+    "set": "set played (F3)",
+    "pass": "pass: a card discarded to its slot (F1)",
+    "zero_set": "set declared as 0 (F3)",
+    "all_in_set": "all-in set, filled from the discards (F4)",
+    "one_card_set_discard": "discard after a 1-card set (F5)",
+    # counted even when no other slot holds a card to move (then no choice)
+    "wheel_of_fortune": "Wheel of Fortune fired (F6)",
+    "wheel_move": "Wheel of Fortune moved cards (F6)",
+    "wheel_declined": "Wheel of Fortune declined (F6)",
+    "end_trigger": "end trigger: first end-deck draw (F7)",
+    "refill_cut": "refill cut short by the end trigger (F7)",
+    "end_deck_exhausted": "game ended: nothing left to draw (F7)",
+    "round_end": "game ended with the final round (F7)",
+}

@@ -21,7 +21,7 @@ from pnp.intervals import wilson_interval
 
 from .codec import MAX_VALUE
 from .engine import FortunaGame, FortunaState
-from .labels import FIGURE_LABELS, type_labels
+from .labels import EVENT_LABELS, FIGURE_LABELS, type_labels
 from .scoring import set_score
 
 
@@ -115,6 +115,10 @@ class FortunaStats(GameStats):
     def figure_label(self, name: str) -> str | None:
         """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
         return FIGURE_LABELS.get(name)
+
+    def event_label(self, name: str) -> str | None:
+        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
+        return EVENT_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

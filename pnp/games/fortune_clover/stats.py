@@ -23,6 +23,7 @@ from pnp.games.stats import GameStats, KeyFigure
 from pnp.intervals import wilson_interval
 
 from .engine import FortuneCloverGame, FortuneCloverState
+from .labels import EVENT_LABELS
 from .scoring import competition_places, deal_payouts, unpaid_places
 
 
@@ -201,6 +202,10 @@ class FortuneCloverStats(GameStats):
             if y:
                 out[seat].append("rule:yellow returned")  # ruling C8
         return out
+
+    def event_label(self, name: str) -> str | None:
+        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
+        return EVENT_LABELS.get(name)
 
     def card_label(self, key: str) -> str | None:
         """The report's name for a Fortune card key (``Black Cat (F08)``), else None."""

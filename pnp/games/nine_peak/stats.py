@@ -22,7 +22,7 @@ from pnp.intervals import clip_to_range, mean_interval
 
 from .codec import MAX_SET
 from .engine import NinePeakGame, NinePeakState
-from .labels import FIGURE_LABELS, type_labels
+from .labels import EVENT_LABELS, FIGURE_LABELS, type_labels
 
 
 class NinePeakStats(GameStats):
@@ -101,6 +101,10 @@ class NinePeakStats(GameStats):
     def figure_label(self, name: str) -> str | None:
         """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
         return FIGURE_LABELS.get(name)
+
+    def event_label(self, name: str) -> str | None:
+        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
+        return EVENT_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

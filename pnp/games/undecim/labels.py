@@ -32,3 +32,32 @@ def kind_labels(kinds: Iterable[str]) -> dict[str, str]:
 #: The report's names of the game's own key figures (``key_figures``): the
 #: machine name stays the JSON key, the ladder, sweep and comparison print this.
 FIGURE_LABELS: dict[str, str] = {"mean_red_moon_nights": "mean Red Moon Nights per game"}
+
+
+#: The report's names of the rule events (``UndecimGame.event_names``), each
+#: citing its ruling: the Events and Rules tables print these, the JSON keeps
+#: the machine name (``events``, ``findings.rules``) and adds ``event_labels``.
+EVENT_LABELS: dict[str, str] = {
+    "round": "round played",
+    "mulligan_swap": "mulligan: action card swapped (U2a)",
+    "red_moon_night": "Red Moon Night (U5)",
+    "night_in_moon_phase": "Night set off by the Red Moon die (U1e)",
+    "night_mid_action": "Night set off by time mid-action (U1e)",
+    "time_lost": "time beyond the last counter lost (U1e)",
+    "majority_discard": "most-enemies player went past the Night limit (U5a)",
+    # counted per gain, not per action
+    "gain_lost": "gain lost: no hand card could supply it (U1c)",
+    "gold_boost": "gold discarded to boost an action (U1d)",
+    "settle_same": "settlement founded, one material (U4)",
+    "settle_mixed": "settlement founded, two materials (U4)",
+    "develop_material": "settlement developed with a material (U4)",
+    "develop_gold": "settlement developed with gold (U4)",
+    # counted per player and round (the land_full_set_min of every land)
+    "full_land_set": "round end: double land VP, every land held (U6)",
+    "scenario_achieved": "scenario achieved (U1g)",
+    "scenario_split": "scenario shared, half the bonus each (U6)",
+    "deck_reshuffled": "discard pile reshuffled into the deck (U3b)",
+    "draw_short": "draw found no card: deck and discards empty (U3b)",
+    "tie_break": "top score tied: lower action number won (U6)",
+    "season": "campaign season began (U7)",
+}

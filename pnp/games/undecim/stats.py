@@ -37,7 +37,7 @@ from pnp.intervals import clip_to_range, t_interval, wilson_interval
 
 from .engine import (EV_NIGHT, FINAL_SOURCES, SEASON_SOURCES, V_ACTION, V_ENEMY, VP_SOURCES,
                      UndecimGame, UndecimState)
-from .labels import FIGURE_LABELS, kind_labels
+from .labels import EVENT_LABELS, FIGURE_LABELS, kind_labels
 
 #: Report order of the VP sources.
 SOURCES = ("round_lands", "final_lands", "settlements", "gold", "enemies", "scenarios",
@@ -375,6 +375,10 @@ class UndecimStats(GameStats):
     def figure_label(self, name: str) -> str | None:
         """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
         return FIGURE_LABELS.get(name)
+
+    def event_label(self, name: str) -> str | None:
+        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
+        return EVENT_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 
