@@ -49,7 +49,7 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from typing import Any, Callable, Sequence
+from typing import Any, Callable, Mapping, Sequence
 
 from pnp.intervals import (clip_to_range, ratio_mean_interval, ratio_share_interval,
                            t_interval, t_quantile, welch_interval, wilson_interval)
@@ -436,6 +436,31 @@ def rule_table(event_names: Sequence[str], events: list[list[int]],
     return rows
 
 
+def event_labels(stats: Any, names: Sequence[str]) -> dict[str, str]:
+    """The designer's names of a game's rule events, ``{machine name: label}``.
+
+    A game's :class:`~pnp.games.stats.GameStats` may offer ``event_label(name)
+    -> str | None`` (duck-typed, as ``card_label`` and ``figure_label``): the
+    machine name stays the JSON key (``events``, ``findings.rules``) and the
+    Events and Rules tables print the label. Names without one are left out
+    (the tables print the machine name).
+    """
+    label = getattr(stats, "event_label", None)
+    if label is None:
+        return {}
+    out: dict[str, str] = {}
+    for name in names:
+        text = label(name)
+        if text:
+            out[name] = text
+    return out
+
+
+def event_text(name: str, labels: Mapping[str, str] | None) -> str:
+    """A rule event as a table prints it: its label, else the machine name."""
+    return (labels or {}).get(name) or name
+
+
 def drama_figures(drama: Sequence[int]) -> dict[str, Any] | None:
     """Comeback share and lead changes per game from the runner's drama counts."""
     games, behind, changes, sq = drama
@@ -746,14 +771,17 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
         out.append(f"Rules: games where each fired vs the others (mean {length}; {second}; "
                    "[difference ± 95%; * excludes 0]):")
         field = "best_score" if n == 1 else "margin"
-        w = max(22, *(len(r["event"]) for r in rules))  # long names keep the columns
+        # the designer's name of each rule (the Events table above pairs it
+        # with the machine name); the column as wide as the longest shown
+        labels = rep.get("event_labels")
+        w = max(22, *(text_width(event_text(r["event"], labels)) for r in rules))
         for r in rules:
             other_t = "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}"
             other_m = ("—" if r[f"{field}_otherwise"] is None
                        else f"{r[f'{field}_otherwise']:.2f}")
             share = fired_share(r["games"], r["games"] + r["games_otherwise"])
-            out.append(f"  {r['event']:<{w}} {share:>6} of games  {length} "
-                       f"{r['turns_when_fired']:.1f} vs {other_t}"
+            out.append(f"  {pad(event_text(r['event'], labels), w)} {share:>6} of games  "
+                       f"{length} {r['turns_when_fired']:.1f} vs {other_t}"
                        f"{_shift_text(r.get('turns_shift'), 1)}  {second.split()[-1]} "
                        f"{r[f'{field}_when_fired']:.2f} vs {other_m}"
                        f"{_shift_text(r.get(f'{field}_shift'), 2)}"
@@ -770,6 +798,6 @@ def format_findings(rep: dict[str, Any]) -> list[str]:
 
 
 __all__ = ["LIFT", "MIN_USES", "card_table", "difference_interval", "difference_stat",
-           "drama_figures", "flag_p_value", "keys_tested",
+           "drama_figures", "event_labels", "event_text", "flag_p_value", "keys_tested",
            "figure_dict", "fired_share", "group_average_text", "interval_text",
            "format_findings", "ladder_sentences", "otherwise_note", "rule_table", "sentences"]

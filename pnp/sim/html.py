@@ -24,10 +24,10 @@ import importlib.util
 import math
 from html import escape
 from pathlib import Path
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Iterable, Mapping, Sequence
 
-from pnp.sim.findings import (LIFT, fired_share, group_average_text, interval_text,
-                              keys_tested, otherwise_note)
+from pnp.sim.findings import (LIFT, event_text, fired_share, group_average_text,
+                              interval_text, keys_tested, otherwise_note)
 from pnp.sim.report import param_value, params_text
 from pnp.sim.paired import (CLIPPED, excludes_zero, outcome_label, paired_text,
                              sentence_family, shown_outcomes)
@@ -57,6 +57,8 @@ td.flag {{ color: #9c2a1c; font-weight: bold; text-align: left; }}
 svg {{ display: block; margin: 8px 0; }}
 svg text {{ font-family: inherit; fill: #1a1a1a; }}
 .note {{ color: #4a4a4a; font-size: 14px; }}
+td .key {{ display: block; font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono",
+          monospace; font-size: 12px; color: #4a4a4a; }}
 pre {{ font-family: ui-monospace, "DejaVu Sans Mono", "Liberation Mono", "{FAMILY}", monospace;
       font-size: 12px; line-height: 1.4; overflow-x: auto; }}
 """
@@ -356,16 +358,31 @@ def line_chart(xs: Sequence[str],
     return "\n".join(out)
 
 
+class _Markup(str):
+    """A table cell that is HTML already (built from escaped parts): not escaped again."""
+
+
+def _event_cell(name: str, labels: Mapping[str, str] | None) -> str:
+    """A rule event's table cell: its label with the machine name under it (as the JSON
+    and the engine spell it, for searching), or the machine name alone."""
+    label = (labels or {}).get(name)
+    if not label:
+        return name
+    # the label wraps in its narrow column; the name keeps a line of its own
+    return _Markup(f'{escape(label)}<span class="key">{escape(name)}</span>')
+
+
 def _table(head: Sequence[str], rows: Iterable[Sequence[Any]],
            flag_col: int | None = None) -> str:
-    """A plain HTML table (cells escaped)."""
+    """A plain HTML table (cells escaped, except :class:`_Markup` cells)."""
     out = ["<table><thead><tr>" + "".join(f"<th>{escape(h)}</th>" for h in head)
            + "</tr></thead><tbody>"]
     for row in rows:
         cells = []
         for i, cell in enumerate(row):
             cls = ' class="flag"' if i == flag_col else ""
-            cells.append(f"<td{cls}>{escape(str(cell))}</td>")
+            text = cell if isinstance(cell, _Markup) else escape(str(cell))
+            cells.append(f"<td{cls}>{text}</td>")
         out.append("<tr>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
     return "\n".join(out)
@@ -516,11 +533,13 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
     rules = [r for r in (rep.get("findings") or {}).get("rules") or [] if r["games"]]
     if rules:
         key = "best_score" if n == 1 else "margin"
+        labels = rep.get("event_labels") or {}     # the designer's names of the events
         sections.append(_section("Rules: games where each fired vs the others", _table(
             ["rule", "games", "per game", f"{length} (fired)", f"{length} (not)",
              "shift", "score (fired)" if n == 1 else "margin (fired)",
              "score (not)" if n == 1 else "margin (not)", "shift"],
-            [(r["event"], fired_share(r["games"], r["games"] + r["games_otherwise"]),
+            [(_event_cell(r["event"], labels),
+              fired_share(r["games"], r["games"] + r["games_otherwise"]),
               f"{r['per_game']:.2f}", f"{r['turns_when_fired']:.1f}",
               "—" if r["turns_otherwise"] is None else f"{r['turns_otherwise']:.1f}",
               _shift_cell(r.get("turns_shift"), 1),
@@ -532,7 +551,7 @@ def report_page(rep: dict[str, Any], figure_lines: Sequence[str] = ()) -> str:
             "± its 95% interval (Welch t; each game counts once). An association, not a "
             "cause.</p>",
             # A figure from a handful of games is noise: say how many, in one note.
-            _few_note([(r["event"], note) for r in rules
+            _few_note([(event_text(r["event"], labels), note) for r in rules
                        if (note := otherwise_note(r["games_otherwise"], r["games"]))])))
     if figure_lines and rep.get("game_figures"):
         sections.append(_section(rep["game_figures"]["title"],

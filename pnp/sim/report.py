@@ -25,7 +25,7 @@ from pnp.intervals import (chi_square_uniform, clip_to_range, ratio_mean_interva
 from pnp.sim.aggregate import Aggregate
 from pnp.sim.bots import mixed
 from pnp.sim.findings import (OPEN_RANGE, ScoreRange, card_table, clipped, drama_figures,
-                              fired_share, format_findings,
+                              event_labels, fired_share, format_findings, pad, text_width,
                               interval_text, no_spread, rule_table, sentences)
 from pnp.sim.multiple import METHOD, holm, wilson_p_value
 from pnp.sim.runner import SimResult
@@ -228,6 +228,8 @@ def build_report(result: SimResult, length_unit: str = "turns") -> dict[str, Any
                  "top_score_tie_rate": _r(t.top_ties / m) if m else None},
         "winner_margin_mean": _r(margin_mean) if margin_mean is not None else None,
         "events": events,
+        # the game's names for its rule events; the keys above stay machine names
+        "event_labels": event_labels(t.stats, result.event_names),
         "bots": _bot_stats(t, bounds) if mixed(result.bots) else None,
         "game_figures": figures,
         "failures": [{"kind": f.kind, "game_index": f.game_index, "seed": f.seed,
@@ -372,13 +374,20 @@ def format_report(rep: dict[str, Any], max_trace_lines: int = 12, max_failures: 
         _format_seats(rep, out)
         if rep["events"]:
             out.append("")
-            w = max(14, *(len(name) for name in rep["events"]))
-            out.append(f"Events:\n  {'name':<{w}} {'total':>8}  {'per game':>9}"
-                       f"  {'in games':>9}")
+            # The designer's name first; the machine name last, as the JSON and
+            # the engine's code spell it (the one to search for).
+            labels = rep.get("event_labels") or {}
+            w = max(14, *(text_width(labels.get(name) or name) for name in rep["events"]))
+            out.append(f"Events (how often each rule fired; last column: its name in the "
+                       f"JSON):\n  {pad('event', w)} {'total':>8}  {'per game':>9}"
+                       f"  {'in games':>9}  name")
             for name, e in rep["events"].items():
                 # never "100.0%" for an event that missed a game (fired_share)
-                out.append(f"  {name:<{w}} {e['total']:>8}  {_num(e['per_game']):>9}"
-                           f"  {fired_share(e['games'], comp['completed']):>9}")
+                label = labels.get(name)
+                out.append(f"  {pad(label or name, w)} {e['total']:>8}  "
+                           f"{_num(e['per_game']):>9}"
+                           f"  {fired_share(e['games'], comp['completed']):>9}"
+                           + (f"  {name}" if label else ""))
         numbers = format_findings(rep)
         if numbers:
             out.append("")
