@@ -760,8 +760,10 @@ def _preview(writes: RunWrites, where: list[Any] | None, game: str, deck: str | 
              templates_dir: Path | None, warnings: list[str]) -> list[Path | str]:
     """``pnp preview``'s drawing (see :func:`preview_command`): by a warm process, else here.
 
-    Drawn here, ``warnings`` gets a line per text set too small on the cards
-    (a warm process answers with the paths alone).
+    ``warnings`` gets a line per text set too small on the cards: drawn
+    here, from :func:`pnp.builder.preview.write_previews`; by a warm
+    process, from its answer's ``warnings`` (the preview server does not
+    send them yet, so such a run prints the paths alone).
     """
     server = None
     if where is not None:
@@ -780,6 +782,8 @@ def _preview(writes: RunWrites, where: list[Any] | None, game: str, deck: str | 
                 error = PnpError(str(answer["error"]))
                 error.exit_code = int(answer.get("exit_code", 1))
                 raise error
+            # a warm process that reports small text answers with its lines too
+            warnings.extend(str(line) for line in answer.get("warnings", ()))
             return [str(name) for name in answer["paths"]]
     from pnp.builder.preview import write_previews
 

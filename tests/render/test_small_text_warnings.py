@@ -134,3 +134,16 @@ def test_the_quick_check_agrees_with_the_linter(project: Path) -> None:
     code, lines = _cli(project, "preview", "toy", "cards", "--sheet", "--no-server",
                        "--out", str(project / "png"))
     assert code == 0 and len(_warnings(lines)) == 1 and "5.5 pt below 6 pt" in lines[-1]
+
+
+def test_a_warm_process_answer_prints_its_warnings(project: Path,
+                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """A preview drawn by a warm process prints the warning lines its answer carries."""
+    import pnp.cli
+
+    line = "warning: toy/cards star-1: text 4.0 pt below 6 pt (templates/toy/face.xml.j2:4)"
+    monkeypatch.setattr(pnp.cli, "_ask_warm_process", lambda where, request: (
+        {"paths": ["png/star-1-face.png"], "warnings": [line]}, None))
+    monkeypatch.setenv("PNP_PREVIEW_SERVER", "1")
+    code, lines = _cli(project, "preview", "toy", "cards", "star-1")
+    assert code == 0 and lines == ["wrote png/star-1-face.png", line]
