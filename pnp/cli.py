@@ -762,8 +762,8 @@ def _preview(writes: RunWrites, where: list[Any] | None, game: str, deck: str | 
 
     ``warnings`` gets a line per text set too small on the cards: drawn
     here, from :func:`pnp.builder.preview.write_previews`; by a warm
-    process, from its answer's ``warnings`` (the preview server does not
-    send them yet, so such a run prints the paths alone).
+    process, from its answer's ``warnings`` (the preview server and the
+    watcher collect them as a cold run does).
     """
     server = None
     if where is not None:

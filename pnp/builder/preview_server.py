@@ -143,20 +143,26 @@ class PreviewAnswerer:
             active = Project.resolve(project)
         except PnpError:
             return {"fallback": True, "why": "project folder gone"}
+        warnings: list[str] = []
         with active.activated():
             try:
-                paths = self._render(request, data_dir, templates_dir)
+                paths = self._render(request, data_dir, templates_dir, warnings)
             except PnpError as exc:
                 self.served += 1
                 return {"error": str(exc), "exit_code": exc.exit_code}
         if paths is None:
             return {"fallback": True, "why": "another game"}
         self.served += 1
-        return {"paths": [str(p) for p in paths]}
+        # the small-text lines a cold preview prints (pnp.builder.preview), printed
+        # by the asking process as if it had drawn the cards itself
+        return {"paths": [str(p) for p in paths], "warnings": warnings}
 
     def _render(self, request: dict[str, Any], data_dir: str | None,
-                templates_dir: str | None) -> list[Path] | None:
-        """Write the request's pictures as ``pnp preview`` does; None for another game."""
+                templates_dir: str | None, warnings: list[str]) -> list[Path] | None:
+        """Write the request's pictures as ``pnp preview`` does; None for another game.
+
+        ``warnings`` gets the lines a cold ``pnp preview`` would print.
+        """
         from pnp import fileio
         from pnp.builder.cards import resolve_templates_dir
         from pnp.builder.preview import write_previews
@@ -181,7 +187,8 @@ class PreviewAnswerer:
                               out_dir=Path(request["out_dir"]), dpi=int(request["dpi"]),
                               show_bleed=bool(request["show_bleed"]), data_dir=data,
                               templates_dir=Path(templates_dir) if templates_dir else None,
-                              sheet=bool(request.get("sheet")), env=env)
+                              sheet=bool(request.get("sheet")), env=env,
+                              warnings=warnings)
 
     def unstamped_modules(self) -> list[str]:
         """Loaded modules of the sub-packages the code stamp leaves out (none, normally)."""

@@ -406,7 +406,8 @@ def test_the_watcher_answers_with_the_servers_code_and_sees_a_changed_icon(
                "dpi": 36, "show_bleed": True, "sheet": False, "preset": None,
                "out_dir": "served", "where": w.where()}
     assert w.answer_preview(request) == {"paths": ["served/star-1-face.png",
-                                                   "served/star-1-back.png"]}
+                                                   "served/star-1-back.png"],
+                                         "warnings": []}
     before = (project / "served" / "star-1-face.png").read_bytes()
     icon = project / "templates" / "toy" / "icons" / "dot.svg"
     icon.write_text(icon.read_text(encoding="utf-8").replace('r="10"', 'r="3"'),

@@ -147,3 +147,21 @@ def test_a_warm_process_answer_prints_its_warnings(project: Path,
     monkeypatch.setenv("PNP_PREVIEW_SERVER", "1")
     code, lines = _cli(project, "preview", "toy", "cards", "star-1")
     assert code == 0 and lines == ["wrote png/star-1-face.png", line]
+
+
+def test_a_warm_process_collects_the_warnings_it_answers_with(
+        project: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The preview server (here the watcher's answerer) puts the small-text lines in its answer."""
+    import os
+
+    _shrink(project, "4pt")
+    monkeypatch.chdir(project)
+    w = Watcher("toy", out_dir=project / "output", dpi=36, pdf=False, echo=lambda line: None)
+    request = {"cwd": os.getcwd(), "game": "toy", "deck": "cards", "card_ids": ["star-1"],
+               "dpi": 36, "show_bleed": True, "sheet": False, "preset": None,
+               "out_dir": "served", "where": w.where()}
+    answer = w.answer_preview(request)
+    assert answer["paths"] == ["served/star-1-face.png", "served/star-1-back.png"]
+    (line,) = answer["warnings"]
+    assert line.startswith("warning: toy/cards star-1: text 4.0 pt below 6 pt") \
+        and "face.xml.j2:4" in line
