@@ -19,12 +19,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Any, Protocol, Sequence
 
 from jinja2.ext import Extension
-
-if TYPE_CHECKING:
-    from pnp.render.layout import Layout
 
 #: Attribute name carrying "template name:line" on rendered elements.
 ATTR = "_at"
@@ -148,7 +145,18 @@ class SmallText:
     label: bool
 
 
-def small_texts(layout: "Layout") -> list[SmallText]:
+class _LaidOut(Protocol):
+    """What :func:`small_texts` reads of a :class:`pnp.render.layout.Layout`.
+
+    (A protocol, not the class: the layout module imports this one.)
+    """
+
+    @property
+    def nodes(self) -> Sequence[Any]:
+        """The card's top-level nodes."""
+
+
+def small_texts(layout: _LaidOut) -> list[SmallText]:
     """Every text box of ``layout`` set below :data:`MIN_BODY_PT` (labels: :data:`MIN_LABEL_PT`).
 
     The one lint check that needs nothing but the layout (contrast and bleed
