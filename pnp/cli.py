@@ -355,16 +355,6 @@ def _tree(folder: Path) -> tuple[set[Path], dict[Path, tuple[int, int]]]:
     return folders, files
 
 
-def _missing_folders(folder: Path) -> list[Path]:
-    """``folder`` and its parents that do not exist yet, deepest first (a run may make them)."""
-    missing = []
-    for path in (folder, *folder.parents):
-        if path.exists() or not str(path) or path == path.parent:
-            break
-        missing.append(path)
-    return missing
-
-
 class RunWrites:
     """What a run has written so far: the line Ctrl-C ends a command with, and its tidying.
 
@@ -386,19 +376,22 @@ class RunWrites:
 
     def reset(self) -> None:
         """Count from now on: the files so far are not this step's (each `pnp watch` rebuild)."""
-        self.missing = [_missing_folders(f) for f in self.folders]
+        from pnp.project import missing_parents
+
+        #: per folder, the parents it lacks now, which a run's `mkdir -p` would make
+        self.made_parents = [missing_parents(f) for f in self.folders]
         self.before = [_tree(f) for f in self.folders]
         self.journal.clear()
 
     def remove_empty_folders(self) -> None:
         """Remove the folders this run created that hold nothing (deepest first)."""
-        for folder, (had, _), missing in zip(self.folders, self.before, self.missing):
+        for folder, (had, _), parents in zip(self.folders, self.before, self.made_parents):
             # deepest first, so a game folder whose only sub-folder was empty goes too
             for root, _, _ in sorted(os.walk(folder), key=lambda w: -len(Path(w[0]).parts)):
                 if Path(root) not in had:
                     with contextlib.suppress(OSError):
                         os.rmdir(root)        # only ever an empty folder
-            for path in missing[1:]:          # parents `mkdir -p` made on the way
+            for path in parents:              # parents `mkdir -p` made on the way
                 with contextlib.suppress(OSError):
                     os.rmdir(path)
 

@@ -173,7 +173,7 @@ def init_project(target: Path | str,
     where = target.resolve()
     staging = (where / ".pnp-init.tmp" if inside
                else where.parent / f".{where.name}.pnp-init.tmp")
-    made_parents = [] if inside else _missing_parents(where)
+    made_parents = [] if inside else missing_parents(where)
     moved: list[Path] = []
     try:
         shutil.rmtree(staging, ignore_errors=True)        # a killed init's leftovers
@@ -221,8 +221,8 @@ def _why_not_here(place: Path, exc: OSError) -> str:
     return f"cannot write in {str(place)!r}: {exc.strerror or exc}"
 
 
-def _missing_parents(path: Path) -> list[Path]:
-    """The parents of ``path`` that do not exist yet, deepest first."""
+def missing_parents(path: Path) -> list[Path]:
+    """The parents of ``path`` that do not exist yet, deepest first (what ``mkdir -p`` makes)."""
     missing = []
     for parent in path.parents:
         if parent.exists():
