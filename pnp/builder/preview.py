@@ -12,10 +12,7 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
-
-#: Called with 1 after each file written (the CLI's Ctrl-C test hook counts them).
-Progress = Callable[[int], object]
+from typing import Callable, Sequence
 
 from pnp.builder.cards import (check_templates, component_rows, component_size, all_components,
                              resolve_templates_dir)
@@ -27,9 +24,10 @@ from pnp.fileio import atomic_path
 from pnp.render.jinja_env import PnpEnvironment, make_environment
 from pnp.render.layout import Layout, render_layout
 from pnp.render.preview import draw_trim_guide, rasterise
-from pnp.render.srcmap import MIN_BODY_PT as MIN_BODY_PT
-from pnp.render.srcmap import MIN_LABEL_PT as MIN_LABEL_PT
 from pnp.render.srcmap import small_texts, split_at
+
+#: Called with 1 after each file written (the CLI's Ctrl-C test hook counts them).
+Progress = Callable[[int], object]
 
 #: Contact sheet: gap between cards and the caption band under each (points).
 SHEET_GAP = 10.0
@@ -38,23 +36,22 @@ SHEET_CAPTION = 11.0
 CAPTION_SIZE = 7.0
 
 
-def small_text_lines(slug: str, sides: list[tuple[str, str, Layout]], templates: str
-                     ) -> list[str]:
+def small_text_lines(slug: str, sides: Sequence[CardSide], templates: str) -> list[str]:
     """One warning line per template line whose text is too small on some of ``sides``.
 
-    ``sides`` are (deck, card, layout) just drawn; ``templates`` names the
+    ``sides`` are the card sides just drawn; ``templates`` names the
     templates folder as messages show it. E.g. ``warning: fortuna/reel R03
     (and 5 more): text 4.0 pt below 6.5 pt (templates/fortuna/reel_face.xml.j2:42);
     pnp check fortuna for all``.
     """
     groups: dict[tuple[str, str | None, float, float], list[str]] = {}
-    for deck, card, layout in sides:
-        for small in small_texts(layout):
-            where = small.at or layout.template
-            key = (deck, where, round(small.size, 1), small.floor)
+    for side in sides:
+        for small in small_texts(side.layout):
+            where = small.at or side.layout.template
+            key = (side.deck, where, round(small.size, 1), small.floor)
             cards = groups.setdefault(key, [])
-            if card not in cards:
-                cards.append(card)
+            if side.card not in cards:
+                cards.append(side.card)
     lines = []
     for (deck_id, at, size, floor), cards in groups.items():
         more = f" (and {len(cards) - 1} more)" if len(cards) > 1 else ""
@@ -301,8 +298,7 @@ def _warn(warnings: list[str] | None, game: GameData, sides: list[CardSide],
           tdir: Path) -> None:
     """Add the small-text warnings of ``sides`` to ``warnings`` (if collecting)."""
     if warnings is not None:
-        warnings.extend(small_text_lines(game.slug, [(s.deck, s.card, s.layout)
-                                                     for s in sides], tdir.name))
+        warnings.extend(small_text_lines(game.slug, sides, tdir.name))
 
 
 def _service_previews(game: GameData, component: Component, env: PnpEnvironment,

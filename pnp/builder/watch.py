@@ -128,8 +128,7 @@ class Watcher:
             if not fresh:
                 continue
             changed_decks.append((component, sides))
-            warnings += small_text_lines(game.slug, [(s.deck, s.card, s.layout)
-                                                     for s in fresh], self.tdir.name)
+            warnings += small_text_lines(game.slug, fresh, self.tdir.name)
             write_card_pngs(fresh, folder, self.dpi, True, self.progress)
             cards = list(dict.fromkeys(s.card for s in fresh))
             shown = ", ".join(cards[:6]) + (" …" if len(cards) > 6 else "")
