@@ -168,10 +168,7 @@ class Param:
                 value = None
         else:
             value = kind(text)
-        if value is None:
-            raise PnpError(f"parameter {self.name}={_param_text(text)}: "
-                           f"expected {self.expected()}")
-        if self.choices is not None and value not in self.choices:
+        if value is None or (self.choices is not None and value not in self.choices):
             raise PnpError(f"parameter {self.name}={_param_text(text)}: "
                            f"expected {self.expected()}")
         if (self.minimum is not None and value < self.minimum) or (
