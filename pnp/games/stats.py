@@ -10,7 +10,7 @@ per-game lists) so memory stays flat however many games are played.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from typing import Any, Generic, Sequence, TypeVar
+from typing import Any, Generic, Mapping, Sequence, TypeVar
 
 from pnp.games.api import Game, State
 
@@ -73,6 +73,13 @@ class GameStats(ABC):
     #: What a seat's score (``State.returns``) counts, named beside scores in
     #: the report ("VP", "chips"); empty: just "score".
     score_unit: str = ""
+    #: Machine name → the name a report prints, for the game's own key figures
+    #: (:meth:`key_figures`; the JSON keeps the machine name). A game sets it
+    #: from its labels module; read through :meth:`figure_label`.
+    figure_labels: Mapping[str, str] = {}
+    #: Machine name → the name a report prints, for the rule events
+    #: (``Game.event_names``); read through :meth:`event_label`.
+    event_labels: Mapping[str, str] = {}
 
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty for ``num_players`` seats."""
@@ -93,6 +100,14 @@ class GameStats(ABC):
     @abstractmethod
     def format(self, figures: dict[str, Any]) -> list[str]:
         """Readable lines for :meth:`to_dict`'s figures (no trailing blank line)."""
+
+    def figure_label(self, name: str) -> str | None:
+        """The report's name for a key figure (:attr:`figure_labels`), else None."""
+        return self.figure_labels.get(name)
+
+    def event_label(self, name: str) -> str | None:
+        """The report's name for a rule event (:attr:`event_labels`), else None."""
+        return self.event_labels.get(name)
 
     def key_figures(self, figures: dict[str, Any]) -> list[KeyFigure]:
         """The few rates a sweep table shows per parameter value (default: none).

@@ -66,6 +66,10 @@ class Episode2Stats(GameStats):
     title = "第2話 runs"
     score_unit = "bosses taken"
 
+    #: The report's names of key figures and rule events (labels.py; GameStats reads them)
+    figure_labels = FIGURE_LABELS
+    event_labels = EVENT_LABELS
+
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Empty counters sized by the game's bosses and starting HP."""
         super().__init__(game, num_players)
@@ -183,14 +187,6 @@ class Episode2Stats(GameStats):
         sp = figures["spoils"]
         out.append(key_figure("mean_spoils", sp["mean"], sp["low"], sp["high"]))
         return out
-
-    def figure_label(self, name: str) -> str | None:
-        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
-        return FIGURE_LABELS.get(name)
-
-    def event_label(self, name: str) -> str | None:
-        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
-        return EVENT_LABELS.get(name)
 
     def finding_sentences(self, figures: dict[str, Any]) -> list[str]:
         """How the runs end, the solo game's headline (the generic findings judge cards).

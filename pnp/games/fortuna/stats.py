@@ -34,6 +34,10 @@ class FortunaStats(GameStats):
     #: reports clip a mean's interval to this (pnp.sim.findings.clipped).
     score_range = (0.0, None)
 
+    #: The report's names of key figures and rule events (labels.py; GameStats reads them)
+    figure_labels = FIGURE_LABELS
+    event_labels = EVENT_LABELS
+
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty; keep the card names and icons (not the game: stats travel
         back from worker processes with every chunk)."""
@@ -111,14 +115,6 @@ class FortunaStats(GameStats):
         """The share of games with an all-in set (for sweep tables)."""
         a = figures["games_with_all_in"]
         return [("games_with_all_in", a["rate"], a["low"], a["high"])]
-
-    def figure_label(self, name: str) -> str | None:
-        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
-        return FIGURE_LABELS.get(name)
-
-    def event_label(self, name: str) -> str | None:
-        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
-        return EVENT_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

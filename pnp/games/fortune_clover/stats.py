@@ -65,6 +65,9 @@ class FortuneCloverStats(GameStats):
     #: Chips are counted, never owed: the reports clip a mean's interval at 0.
     score_range = (0.0, None)
 
+    #: The report's names of the rule events (labels.py)
+    event_labels = EVENT_LABELS
+
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Keep the Fortune cards' ids, names and reward tables at ``num_players``."""
         super().__init__(game, num_players)
@@ -202,10 +205,6 @@ class FortuneCloverStats(GameStats):
             if y:
                 out[seat].append("rule:yellow returned")  # ruling C8
         return out
-
-    def event_label(self, name: str) -> str | None:
-        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
-        return EVENT_LABELS.get(name)
 
     def card_label(self, key: str) -> str | None:
         """The report's name for a Fortune card key (``Black Cat (F08)``), else None."""

@@ -31,6 +31,10 @@ class NinePeakStats(GameStats):
     title = "9 Peak figures"
     score_unit = "VP"
 
+    #: The report's names of key figures and rule events (labels.py; GameStats reads them)
+    figure_labels = FIGURE_LABELS
+    event_labels = EVENT_LABELS
+
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty; keep card codes and set scores (not the game itself)."""
         super().__init__(game, num_players)
@@ -97,14 +101,6 @@ class NinePeakStats(GameStats):
         """Mean peak-pile cards per game (for sweep tables)."""
         p = figures["peak_pile_cards"]
         return [key_figure("mean_peak_pile_cards", p["mean"], p["low"], p["high"])]
-
-    def figure_label(self, name: str) -> str | None:
-        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
-        return FIGURE_LABELS.get(name)
-
-    def event_label(self, name: str) -> str | None:
-        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
-        return EVENT_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 

@@ -77,6 +77,10 @@ class UndecimStats(GameStats):
     #: VP are only ever gained (U4–U6): the reports clip a mean's interval at 0.
     score_range = (0.0, None)
 
+    #: The report's names of key figures and rule events (labels.py; GameStats reads them)
+    figure_labels = FIGURE_LABELS
+    event_labels = EVENT_LABELS
+
     def __init__(self, game: Game[Any], num_players: int) -> None:
         """Start empty for ``num_players`` seats."""
         super().__init__(game, num_players)
@@ -371,14 +375,6 @@ class UndecimStats(GameStats):
             r = s["achieved"]
             out.append((f"{s['name']} achieved", r["rate"], r["low"], r["high"]))
         return out
-
-    def figure_label(self, name: str) -> str | None:
-        """The report's name for a key figure (labels.FIGURE_LABELS), else None."""
-        return FIGURE_LABELS.get(name)
-
-    def event_label(self, name: str) -> str | None:
-        """The report's name for a rule event (labels.EVENT_LABELS), else None."""
-        return EVENT_LABELS.get(name)
 
     # -- findings hooks (pnp.sim.findings) ---------------------------------------
 
