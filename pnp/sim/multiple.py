@@ -80,7 +80,7 @@ def wilson_p_value(share: float, null: float, n: float) -> float:
 
 
 def holm_adjusted(p_values: Sequence[float]) -> list[float]:
-    """Holm-adjusted p-values, in the order given: a test holds when its value is < α.
+    """Holm-adjusted p-values, in the order given: a test holds when its value is ≤ α.
 
     Sorted ascending, the i-th smallest (from 0) of m gets max over j ≤ i of
     (m − j)·p₍ⱼ₎, capped at 1; ties keep their given order. Rejecting every
