@@ -439,8 +439,9 @@ def rule_table(event_names: Sequence[str], events: list[list[int]],
 def event_labels(stats: Any, names: Sequence[str]) -> dict[str, str]:
     """The designer's names of a game's rule events, ``{machine name: label}``.
 
-    A game's :class:`~pnp.games.stats.GameStats` may offer ``event_label(name)
-    -> str | None`` (duck-typed, as ``card_label`` and ``figure_label``): the
+    A game's :class:`~pnp.games.stats.GameStats` answers ``event_label(name)
+    -> str | None`` from its ``event_labels`` table (looked up with getattr, as
+    ``card_label``, so any stats object, or None, will do): the
     machine name stays the JSON key (``events``, ``findings.rules``) and the
     Events and Rules tables print the label. Names without one are left out
     (the tables print the machine name).

@@ -166,8 +166,9 @@ def figure_label(name: str, length_unit: str = "turns",
 def figure_labels(stats: Iterable[Any], names: Iterable[str]) -> dict[str, str]:
     """The designer's names of a game's own key figures, ``{machine name: label}``.
 
-    A game's :class:`~pnp.games.stats.GameStats` may offer ``figure_label(name)
-    -> str | None`` (duck-typed, as ``card_label``): the machine name stays the
+    A game's :class:`~pnp.games.stats.GameStats` answers ``figure_label(name)
+    -> str | None`` from its ``figure_labels`` table (looked up with getattr, as
+    ``card_label``): the machine name stays the
     JSON key (rulebook placeholders and saved sweeps refer to it) and the
     reports print the label. Names without a label are left out.
     """
