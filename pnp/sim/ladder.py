@@ -23,7 +23,7 @@ from pnp.intervals import ratio_mean_interval, share_over_games, t_interval
 from pnp.sim.runner import DEFAULT_STEP_CAP, Progress, Variant, simulate_variants
 from pnp.sim.findings import OPEN_RANGE, clipped, figure_dict, interval_text, no_spread
 from pnp.sim.paired import paired_text
-from pnp.sim.sweep import figure_labels, is_rate
+from pnp.sim.sweep import figure_label, figure_labels, is_rate
 
 
 def default_field(bots: Mapping[str, type[Bot]]) -> str:
@@ -155,14 +155,13 @@ def ladder_text(doc: dict[str, Any], sentences: Sequence[str]) -> str:
             out.append(f"  {r['budget']:>10}  {win:<34}  {r['score_mean']:.2f} "
                        f"{interval_text(r, doc['games'])}"
                        + ("" if r["ok"] else "  FAILURES"))
+    labels = doc.get("figure_labels") or {}     # absent from ladders saved before labels
     for r in doc["rungs"]:
         figs = r.get("game_figures") or []
         if figs:
-            labels = doc.get("figure_labels") or {}
-            cells = ", ".join(f"{labels.get(f['name'], f['name'])} {100 * f['value']:.1f}%"
-                              if is_rate(f["name"]) else
-                              f"{labels.get(f['name'], f['name'])} {f['value']:.2f}"
-                              for f in figs)
+            cells = ", ".join(f"{figure_label(f['name'], labels=labels)} "
+                              + (f"{100 * f['value']:.1f}%" if is_rate(f["name"])
+                                 else f"{f['value']:.2f}") for f in figs)
             out.append(f"  {r['budget']:>10}  {cells}")
     return "\n".join(out) + "\n"
 
