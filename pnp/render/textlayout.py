@@ -109,11 +109,11 @@ _atom_cache: dict[tuple, list[_Chunk]] = {}
 #: Characters (atoms) the chunks in :data:`_atom_cache` hold, all entries together.
 _atoms_held = 0
 _fit_cache: dict[tuple, TextFit] = {}
-_char_font: dict[tuple[tuple[str, ...], str], str] = {}
 #: Per (font chain, character): its kind, font and width at 1 em (what
 #: :func:`_atoms` measures for each character; texts share their characters,
-#: so a build of the shipped cards measures 602 instead of 16,500). As bounded as
-#: :data:`_char_font`: by the characters the fonts have, per chain.
+#: so a build of the shipped cards measures 602 instead of 16,500). Bounded
+#: by the characters the fonts have, per chain. The only memo of a
+#: character's font: :func:`_font_for` is asked once per entry.
 _char_atom: dict[tuple[tuple[str, ...], str], tuple[int, str, float]] = {}
 #: Measured characters :data:`_atom_cache` keeps (oldest texts go first), not
 #: entries: a rulebook paragraph holds a thousand, a card title ten, and each
@@ -128,21 +128,17 @@ _FIT_LIMIT = 1024
 
 
 def _font_for(chain: tuple[str, ...], ch: str) -> str:
-    """Return the first font in ``chain`` (then IPAexGothic) that has ``ch``."""
-    key = (chain, ch)
-    font = _char_font.get(key)
-    if font is not None:
-        return font
+    """Return the first font in ``chain`` (then IPAexGothic) that has ``ch``.
+
+    Not remembered here: its one caller, :func:`_measure_char`, keeps the
+    answer in :data:`_char_atom`.
+    """
     cp = ord(ch)
     for f in chain + (fonts.FONT_JA,):
         if fonts.has_glyph(f, cp):
-            font = f
-            break
-    else:
-        raise PnpError(f"character {ch!r} (U+{cp:04X}) is in none of the fonts "
-                       f"({', '.join(chain)}); remove it or use an icon")
-    _char_font[key] = font
-    return font
+            return f
+    raise PnpError(f"character {ch!r} (U+{cp:04X}) is in none of the fonts "
+                   f"({', '.join(chain)}); remove it or use an icon")
 
 
 def _measure_char(chain: tuple[str, ...], ch: str) -> tuple[int, str, float]:

@@ -54,3 +54,27 @@ def test_the_fit_cache_keeps_its_entry_limit(empty: None) -> None:
     for i in range(textlayout._FIT_LIMIT + 50):
         textlayout.fit_text(pieces(f"第{i}話"), 100.0, 20.0, 9.0, 9.0, 1.2, "left", "top", None)
     assert len(textlayout._fit_cache) == textlayout._FIT_LIMIT
+
+
+def test_each_character_is_measured_once_with_its_fallback_font(
+        empty: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """_char_atom is the one memo of a character's font: measured once, then only looked up."""
+    monkeypatch.setattr(textlayout, "_char_atom", {})
+    latin = (fonts.FONT_LATIN,)                # has no kana: カ falls back to IPAexGothic
+    asked: list[str] = []
+    real = textlayout._font_for
+    monkeypatch.setattr(textlayout, "_font_for",
+                        lambda chain, ch: asked.append(ch) or real(chain, ch))
+    textlayout.chunks(pieces("カカA"))
+    textlayout.chunks((("t", latin, BLACK, "カ", 0.0),))
+    assert asked == ["カ", "A", "カ"]          # once per (chain, character)
+    assert textlayout._char_atom[(latin, "カ")][1] == fonts.FONT_JA
+
+
+def test_a_character_no_font_has_fails_every_time(empty: None,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not remembered as a failure nor as a font: each text with it gets the same one line."""
+    monkeypatch.setattr(textlayout, "_char_atom", {})
+    for _ in range(2):
+        with pytest.raises(textlayout.PnpError, match=r"U\+E000\) is in none of the fonts"):
+            textlayout.chunks(pieces("a\ue000"))
