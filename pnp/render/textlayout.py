@@ -372,25 +372,13 @@ def _kana_after(chunks: list[_Chunk]) -> int:
 def _kana_run(line: list[tuple[_Chunk, bool]], rest: list[_Chunk]) -> str:
     """The katakana word a break between ``line`` and ``rest`` splits (both its parts).
 
-    The same characters :func:`_kana_before` and :func:`_kana_after` count.
+    The characters :func:`_kana_before` and :func:`_kana_after` count (they
+    are contiguous atoms at the line's end and the rest's start), so they
+    decide where the word ends rather than a second copy of their scan.
     """
-    head: list[str] = []
-    for chunk, _ in reversed(line):
-        kana = [a.ch for a in reversed(chunk.atoms)]
-        n = next((q for q, ch in enumerate(kana) if ch not in _KATAKANA), len(kana))
-        head.extend(kana[:n])
-        if n < len(kana) or chunk.lead:
-            break
-    tail: list[str] = []
-    for m, chunk in enumerate(rest):
-        if m and chunk.lead:
-            break
-        kana = [a.ch for a in chunk.atoms]
-        n = next((q for q, ch in enumerate(kana) if ch not in _KATAKANA), len(kana))
-        tail.extend(kana[:n])
-        if n < len(kana) or chunk.hard:
-            break
-    return "".join(reversed(head)) + "".join(tail)
+    head = "".join(atom.ch for chunk, _ in line for atom in chunk.atoms)
+    tail = "".join(atom.ch for chunk in rest for atom in chunk.atoms)
+    return head[len(head) - _kana_before(line, len(line)):] + tail[:_kana_after(rest)]
 
 
 #: Kana that close the syllable before them (the moraic nasal): a break
